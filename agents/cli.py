@@ -1,0 +1,46 @@
+"""The `athena` command line: parse, call, print. Each command group lives in agents/commands."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from agents.commands import COMMAND_MODULES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser with every command group registered."""
+    parser = argparse.ArgumentParser(
+        prog="athena",
+        description="Athena Memory: graph memory and underwriting agents.",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in COMMAND_MODULES:
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one `athena` command and return its exit code."""
+    os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(args.handler(args) or 0)
+    except (ValueError, FileNotFoundError, TimeoutError, RuntimeError) as exc:
+        print(f"athena {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,355 @@
+"""Generic English / insurance vocabulary for the offline extractor.
+
+Nothing here names a dataset's fields: field-specific words come from the data
+dictionary at run time. These are action verbs, hedges, comparators, product names,
+state names and the like.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- actions ---------------------------------------------------------------------------------
+
+#: (action, pattern) pairs. Order inside one action does not matter; `ACTION_PRIORITY`
+#: breaks ties between actions found in the same clause.
+ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("verify", re.compile(r"\bflag\w*\b[^.;]{0,60}?\bfor (?:data )?verification\b", re.I)),
+    (
+        "decline",
+        re.compile(
+            r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not eligible|hard (?:stop|no)|"
+            r"knock(?:ed|s)? out|prohibited|unacceptable|may not be (?:bound|written)|"
+            r"cannot be (?:bound|written)|out of (?:our )?appetite|"
+            r"excluded from (?:the |our )?[\w\s-]{0,40}?(?:program|appetite|class)\w*|"
+            r"reject(?:ed|s)?)\b",
+            re.I,
+        ),
+    ),
+    (
+        "refer",
+        re.compile(
+            r"\b(?:refer(?:s|red|ral|rals|ring)?|escalat(?:e|es|ed|ion)|"
+            r"senior (?:underwriter |uw )?(?:review|approval|sign-off))\b",
+            re.I,
+        ),
+    ),
+    (
+        "exclude",
+        re.compile(
+            r"\b(?:must|shall|should|to) (?:carry|include|attach|add) (?:an? |the )?"
+            r"[\w\s&/()-]{0,50}?exclusion\b|\bmust exclude\b|\bexclusion (?:endorsement )?"
+            r"(?:is|must be) (?:attached|required|mandatory)\b|\bexclude[sd]? (?:the )?"
+            r"(?:wind|windstorm|hail|coverage|flood|liquor|abuse|earthquake)",
+            re.I,
+        ),
+    ),
+    (
+        "verify",
+        re.compile(
+            r"\b(?:verif(?:y|ies|ied|ication)|confirm(?:s|ed|ation)?|validat(?:e|es|ed|ion)|"
+            r"need(?:s)? (?:an? |the )?[\w\s-]{0,20}?inspection|"
+            r"inspection (?:is )?required)\b",
+            re.I,
+        ),
+    ),
+    (
+        "approve_with_conditions",
+        re.compile(
+            r"\b(?:subject to|(?:written|write it|bind|bound|binding) (?:only )?with|"
+            r"(?:may|can) (?:still )?be (?:written|bound)|write it|"
+            r"(?:is|are) (?:mandatory|required) on|endorsement (?:is )?(?:attached|required)|"
+            r"attach(?:ed)? the [\w\s-]{0,40}?endorsement|with (?:standard )?conditions|"
+            r"binding subject)\b",
+            re.I,
+        ),
+    ),
+    ("flag_for_review", re.compile(r"\b(?:flag(?:s|ged)?|red[- ]flag)\b", re.I)),
+)
+
+#: Lower is stronger when one clause holds cues for several actions.
+ACTION_PRIORITY: dict[str, int] = {
+    "decline": 0,
+    "refer": 1,
+    "exclude": 2,
+    "verify": 3,
+    "flag_for_review": 4,
+    "approve_with_conditions": 5,
+}
+
+#: Words that cancel an action cue found just after them.
+NEGATORS = re.compile(
+    r"\b(?:no|not|without|never|nor|instead of|rather than|don't|do not|does not|"
+    r"doesn't|isn't|is not|won't|avoid|clear|clears|cleared|clearing|waive|waives|waived|"
+    r"lift|lifts|remove|removes|than)\W+(?:\w+\W+){0,2}$",
+    re.I,
+)
+
+#: A past-tense action applied to a case (narrative, not a rule): "Intake declined it".
+PASSIVE_AUX = re.compile(
+    r"\b(?:is|are|be|been|being|get|gets|must|should|shall|will|always|automatically|"
+    r"generally|typically|usually|normally|then|often)\W+(?:\w+\W+){0,1}$",
+    re.I,
+)
+NARRATIVE = re.compile(r"\b(?:was|were|had been)\b", re.I)
+
+#: "from decline to referral" - the base action of an exception.
+FROM_TO_ACTION = re.compile(
+    r"\bfrom (?:a |an )?(declin\w*|refer\w*)\s+to (?:a |an )?(refer\w*|approv\w*|writ\w*)",
+    re.I,
+)
+#: "declined it under the Tier 1 frame rule".
+UNDER_THE_RULE = re.compile(
+    r"\b(declined|referred|excluded|flagged)\b[^.;]*?\bunder the ([^.;]+?) "
+    r"(?:rule|guideline|guidance)\b",
+    re.I,
+)
+
+# --- mitigants and exceptions ----------------------------------------------------------------
+
+#: Clause parts that describe what mitigates the rule.
+UNLESS = re.compile(r"\b(?:unless|except (?:when|where|if)|until)\b", re.I)
+#: "the referral can be waived" - the clause describes a mitigant, not a rule.
+WAIVABLE = re.compile(
+    r"\b(?:can|may|will|could) (?:still )?be (?:waived|cleared|lifted|removed|overridden)\b",
+    re.I,
+)
+MITIGANT_CUE = re.compile(
+    r"\b(?:waiv(?:e|ed|es|er)|clear(?:ed|s)? the (?:referral|decline)|"
+    r"(?:referral|decline) can be (?:cleared|waived)|satisf(?:y|ies|ied)|cures?|offsets?|"
+    r"accepted instead|may be accepted|in which case|exceptions?|only thing|"
+    r"gets? it off|comfortable|in place|installed|on file|approved|overturned|"
+    r"accepted basis|if (?:they|the insured|the risk)\b|with it\b)",
+    re.I,
+)
+#: A mitigant that does NOT help ("mitigation does not cure ...").
+NOT_A_MITIGANT = re.compile(
+    r"\b(?:does not cure|do not cure|doesn't cure|neither\b|no matter|don't care|"
+    r"does not offset|not offset|does not help)",
+    re.I,
+)
+#: Spans that should not yield trigger conditions.
+IGNORED_SPAN = re.compile(
+    r"\b(?:regardless of|even (?:when|if|though)|irrespective of|no matter)\b[^;:]*", re.I
+)
+#: Reason clauses ("because ...", "due to ...") carry no trigger.
+REASON_SPAN = re.compile(
+    r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|so\b(?= \w+ can)|"
+    r"as lenders|given that)\b[^;:]*",
+    re.I,
+)
+#: Evidence of exceptions granted in practice (soft thresholds).
+SOFT_LIMIT_CUE = re.compile(
+    r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved|accepted|allowed|written|bound|"
+    r"taken|seen)\s+(?:\w+\s+){0,3}?(?:up|down) to|as (?:high|low|many|much|far) as)\s+",
+    re.I,
+)
+AGE_EXCEPTION = re.compile(
+    r"\b(?:written|wrote|approved|accepted|bound|taken)\s+(?:\w+\s+){0,2}?"
+    r"([\w.-]+)-year-old\b",
+    re.I,
+)
+EXCEPTION_EVIDENCE = re.compile(
+    r"\b(?:approved|overturned|exceptions?|gone up to|went up to|we've written|"
+    r"have written|we've gone|have gone|up to|as high as|accepted)\b",
+    re.I,
+)
+#: A clause that restates an existing rule's boundary ("it stays a referral").
+CONTINUATION = re.compile(r"\b(?:stays|remains|still)\b (?:a |an )?\w+", re.I)
+
+# --- hedges ----------------------------------------------------------------------------------
+
+SOFT_HEDGE = re.compile(
+    r"\b(?:generally|typically|usually|normally|often|in practice|as a rule|"
+    r"in most cases|ordinarily|mostly|rule of thumb)\b",
+    re.I,
+)
+HARD_CUE = re.compile(
+    r"\b(?:always|must|never|hard|automatic(?:ally)?|regardless|in all cases|mandatory|"
+    r"required|period|no exceptions?|shall)\b",
+    re.I,
+)
+
+# --- decision quality ------------------------------------------------------------------------
+
+DIVERGENT_CUE = re.compile(
+    r"\b(?:divergent|diverge[sd]?|overturned|contrary to|should have been|incorrect|"
+    r"mistakenly|in error)\b",
+    re.I,
+)
+ALIGNED_CUE = re.compile(
+    r"\b(?:correct(?!ly)|agreed|aligned|consistent with|appropriately|right call)\b", re.I
+)
+CASE_LABEL = re.compile(
+    r"^\s*(?:decision|outcome|finding|reviewer|result|qa|disposition)\s*:", re.I
+)
+
+# --- products --------------------------------------------------------------------------------
+
+PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("BOP", re.compile(r"\b(?:BOP|business ?owners?'?s?(?: policy| program)?)\b")),
+    ("LRO", re.compile(r"\b(?:LRO|[Ll]essor'?s'? [Rr]isk(?: [Oo]nly)?)\b")),
+    ("GL", re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability)\b")),
+    ("Property", re.compile(r"\b(?:Property|PROPERTY|monoline property)\b(?!\s+(?:rate|data))")),
+)
+ALL_PRODUCTS = re.compile(
+    r"\b(?:every|all|any|each) (?:products?|lines?(?: of business)?|programs?)\b|"
+    r"\bon (?:every|all) products?\b",
+    re.I,
+)
+APPLIES_TO = re.compile(
+    r"^\s*(?:this|that|it|these|the rule)\s*(?:'s|is|also)?\s*(?:applies|apply|is|'s|covers)\b",
+    re.I,
+)
+
+# --- comparators -----------------------------------------------------------------------------
+
+#: Phrases ending right before a number: (pattern, operator).
+PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
+    (r"no (?:more|greater) than|not (?:more|greater) than|at most|maximum of|up to", "lte"),
+    (r"no (?:less|fewer) than|not (?:less|fewer) than|at least|minimum of", "gte"),
+    (
+        r"more than|greater than|in excess of|older than|higher than|larger than|"
+        r"bigger than|upwards of|north of|exceed(?:s|ing)?|over|above|past|beyond|after|"
+        r"newer than",
+        "gt",
+    ),
+    (
+        r"less than|fewer than|younger than|lower than|smaller than|shorter than|"
+        r"earlier than|short of|prior to|under|below|within|before|pre",
+        "lt",
+    ),
+)
+POST_COMPARATORS: tuple[tuple[str, str], ...] = (
+    (r"or (?:more|greater|higher|older|above|over|later)|and (?:above|over|up|older)|\+|plus",
+     "gte"),
+    (r"or (?:less|fewer|lower|younger|under|below|earlier|before)|and (?:under|below)", "lte"),
+)
+#: "the 0.25% program minimum" -> lt; "the 20-employee limit" -> gt.
+MINIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b", re.I)
+MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|limit|cap|ceiling)\b", re.I)
+#: Numbers that describe a time window, not a threshold ("in the last three years").
+TIME_WINDOW_BEFORE = re.compile(
+    r"\b(?:in|within|during|over|for)\s+(?:the\s+)?(?:last|past|prior|previous|next|first)?\s*$",
+    re.I,
+)
+TIME_WINDOW_AFTER = re.compile(r"^\s*(?:ago|later|after|earlier|prior)\b", re.I)
+#: A comparator followed by an anaphor: "over that", "above that size".
+ANAPHOR_COMPARATOR = re.compile(
+    r"\b(more than|over|above|past|beyond|under|below|less than)\s+(?:that|this|it)\b", re.I
+)
+SIZE_ANAPHOR = re.compile(
+    r"\b(?:that|this|those|these|such)\s+(?:size|level|amount|threshold|limit|value|"
+    r"figure|range|area|volume|states?|count(?:y|ies)|locations?|class(?:es)?)\b",
+    re.I,
+)
+
+# --- clause structure ------------------------------------------------------------------------
+
+LEADING_CONNECTOR = re.compile(
+    r"^\s*(?:(?:however|separately|also|additionally|likewise|similarly|in addition|"
+    r"going forward|in practice|honestly|otherwise|then|finally|moreover|note|yeah|so|"
+    r"but|and|taken alone|on its own|by contrast|in short)\b,?\s*)+",
+    re.I,
+)
+SUBORDINATOR = re.compile(
+    r"^\s*(?:if|when|whenever|where|unless|once|although|though|while|because|since|as)\b",
+    re.I,
+)
+SECTION_NUMBER = re.compile(r"^\s*(?:section\s+)?\d+(?:\.\d+)*[.)]?\s+", re.I)
+LABEL_PREFIX = re.compile(r"^\s*([A-Z][\w&/' -]{0,30}?)\s*:\s+")
+
+DETERMINERS = frozenset(
+    "a an the any all every each some such this that these those our their its his her no "
+    "new existing".split()
+)
+STOPWORDS = frozenset(
+    "a an the of and or to in on for with by at from as is are be that this its their our any "
+    "all per than into".split()
+)
+#: Nouns that never name an occupancy on their own.
+GENERIC_NOUNS = frozenset(
+    """
+    risk risks building buildings location locations premises submission submissions account
+    accounts policy policies quote quotes property properties business businesses insured
+    insureds applicant applicants class classes case cases anything everything something
+    nothing one ones combination file item items exposure exposures structure structures
+    site sites unit units value values data figure figures address addresses program programs
+    product products line lines coverage coverages entity entities operation operations
+    operator operators owner owners customer customers agent agents venture ventures
+    company companies firm firms thing things type types kind kinds occupancy occupancies
+    tenant tenants landlord landlords it they them he she we you i that those these who
+    commercial small large big mid-size new young old older aged existing standard other
+    such certain high low hazardous habitational total overall single multiple combined
+    county counties state states area areas zone zones region regions territory
+    """.split()
+)
+PRONOUNS = frozenset("it they them these those this that he she".split())
+
+US_STATES: dict[str, str] = {
+    "alabama": "AL", "alaska": "AK", "arizona": "AZ", "arkansas": "AR", "california": "CA",
+    "colorado": "CO", "connecticut": "CT", "delaware": "DE", "florida": "FL", "georgia": "GA",
+    "hawaii": "HI", "idaho": "ID", "illinois": "IL", "indiana": "IN", "iowa": "IA",
+    "kansas": "KS", "kentucky": "KY", "louisiana": "LA", "maine": "ME", "maryland": "MD",
+    "massachusetts": "MA", "michigan": "MI", "minnesota": "MN", "mississippi": "MS",
+    "missouri": "MO", "montana": "MT", "nebraska": "NE", "nevada": "NV",
+    "new hampshire": "NH", "new jersey": "NJ", "new mexico": "NM", "new york": "NY",
+    "north carolina": "NC", "north dakota": "ND", "ohio": "OH", "oklahoma": "OK",
+    "oregon": "OR", "pennsylvania": "PA", "rhode island": "RI", "south carolina": "SC",
+    "south dakota": "SD", "tennessee": "TN", "texas": "TX", "utah": "UT", "vermont": "VT",
+    "virginia": "VA", "washington": "WA", "west virginia": "WV", "wisconsin": "WI",
+    "wyoming": "WY", "district of columbia": "DC",
+}
+#: Two-letter codes that are also common English words; only accepted as names.
+AMBIGUOUS_STATE_CODES = frozenset({"IN", "OR", "ME", "OK", "HI", "AS", "US", "DE", "PA", "AL"})
+STATE_NAME_RE = re.compile(
+    r"\b(" + "|".join(sorted((n.title() for n in US_STATES), key=len, reverse=True)) + r")\b"
+)
+STATE_CODE_RE = re.compile(r"\b([A-Z]{2})\b")
+NEGATED_LIST = re.compile(r"\b(?:except|other than|outside(?: of)?|excluding|besides)\s+$", re.I)
+
+#: Words that mark a boolean field as protective (a mitigant) rather than a risk flag.
+PROTECTIVE_WORDS = frozenset(
+    """
+    sprinkler sprinklered sprinklers alarm alarms suppression mitigation inspection
+    inspected appraisal appraised permit shutters shutter protection protected installed
+    verified monitored certified certificate guard guards security hydrant extinguisher
+    extinguishers fence fenced camera cameras generator backup training trained
+    maintenance maintained warranty compliant compliance updated upgraded retrofit
+    retrofitted sprinklering detector detectors
+    """.split()
+)
+
+CATEGORY_KEYWORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("pricing", frozenset("rate rates pricing premium minimum price priced tiv_per".split())),
+    (
+        "catastrophe",
+        frozenset("coast coastal tier flood wind hail hurricane storm quake earthquake "
+                  "wildfire cat catastrophe shoreline beach".split()),
+    ),
+    (
+        "construction",
+        frozenset("construction stories story floors roof year built square feet sqft "
+                  "frame masonry sprinklered".split()),
+    ),
+    (
+        "operations",
+        frozenset("cooking liquor alcohol hood operations fryer receipts".split()),
+    ),
+    (
+        "eligibility",
+        frozenset("loss losses claims employee employees revenue sales business vacancy "
+                  "vacant carrier nonrenewal".split()),
+    ),
+)
+DATA_QUALITY_CUE = re.compile(
+    r"\b(?:discrepanc\w*|mismatch\w*|disagree\w*|differ(?:s|ence)?|third-party data|"
+    r"address range|data vendor|data quality|inconsisten\w*)\b",
+    re.I,
+)
+PROCESS_CUE = re.compile(
+    r"\b(?:typo\w*|data correction|mis-?keyed|keying error|bad data|for correction|"
+    r"reconcile)\b",
+    re.I,
+)
+ELIGIBILITY_CUE = re.compile(r"\b(?:ineligible|eligib\w*|out of appetite|appetite)\b", re.I)

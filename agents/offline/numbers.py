@@ -1,0 +1,256 @@
+"""Number parsing for the offline extractor: digits, money, percents and number words."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SMALL: dict[str, int] = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
+}
+_SCALES: dict[str, float] = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_FRACTIONS: dict[str, float] = {"quarter": 0.25, "half": 0.5}
+_WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
+_WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}))*\b", re.I)
+_BARE_A_UNITS = re.compile(
+    r"^[\s-]*(?:mile|year|day|month|week|foot|story|quarter|half|million|thousand)\b", re.I
+)
+
+_DIGITS = re.compile(
+    r"(?<![\w.$-])(?P<dollar>\$\s?)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<scale>\s?(?:[kKmM]{1,2}|bn|[bB])\b|\s(?:million|billion|thousand)\b)?"
+    r"(?P<pct>\s?(?:%|percent\b|per cent\b))?"
+)
+_DOLLAR_BEFORE_WORDS = re.compile(r"\$\s*$")
+_SCALE_LETTER: dict[str, float] = {
+    "k": 1e3, "m": 1e6, "mm": 1e6, "b": 1e9, "bn": 1e9,
+    "million": 1e6, "billion": 1e9, "thousand": 1e3,
+}
+
+_UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("usd_per_sqft", re.compile(
+        r"^\s*(?:per|/|a)\s*(?:square\s*(?:foot|feet|ft)|sq\.?\s*ft\.?|sf)\b", re.I)),
+    ("sqft", re.compile(r"^[\s-]*(?:square[\s-]*(?:feet|foot|footage)|sq\.?\s*ft\.?|sqft|sf)\b",
+                        re.I)),
+    ("stories", re.compile(r"^[\s-]*(?:stor(?:y|ies|eys?)|floors?)\b", re.I)),
+    ("years", re.compile(r"^[\s-]*(?:years?|yrs?)\b", re.I)),
+    ("months", re.compile(r"^[\s-]*months?\b", re.I)),
+    ("weeks", re.compile(r"^[\s-]*weeks?\b", re.I)),
+    ("days", re.compile(r"^[\s-]*days?\b", re.I)),
+    ("miles", re.compile(r"^[\s-]*(?:miles?|mi)\b", re.I)),
+    ("ft", re.compile(r"^[\s-]*(?:feet|foot|ft)\b", re.I)),
+)
+_PLUS = re.compile(r"^(?:-?plus\b|\+)", re.I)
+_POST_CMP = re.compile(
+    r"^\s*(?:or|and)\s+(?:more|greater|higher|older|above|over|up|less|fewer|lower|younger|"
+    r"under|below)\b",
+    re.I,
+)
+_RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)", re.I)
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    """One number found in a text.
+
+    Attributes:
+        value: The number (money and scales applied; percents as written, 25% -> 25).
+        unit: Canonical unit ("usd", "percent", "sqft", "years", "year", ...), a raw
+            following word, or None.
+        start: Offset of the first character of the mention.
+        end: Offset just past the mention, including its unit.
+        num_end: Offset just past the number itself (before the unit).
+        attached: The unit was hyphen-attached ("36-unit"): a count, not a threshold.
+        plus: Written with "+" or "-plus" ("ten-plus years").
+    """
+
+    value: float
+    unit: str | None
+    start: int
+    end: int
+    num_end: int
+    attached: bool = False
+    plus: bool = False
+
+
+def canonical_unit(unit: str | None) -> str | None:
+    """Map a unit string (a field's unit or a word after a number) to a canonical form.
+
+    Args:
+        unit: The unit as written, e.g. "USD", "sq ft", "percent", "employees".
+
+    Returns:
+        A canonical unit, or None for no unit.
+    """
+    if not unit:
+        return None
+    text = unit.strip().lower()
+    if ("usd" in text or "$" in text) and ("sq" in text or "ft" in text):
+        return "usd_per_sqft"
+    if text in {"usd", "$", "dollars", "dollar"}:
+        return "usd"
+    if text in {"percent", "%", "pct", "percentage"}:
+        return "percent"
+    if text in {"year", "calendar year"}:
+        return "year"
+    for name, pattern in _UNIT_PATTERNS:
+        if name != "usd_per_sqft" and pattern.match(text) and pattern.match(text).end() == len(text):  # type: ignore[union-attr]
+            return name
+    return stem(text.split()[0])
+
+
+def stem(word: str) -> str:
+    """Crude English stemmer: enough to match plurals and -ed/-ing forms.
+
+    Args:
+        word: One lower-case word.
+
+    Returns:
+        The stem.
+    """
+    w = word.lower().strip("'’")
+    if w.endswith(("'s", "’s")):
+        w = w[:-2]
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    for suffix, keep in (("ing", 4), ("ed", 4), ("al", 5)):
+        if w.endswith(suffix) and len(w) - len(suffix) >= keep:
+            return w[: -len(suffix)]
+    if w.endswith(("sses", "xes", "ches", "shes")) and len(w) > 4:
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def _eval_words(words: list[str]) -> float | None:
+    total, current, last_scale = 0.0, 0.0, 1.0
+    pending_a, seen = False, False
+    for word in words:
+        if word in {"a", "an"}:
+            if current == 0:
+                current, pending_a = 1.0, True
+            continue
+        if word == "and":
+            continue
+        seen = True
+        if word in _FRACTIONS:
+            if total > 0 and pending_a:
+                total += _FRACTIONS[word] * last_scale
+                current = 0.0
+            else:
+                current = _FRACTIONS[word] * (1.0 if pending_a or current == 0 else current)
+        elif word in _SMALL:
+            current = (0.0 if pending_a else current) + _SMALL[word]
+        elif word == "hundred":
+            current = max(current, 1.0) * 100
+        elif word in _SCALES:
+            total += max(current, 1.0) * _SCALES[word]
+            current, last_scale = 0.0, _SCALES[word]
+        pending_a = False
+    if not seen and current == 0:
+        return None
+    return total + current
+
+
+def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
+    """Read the unit following a number at `pos`: (unit, end, attached, plus)."""
+    rest = text[pos:]
+    plus = False
+    match = _PLUS.match(rest)
+    if match:
+        plus, pos, rest = True, pos + match.end(), rest[match.end():]
+    match = _POST_CMP.match(rest)
+    if match:
+        pos, rest = pos + match.end(), rest[match.end():]
+    for name, pattern in _UNIT_PATTERNS[1:]:
+        match = pattern.match(rest)
+        if match:
+            if name == "years" and re.match(r"^[\s-]*years?-old", rest, re.I):
+                return name, pos + rest.lower().index("old") + 3, True, plus
+            return name, pos + match.end(), rest.startswith("-"), plus
+    match = _RAW_UNIT.match(rest)
+    if match and match.group(2).lower() not in {"or", "and", "to", "of", "in", "on", "at"}:
+        return stem(match.group(2)), pos + match.end(), bool(match.group(1)), plus
+    return None, pos, False, plus
+
+
+def _digit_mentions(text: str) -> list[NumberMention]:
+    found: list[NumberMention] = []
+    for match in _DIGITS.finditer(text):
+        value = float(match.group("num").replace(",", ""))
+        scale = (match.group("scale") or "").strip().lower()
+        money = bool(match.group("dollar"))
+        if scale and (money or scale in {"million", "billion", "thousand"}):
+            value *= _SCALE_LETTER.get(scale, 1.0)
+        elif scale:
+            value *= _SCALE_LETTER.get(scale, 1.0) if scale in {"k", "mm", "bn"} else 1.0
+        num_end = match.end()
+        if match.group("pct"):
+            found.append(NumberMention(value, "percent", match.start(), num_end, num_end))
+            continue
+        if money:
+            per = _UNIT_PATTERNS[0][1].match(text[num_end:])
+            unit, end = ("usd_per_sqft", num_end + per.end()) if per else ("usd", num_end)
+            found.append(NumberMention(value, unit, match.start(), end, num_end))
+            continue
+        unit, end, attached, plus = _unit_after(text, num_end)
+        if unit is None and 1600 <= value <= 2100 and value.is_integer() and "," not in match.group(
+            "num"
+        ):
+            unit = "year"
+        found.append(NumberMention(value, unit, match.start(), end, num_end, attached, plus))
+    return found
+
+
+def _word_mentions(text: str) -> list[NumberMention]:
+    found: list[NumberMention] = []
+    for match in _WORD_SEQ.finditer(text):
+        words = re.split(r"[\s-]+", match.group(0).lower())
+        start = match.start()
+        while words and words[0] == "and":
+            start += len(words.pop(0)) + 1
+        bare_a = bool(words) and all(w in {"a", "an", "and"} for w in words)
+        if bare_a and not _BARE_A_UNITS.match(text[match.end():]):
+            continue
+        while not bare_a and words and words[-1] in {"and", "a", "an"}:
+            words.pop()
+        if not words:
+            continue
+        value = _eval_words(words) if not bare_a else 1.0
+        if value is None:
+            continue
+        dollar = bool(_DOLLAR_BEFORE_WORDS.search(text[:start]))
+        unit, end, attached, plus = _unit_after(text, match.end())
+        if dollar:
+            unit = "usd"
+        found.append(NumberMention(value, unit, start, end, match.end(), attached, plus))
+    return found
+
+
+def find_numbers(text: str) -> list[NumberMention]:
+    """Find the numbers in a text, with their units.
+
+    Handles "$1.5M", "$250,000", "$6 million", "0.25%", "50,000 square feet", "200ft",
+    "six stories", "a quarter mile", "a million and a quarter", "ten-plus years" and
+    "two-year-old".
+
+    Args:
+        text: The text to scan.
+
+    Returns:
+        The mentions in text order.
+    """
+    mentions = _digit_mentions(text) + _word_mentions(text)
+    mentions.sort(key=lambda m: m.start)
+    kept: list[NumberMention] = []
+    for mention in mentions:
+        if kept and mention.start < kept[-1].num_end:
+            continue
+        kept.append(mention)
+    return kept

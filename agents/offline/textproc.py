@@ -1,0 +1,208 @@
+"""Text segmentation for the offline extractor: sentences, clauses, tokens."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agents.offline import lexicon as lx
+from agents.offline.numbers import stem
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
+_ABBREVIATIONS = frozenset(
+    "e.g i.e etc vs no inc st approx dept mr ms mrs dr co corp ltd jr sr u.s fig sec".split()
+)
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[\"'(\[A-Z0-9])")
+_SOURCE_LINE = re.compile(r"(?:^|(?<=[.!?\n]))\s*Source:\s*(?P<source>[^\n]+?)\s*$", re.I)
+_VERBISH = re.compile(
+    r"\b(?:is|are|was|were|be|been|must|may|can|should|will|shall|need|needs|require|"
+    r"requires|has|have|had|do|does|did|goes|lands|drops|stays|remains|applies|flag|"
+    r"refer|refers|decline|declines|verify|confirm|attach|write|bind|exclude|"
+    r"\w+'s|\w+'re|\w+'ll|\w+'ve)\b|\b\w{3,}ed\b",
+    re.I,
+)
+_CONJUNCTION_SPLIT = re.compile(r",\s*(?:and|but|while|whereas)\s+|\s+but\s+", re.I)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word or number of a text, with its stem and character span."""
+
+    text: str
+    stem: str
+    start: int
+    end: int
+
+
+@dataclass
+class Sentence:
+    """One sentence of a knowledge text, with what its leading label says.
+
+    Attributes:
+        text: The sentence without its label.
+        raw: The sentence as written.
+        label: The "Label:" prefix, if any ("Q", "A", "Decision", "BOP", ...).
+        index: Position of the sentence in the text.
+    """
+
+    text: str
+    raw: str
+    label: str | None
+    index: int
+
+    @property
+    def is_question(self) -> bool:
+        """Return True for the question lines of an interview ("Q: ...")."""
+        return (self.label or "").lower() in {"q", "question"} or self.text.rstrip().endswith("?")
+
+    @property
+    def is_case_label(self) -> bool:
+        """Return True for "Decision: declined." style case outcome lines."""
+        return bool(self.label) and bool(lx.CASE_LABEL.match(f"{self.label}:"))
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split a text into word/number tokens; "non-" prefixes are glued to their word.
+
+    Args:
+        text: The text.
+
+    Returns:
+        The tokens, with lower-case stems.
+    """
+    raw = [m for m in _TOKEN.finditer(text)]
+    tokens: list[Token] = []
+    i = 0
+    while i < len(raw):
+        match = raw[i]
+        word = match.group(0)
+        if word.lower() == "non" and i + 1 < len(raw) and raw[i + 1].start() - match.end() <= 1:
+            nxt = raw[i + 1]
+            joined = "non" + nxt.group(0).lower()
+            tokens.append(Token(joined, stem(joined), match.start(), nxt.end()))
+            i += 2
+            continue
+        tokens.append(Token(word, stem(word), match.start(), match.end()))
+        i += 1
+    return tokens
+
+
+def extract_source(text: str) -> tuple[str, str | None]:
+    """Split a trailing "Source: ..." line off a text.
+
+    Args:
+        text: The knowledge text.
+
+    Returns:
+        The text without the source line, and the source (or None).
+    """
+    match = _SOURCE_LINE.search(text)
+    if not match:
+        return text, None
+    return text[: match.start()].rstrip(), match.group("source").rstrip(". ")
+
+
+def _is_abbreviation(before: str) -> bool:
+    word = before.split()[-1] if before.split() else ""
+    word = word.lower().rstrip(".")
+    return len(word) == 1 and word.isalpha() or word in _ABBREVIATIONS
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Split a text into sentences (lines first, then sentence punctuation).
+
+    Args:
+        text: The knowledge text.
+
+    Returns:
+        The sentences, with any short "Label:" prefix split off.
+    """
+    pieces: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        start = 0
+        for match in _SENTENCE_END.finditer(line):
+            if _is_abbreviation(line[start : match.start()]):
+                continue
+            pieces.append(line[start : match.end()].strip())
+            start = match.end()
+        pieces.append(line[start:].strip())
+    sentences: list[Sentence] = []
+    for raw in (p for p in pieces if p):
+        body, label = raw, None
+        match = lx.LABEL_PREFIX.match(raw)
+        if match and len(match.group(1).split()) <= 4:
+            label, body = match.group(1).strip(), raw[match.end() :]
+        body = lx.SECTION_NUMBER.sub("", body, count=1)
+        sentences.append(Sentence(body.strip(), raw, label, len(sentences)))
+    return sentences
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split a sentence into clauses at semicolons, colons and clause-joining conjunctions.
+
+    A ", and"/", but" split is made only when the left part holds a verb, so noun lists
+    ("bars, taverns, and nightclubs") stay whole.
+
+    Args:
+        text: One sentence.
+
+    Returns:
+        The clauses, in order.
+    """
+    parts = [p for p in re.split(r";|:(?!\d)", text) if p.strip()]
+    clauses: list[str] = []
+    for part in parts:
+        start = 0
+        for match in _CONJUNCTION_SPLIT.finditer(part):
+            left = part[start : match.start()]
+            if _VERBISH.search(left) and _VERBISH.search(part[match.end() :]):
+                clauses.append(left.strip())
+                start = match.end()
+        clauses.append(part[start:].strip())
+    return [c for c in clauses if c]
+
+
+def strip_connectors(text: str) -> str:
+    """Remove leading discourse connectors ("However,", "Separately,") from a clause."""
+    return lx.LEADING_CONNECTOR.sub("", text).strip()
+
+
+def find_phrase(
+    tokens: list[Token], phrase: tuple[str, ...], max_gap: int = 2
+) -> list[tuple[int, int]]:
+    """Find a phrase (stems, stopwords removed) in tokens, allowing small gaps.
+
+    Args:
+        tokens: The content tokens of a text (stopwords already removed).
+        phrase: The stems to find, in order.
+        max_gap: How many other tokens may sit between two phrase stems.
+
+    Returns:
+        (first index, last index) of each occurrence.
+    """
+    hits: list[tuple[int, int]] = []
+    if not phrase:
+        return hits
+    for i, tok in enumerate(tokens):
+        if tok.stem != phrase[0]:
+            continue
+        pos, ok = i, True
+        for part in phrase[1:]:
+            nxt = next(
+                (j for j in range(pos + 1, min(len(tokens), pos + 2 + max_gap))
+                 if tokens[j].stem == part),
+                None,
+            )
+            if nxt is None:
+                ok = False
+                break
+            pos = nxt
+        if ok:
+            hits.append((i, pos))
+    return hits
+
+
+def content_tokens(text: str) -> list[Token]:
+    """Tokens of a text without stopwords."""
+    return [t for t in tokenize(text) if t.text.lower() not in lx.STOPWORDS]

@@ -1,0 +1,264 @@
+"""Field vocabulary built from a data dictionary: what words name which field."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from agents.offline import lexicon as lx
+from agents.offline.numbers import canonical_unit, stem
+from agents.offline.textproc import Token, content_tokens, find_phrase
+from schemas.fields import DataDictionary, FieldSpec
+
+_UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
+_NEGATION_WORDS = frozenset({"no", "not", "without", "lack", "lacking", "absent", "missing"})
+_NEGATIVE_BELOW = re.compile(r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*below", re.I)
+_OCCUPANCY_HINT = re.compile(
+    r"\b(?:occupancy|class of business|business class|business type|industry)\b", re.I
+)
+_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")
+
+
+@dataclass
+class FieldInfo:
+    """What the extractor knows about one data-dictionary field.
+
+    Attributes:
+        name: The canonical field name.
+        spec: The dictionary entry.
+        kind: numeric, bool, enum, state, occupancy, product or text.
+        unit: Canonical unit of a numeric field.
+        phrases: Stemmed content-word tuples of the synonyms and the name.
+        tokens: Stems of the name and synonyms.
+        desc_tokens: Stems of the description.
+        values: Allowed values (enum) or examples (occupancy).
+        upper: Values are upper case.
+        negative_below: Values below a reference are negative ("-37 = 37% below").
+        protective: A boolean that protects the risk (a mitigant) rather than flags it.
+    """
+
+    name: str
+    spec: FieldSpec
+    kind: str
+    unit: str | None = None
+    phrases: list[tuple[str, ...]] = field(default_factory=list)
+    tokens: set[str] = field(default_factory=set)
+    desc_tokens: set[str] = field(default_factory=set)
+    values: list[str] = field(default_factory=list)
+    upper: bool = False
+    negative_below: bool = False
+    protective: bool = False
+
+
+@dataclass(frozen=True)
+class BoolMention:
+    """A boolean field named in a text."""
+
+    field: str
+    first: int
+    last: int
+    negated: bool
+    full: bool
+
+
+def _stems(text: str) -> list[str]:
+    return [t.stem for t in content_tokens(text.replace("_", " "))]
+
+
+def parse_enum(description: str) -> tuple[list[str], bool]:
+    """Read the allowed values listed in a field description.
+
+    Args:
+        description: e.g. "BASIC, BROAD or SPECIAL (upper case)" or
+            "FEMA flood zone code, upper case (A, AE, V, VE, X)".
+
+    Returns:
+        The values (empty when the description is not a list) and whether they are
+        examples only ("e.g. ...").
+    """
+    if re.search(r"\be\.g\.|for example|such as", description, re.I):
+        return [a or b for a, b in _QUOTED.findall(description)], True
+    paren = re.search(r"\(([^()]*,[^()]*)\)", description)
+    text = paren.group(1) if paren else re.sub(r"\([^()]*\)", "", description)
+    if not paren and ":" in text:
+        text = text.split(":", 1)[1]
+    items = [i.strip(" .") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .")]
+    ok = len(items) >= (2 if paren else 3) and all(
+        1 <= len(i.split()) <= 3 and not re.search(r"\d", i) for i in items
+    )
+    return (items if ok else []), False
+
+
+def _kind(name: str, spec: FieldSpec, values: list[str], examples: bool) -> str:
+    text = " ".join([name, *spec.synonyms, spec.description])
+    if spec.type == "bool":
+        return "bool"
+    if spec.type in {"int", "float"}:
+        return "numeric"
+    if name == "product_type" or (values and {"BOP", "GL"} <= set(values)):
+        return "product"
+    if "state" in name.split("_") or re.search(r"\bstate code\b|two-letter", text, re.I):
+        return "state"
+    if values and not examples:
+        return "enum"
+    if _OCCUPANCY_HINT.search(text):
+        return "occupancy"
+    return "text"
+
+
+def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
+    values, examples = parse_enum(spec.description)
+    kind = _kind(name, spec, values, examples)
+    phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name]]
+    tokens = {
+        s for p in phrases for s in p if s not in _UNIT_NAME_TOKENS and not s.isdigit()
+    }
+    words = set(re.findall(r"[a-z]+", " ".join([name, *spec.synonyms, spec.description]).lower()))
+    info = FieldInfo(
+        name=name,
+        spec=spec,
+        kind=kind,
+        unit=canonical_unit(spec.unit),
+        phrases=[p for p in phrases if p],
+        tokens=tokens,
+        desc_tokens=set(_stems(spec.description)) - tokens,
+        values=values,
+        upper="upper case" in spec.description.lower()
+        or bool(values) and all(v.isupper() for v in values),
+        negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
+        protective=kind == "bool" and bool(words & lx.PROTECTIVE_WORDS),
+    )
+    return info
+
+
+class FieldVocabulary:
+    """Per-field vocabulary and matching helpers built from a data dictionary."""
+
+    def __init__(self, dictionary: DataDictionary) -> None:
+        """Index the dictionary.
+
+        Args:
+            dictionary: The data dictionary of the dataset.
+        """
+        self.fields: dict[str, FieldInfo] = {
+            name: _field_info(name, spec) for name, spec in dictionary.fields.items()
+        }
+        counts: Counter[str] = Counter()
+        for info in self.fields.values():
+            counts.update(info.tokens)
+        self.idf: dict[str, float] = {t: 1.0 / n for t, n in counts.items()}
+        self.name_tokens: set[str] = {
+            stem(w) for name in self.fields for w in name.split("_") if len(w) > 2
+        }
+        self.occupancy = next(
+            (n for n, i in self.fields.items() if i.kind == "occupancy"), None
+        )
+        self.state = next((n for n, i in self.fields.items() if i.kind == "state"), None)
+
+    def of_kind(self, kind: str) -> list[FieldInfo]:
+        """Return the fields of one kind (numeric, bool, enum, ...)."""
+        return [i for i in self.fields.values() if i.kind == kind]
+
+    def distinctive(self, token: str, info: FieldInfo) -> bool:
+        """Return True when a stem names only this field and is specific enough."""
+        return (
+            token in info.tokens
+            and self.idf.get(token, 0.0) == 1.0
+            and len(token) >= 5
+            and token not in lx.GENERIC_NOUNS
+        )
+
+    def bool_mentions(self, tokens: list[Token], partial: bool = False) -> list[BoolMention]:
+        """Find boolean fields named in content tokens, with their polarity.
+
+        Args:
+            tokens: Content tokens of a clause.
+            partial: Also accept one distinctive word of a field ("appraisal").
+
+        Returns:
+            Non-overlapping mentions, earliest first.
+        """
+        found: list[BoolMention] = []
+        for info in self.of_kind("bool"):
+            for phrase in info.phrases:
+                found.extend(_match_bool(tokens, info.name, phrase))
+            if partial:
+                for i, tok in enumerate(tokens):
+                    base = _strip_negative_prefix(tok.stem, info.tokens)
+                    if self.distinctive(base or tok.stem, info):
+                        neg = base is not None or _negated_before(tokens, i)
+                        found.append(BoolMention(info.name, i, i, neg, False))
+        found.sort(key=lambda m: (m.first, -m.full, -(m.last - m.first)))
+        kept: list[BoolMention] = []
+        for mention in found:
+            if any(mention.field == k.field for k in kept):
+                continue
+            if any(mention.first <= k.last and k.first <= mention.last for k in kept):
+                continue
+            kept.append(mention)
+        return kept
+
+    def score_numeric(self, info: FieldInfo, tokens: list[Token], pos: int | None) -> float:
+        """Lexical evidence that tokens talk about a numeric field.
+
+        Args:
+            info: The candidate field.
+            tokens: Content tokens of the clause (or context).
+            pos: Token index of the number; None to ignore distance.
+
+        Returns:
+            A score; 0 when no word of the field is present.
+        """
+
+        def prox(i: int) -> float:
+            return 0.5 if pos is None else 1.0 / (1.0 + abs(i - pos) / 3.0)
+
+        score = 0.0
+        for phrase in info.phrases:
+            if len(phrase) < 2:
+                continue
+            for first, last in _find(tokens, phrase):
+                score += 2.0 * max(prox(first), prox(last))
+        for i, tok in enumerate(tokens):
+            if tok.stem in info.tokens:
+                score += self.idf.get(tok.stem, 0.0) * prox(i)
+            elif tok.stem in info.desc_tokens and tok.stem not in lx.STOPWORDS:
+                score += 0.3 / math.sqrt(1 + _desc_df(self, tok.stem)) * prox(i)
+        return score
+
+
+def _desc_df(vocab: FieldVocabulary, token: str) -> int:
+    return sum(1 for info in vocab.fields.values() if token in info.desc_tokens)
+
+
+def _find(tokens: list[Token], phrase: tuple[str, ...]) -> list[tuple[int, int]]:
+    return find_phrase(tokens, phrase)
+
+
+def _strip_negative_prefix(word: str, known: set[str]) -> str | None:
+    for prefix in ("un", "non"):
+        if word.startswith(prefix) and word[len(prefix):] in known:
+            return word[len(prefix):]
+    return None
+
+
+def _negated_before(tokens: list[Token], index: int) -> bool:
+    start = max(0, index - 3)
+    return any(t.text.lower() in _NEGATION_WORDS for t in tokens[start:index])
+
+
+def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list[BoolMention]:
+    hits: list[BoolMention] = []
+    for i, tok in enumerate(tokens):
+        base = _strip_negative_prefix(tok.stem, {phrase[0]})
+        if tok.stem != phrase[0] and base is None:
+            continue
+        matched = _find(tokens[i:], (phrase[0] if base is None else tok.stem, *phrase[1:]))
+        if not matched or matched[0][0] != 0:
+            continue
+        last = i + matched[0][1]
+        negated = base is not None or _negated_before(tokens, i)
+        hits.append(BoolMention(name, i, last, negated, True))
+    return hits

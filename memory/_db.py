@@ -1,0 +1,177 @@
+"""One connection to FalkorDB, serialised, with Graphiti drivers per namespace graph.
+
+The async FalkorDB client misbehaves with concurrent queries on one connection,
+so every query (ours and Graphiti's) goes through one `asyncio.Lock`. A lost
+connection (e.g. the embedded server was killed) is re-established once:
+embedded servers are restarted on their data dir first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from typing import Any
+
+os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
+
+from falkordb.asyncio import FalkorDB  # noqa: E402
+from graphiti_core.driver.driver import GraphDriverSession  # noqa: E402
+from graphiti_core.driver.falkordb_driver import FalkorDriver, FalkorDriverSession  # noqa: E402
+from redis.backoff import NoBackoff  # noqa: E402
+from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: E402
+from redis.retry import Retry  # noqa: E402
+
+from memory import server  # noqa: E402
+from memory.settings import Settings  # noqa: E402
+
+logger = logging.getLogger(__name__)
+logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNING)
+
+
+class _SerialSession(FalkorDriverSession):
+    def __init__(self, graph: Any, db: Database) -> None:
+        super().__init__(graph)
+        self._db = db
+
+    async def run(self, query: str | list, **kwargs: Any) -> Any:
+        async with self._db.lock:
+            return await super().run(query, **kwargs)
+
+
+class SerialFalkorDriver(FalkorDriver):
+    """A Graphiti FalkorDB driver whose queries share the database's lock."""
+
+    def __init__(self, db: Database, database: str) -> None:
+        self._db = db
+        # Index creation is done explicitly by Database.ensure_indices, not on construction.
+        super().__init__(falkor_db=db.client, database=database)
+        if self._init_task is not None:
+            self._init_task.cancel()
+            self._init_task = None
+
+    async def execute_query(self, cypher_query_: str, **kwargs: Any) -> Any:
+        """Run one query under the shared lock."""
+        async with self._db.lock:
+            return await super().execute_query(cypher_query_, **kwargs)
+
+    def session(self, database: str | None = None) -> GraphDriverSession:
+        """Return a session whose queries share the lock."""
+        return _SerialSession(self._get_graph(database), self._db)
+
+    def clone(self, database: str) -> FalkorDriver:
+        """Return the driver of another graph on the same connection."""
+        return self._db.driver(database)
+
+
+class Database:
+    """The FalkorDB server behind a `GraphMemory`, embedded or at a URL."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.lock = asyncio.Lock()
+        self.client: Any = None
+        self._drivers: dict[str, SerialFalkorDriver] = {}
+        self._indexed: set[str] = set()
+
+    @property
+    def target(self) -> str:
+        """Where the server is: its URL, or the embedded server's data dir."""
+        return self.settings.falkordb_url or f"embedded:{self.settings.data_dir}"
+
+    async def connect(self) -> None:
+        """Connect, starting the embedded server first when no URL is set."""
+        if self.settings.falkordb_url:
+            self.client = FalkorDB.from_url(self.settings.falkordb_url)
+        else:
+            status = await asyncio.to_thread(server.ensure_server, self.settings.data_dir)
+            # One quick retry: redis-py's default backoff takes seconds to notice a dead server.
+            self.client = FalkorDB(
+                unix_socket_path=str(status.socket_path), retry=Retry(NoBackoff(), 1)
+            )
+        self._drivers.clear()
+        await self.client.connection.ping()
+
+    async def close(self) -> None:
+        """Close the connection (an embedded server keeps running for other processes)."""
+        if self.client is not None:
+            await self.client.connection.aclose()
+            self.client = None
+        self._drivers.clear()
+
+    def driver(self, group_id: str) -> SerialFalkorDriver:
+        """Return the Graphiti driver of one namespace graph."""
+        if group_id not in self._drivers:
+            self._drivers[group_id] = SerialFalkorDriver(self, group_id)
+        return self._drivers[group_id]
+
+    async def _reconnect(self) -> None:
+        logger.warning("lost the FalkorDB connection to %s; reconnecting", self.target)
+        old = self.client
+        self.client = None
+        if old is not None:
+            try:
+                await old.connection.aclose()
+            except Exception:  # noqa: BLE001 - the connection is already broken
+                pass
+        await self.connect()
+
+    async def call(self, fn: Callable[[], Any]) -> Any:
+        """Await `fn()` (which uses `self.client`) under the lock, reconnecting once."""
+        for attempt in (1, 2):
+            try:
+                async with self.lock:
+                    return await fn()
+            except (RedisConnectionError, ConnectionError, OSError):
+                if attempt == 2:
+                    raise
+                await self._reconnect()
+        raise AssertionError("unreachable")
+
+    async def query(
+        self,
+        group_id: str,
+        cypher: str,
+        params: dict[str, Any] | None = None,
+        *,
+        read_only: bool = False,
+        timeout_ms: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """Run parameterised Cypher on one graph and return rows as dicts."""
+
+        async def run() -> Any:
+            graph = self.client.select_graph(group_id)
+            method = graph.ro_query if read_only else graph.query
+            return await method(cypher, params or {}, timeout=timeout_ms)
+
+        result = await self.call(run)
+        header = [h[1] for h in result.header]
+        return [dict(zip(header, row, strict=False)) for row in result.result_set]
+
+    async def ensure_indices(self, group_id: str) -> None:
+        """Create Graphiti's range and fulltext indexes on a graph once per connection."""
+        if group_id in self._indexed:
+            return
+        await self.call_with_retry(lambda: self.driver(group_id).build_indices_and_constraints())
+        self._indexed.add(group_id)
+
+    async def call_with_retry(self, fn: Callable[[], Any]) -> Any:
+        """Await `fn()` (which takes the lock itself), reconnecting once on a lost connection."""
+        try:
+            return await fn()
+        except (RedisConnectionError, ConnectionError, OSError):
+            await self._reconnect()
+            return await fn()
+
+    async def list_graphs(self) -> list[str]:
+        """Return the names of all graphs on the server."""
+        return list(await self.call(lambda: self.client.list_graphs()))
+
+    async def delete_graph(self, group_id: str) -> bool:
+        """Delete one graph; False if it did not exist."""
+        if group_id not in await self.list_graphs():
+            return False
+        await self.call(lambda: self.client.select_graph(group_id).delete())
+        self._indexed.discard(group_id)
+        return True

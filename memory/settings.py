@@ -1,0 +1,159 @@
+"""Run settings, from the environment or a YAML file with `${ENV_VAR}` expansion."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+EmbedderChoice = Literal["auto", "wordllama", "openai"]
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def default_data_dir() -> Path:
+    """Where the embedded database lives when `ATHENA_DATA_DIR` is unset."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "athena-memory"
+
+
+class Settings(BaseSettings):
+    """Athena Memory settings.
+
+    Every field reads the environment variable named in its alias; a YAML file
+    may set the same keys (in lower case) and refer to variables as `${VAR}` or
+    `${VAR:-default}`.
+    """
+
+    model_config = SettingsConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    falkordb_url: str | None = Field(
+        default=None,
+        alias="FALKORDB_URL",
+        description="redis:// or falkor:// URL of a FalkorDB server; unset starts an embedded one.",
+    )
+    data_dir: Path = Field(
+        default_factory=default_data_dir,
+        alias="ATHENA_DATA_DIR",
+        description="Directory of the embedded FalkorDB (and local state).",
+    )
+    openai_api_key: str | None = Field(
+        default=None, alias="OPENAI_API_KEY", description="Enables the LLM mode when set."
+    )
+    openai_base_url: str | None = Field(
+        default=None, alias="OPENAI_BASE_URL", description="Any OpenAI-compatible server."
+    )
+    llm_model: str = Field(
+        default="gpt-4o-mini", alias="ATHENA_LLM_MODEL", description="Chat model for agents."
+    )
+    extraction_model: str = Field(
+        default="gpt-4o", alias="ATHENA_EXTRACTION_MODEL", description="Model for extraction."
+    )
+    embedder: EmbedderChoice = Field(
+        default="auto",
+        alias="ATHENA_EMBEDDER",
+        description="auto (OpenAI with a key, else WordLlama), wordllama or openai.",
+    )
+    embedding_model: str = Field(
+        default="text-embedding-3-small",
+        alias="ATHENA_EMBEDDING_MODEL",
+        description="OpenAI embedding model.",
+    )
+    namespace: str = Field(
+        default="agent:athena", alias="ATHENA_NAMESPACE", description="Default namespace."
+    )
+    fields_path: Path | None = Field(
+        default=None,
+        alias="ATHENA_FIELDS",
+        description="Data dictionary (fields.json); unset uses the packaged one.",
+    )
+    similarity_threshold: float = Field(
+        default=0.86,
+        alias="ATHENA_SIMILARITY_THRESHOLD",
+        ge=0.0,
+        le=1.0,
+        description="Cosine similarity above which two entity names are the same entity.",
+    )
+    query_timeout_ms: int = Field(
+        default=5000, alias="ATHENA_QUERY_TIMEOUT_MS", gt=0, description="traverse() limit."
+    )
+
+    @field_validator("falkordb_url", "openai_api_key", "openai_base_url", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def llm_enabled(self) -> bool:
+        """True when an OpenAI-compatible model is configured."""
+        return bool(self.openai_api_key)
+
+    @property
+    def resolved_embedder(self) -> Literal["wordllama", "openai"]:
+        """The embedder `auto` resolves to."""
+        if self.embedder == "auto":
+            return "openai" if self.llm_enabled else "wordllama"
+        return self.embedder
+
+
+def _expand(value: Any) -> Any:
+    if isinstance(value, str):
+
+        def sub(match: re.Match[str]) -> str:
+            name, default = match.group(1), match.group(2)
+            if name in os.environ:
+                return os.environ[name]
+            if default is not None:
+                return default
+            raise ValueError(f"settings file refers to ${{{name}}}, which is not set")
+
+        return _ENV_REF.sub(sub, value)
+    if isinstance(value, dict):
+        return {k: _expand(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_expand(v) for v in value]
+    return value
+
+
+def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
+    """Load settings from the environment, optionally layered under a YAML file.
+
+    Args:
+        path: A YAML file of settings (keys are field names, e.g. `data_dir`);
+            None reads `ATHENA_CONFIG` if set, else only the environment.
+        **overrides: Field values that win over both.
+
+    Returns:
+        The frozen settings.
+
+    Raises:
+        ValueError: The file cannot be read, is not a mapping, names an unknown
+            setting, or refers to an unset variable.
+    """
+    path = path or os.environ.get("ATHENA_CONFIG") or None
+    values: dict[str, Any] = {}
+    if path is not None:
+        try:
+            loaded = yaml.safe_load(Path(path).read_text("utf-8")) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise ValueError(f"cannot read settings file {path}: {exc}") from exc
+        if not isinstance(loaded, dict):
+            raise ValueError(f"settings file {path} must hold a mapping of setting: value")
+        known = set(Settings.model_fields)
+        unknown = sorted(set(loaded) - known)
+        if unknown:
+            raise ValueError(
+                f"settings file {path} has unknown keys {unknown}; allowed: {sorted(known)}"
+            )
+        values = _expand(loaded)
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        # Environment first, then file values (by field name) on top, then overrides.
+        env = Settings()
+        return Settings.model_validate({**env.model_dump(), **values})
+    except ValidationError as exc:
+        raise ValueError(f"invalid settings: {exc}") from exc

@@ -1,0 +1,585 @@
+"""GraphMemory: namespaced, ontology-checked graph memory over Graphiti on FalkorDB."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from graphiti_core.edges import EntityEdge, EpisodicEdge
+from graphiti_core.nodes import EntityNode, EpisodeType, EpisodicNode
+from graphiti_core.utils.datetime_utils import utc_now
+
+from memory import search as _search
+from memory import transfer as _transfer
+from memory._db import Database
+from memory.embedders import Embedder, create_embedder, embed_async
+from memory.keys import entity_key, stable_uuid
+from memory.namespaces import Namespace, as_namespace
+from memory.ontology import OntologyDefinition, get
+from memory.records import (
+    EntityRecord,
+    GraphStats,
+    RelationshipRecord,
+    SearchHit,
+    SourceRecord,
+    TraverseResult,
+    WriteResult,
+)
+from memory.settings import Settings, load_settings
+from memory.traverse import run_traverse
+
+logger = logging.getLogger(__name__)
+
+NamespaceLike = Namespace | str
+
+_NODE_FIELDS = """n.uuid AS uuid, n.entity_key AS entity_key, n.label AS label, n.name AS name,
+    n.summary AS summary, n.props_json AS props_json, n.confidence AS confidence,
+    n.last_update_source AS last_update_source, n.created_at AS created_at,
+    n.updated_at AS updated_at"""
+
+EDGE_FIELDS = """e.uuid AS uuid, e.name AS relation, s.entity_key AS source_key,
+    s.name AS source_name, s.label AS source_label, t.entity_key AS target_key,
+    t.name AS target_name, t.label AS target_label, e.fact AS fact,
+    e.props_json AS props_json, e.confidence AS confidence,
+    e.last_update_source AS last_update_source, e.created_at AS created_at,
+    e.updated_at AS updated_at, e.valid_at AS valid_at, e.invalid_at AS invalid_at,
+    e.expired_at AS expired_at"""
+
+
+def _time(value: Any) -> datetime | None:
+    if value in (None, ""):
+        return None
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+def _dumps(properties: dict[str, Any] | None) -> str:
+    return json.dumps(properties or {}, sort_keys=True, default=str)
+
+
+def _check_confidence(confidence: float | None) -> None:
+    if confidence is not None and not 0.0 <= confidence <= 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+
+
+def entity_from_row(row: dict[str, Any]) -> EntityRecord:
+    """Build an `EntityRecord` from a row selected with the store's node fields."""
+    return EntityRecord(
+        uuid=row["uuid"],
+        entity_key=row["entity_key"],
+        label=row["label"],
+        name=row["name"],
+        summary=row.get("summary") or "",
+        properties=json.loads(row.get("props_json") or "{}"),
+        confidence=row.get("confidence"),
+        last_update_source=row.get("last_update_source"),
+        created_at=_time(row.get("created_at")),
+        updated_at=_time(row.get("updated_at")),
+    )
+
+
+def relationship_from_row(row: dict[str, Any]) -> RelationshipRecord:
+    """Build a `RelationshipRecord` from a row selected with `EDGE_FIELDS`."""
+    values = dict(row)
+    values["properties"] = json.loads(values.pop("props_json") or "{}")
+    for key in ("created_at", "updated_at", "valid_at", "invalid_at", "expired_at"):
+        values[key] = _time(values.get(key))
+    return RelationshipRecord(**values)
+
+
+class GraphMemory:
+    """Graph memory of many namespaces in one FalkorDB server.
+
+    Use as an async context manager (or call `connect` / `close`). Each
+    namespace lives in its own FalkorDB graph, so reads never cross namespaces.
+
+    Args:
+        settings: Run settings; None loads them from the environment.
+        embedder: Text embedder; None builds the one the settings choose.
+        ontology: Name of the registered ontology that writes are checked against.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        ontology: str = "underwriting",
+    ) -> None:
+        self.settings = settings or load_settings()
+        self.embedder = embedder or create_embedder(self.settings)
+        self.ontology: OntologyDefinition = get(ontology)
+        self.db = Database(self.settings)
+
+    async def __aenter__(self) -> GraphMemory:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        """Connect to the server (starting the embedded one if needed)."""
+        await self.db.connect()
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self.db.close()
+
+    async def _graph(self, namespace: NamespaceLike) -> tuple[Namespace, str]:
+        ns = as_namespace(namespace)
+        await self.db.ensure_indices(ns.group_id)
+        return ns, ns.group_id
+
+    # -- entities -------------------------------------------------------------------------
+
+    def entity_key(self, namespace: NamespaceLike, label: str, name: str) -> str:
+        """Return the key an entity of this label and name has in the namespace."""
+        self.ontology.check_label(label)
+        return entity_key(as_namespace(namespace).group_id, label, name)
+
+    async def get_entity(self, namespace: NamespaceLike, key: str) -> EntityRecord | None:
+        """Return the entity with this key, or None."""
+        ns = as_namespace(namespace)
+        rows = await self.db.query(
+            ns.group_id,
+            f"MATCH (n:Entity {{entity_key: $key}}) RETURN {_NODE_FIELDS}",
+            {"key": key},
+            read_only=True,
+        )
+        return entity_from_row(rows[0]) if rows else None
+
+    async def upsert_entity(
+        self,
+        namespace: NamespaceLike,
+        label: str,
+        name: str,
+        *,
+        summary: str = "",
+        properties: dict[str, Any] | None = None,
+        source: str | None = None,
+        confidence: float | None = None,
+    ) -> WriteResult:
+        """Create or update the entity keyed by (namespace, label, normalised name).
+
+        Writing the same content twice changes nothing (status `unchanged`).
+
+        Raises:
+            ValueError: Unknown label, empty name or a confidence outside [0, 1].
+        """
+        self.ontology.check_label(label)
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"entity name must be a non-empty string, got {name!r}")
+        _check_confidence(confidence)
+        ns, group_id = await self._graph(namespace)
+        key = entity_key(group_id, label, name)
+        existing = await self.get_entity(ns, key)
+        # The first spelling of a name stays its display name.
+        display = existing.name if existing else name.strip()
+        new = {
+            "name": display,
+            "summary": summary,
+            "properties": properties or {},
+            "confidence": confidence,
+        }
+        if existing is not None:
+            old = {
+                "name": existing.name,
+                "summary": existing.summary,
+                "properties": existing.properties,
+                "confidence": existing.confidence,
+            }
+            if json.loads(_dumps(new)) == json.loads(_dumps(old)):
+                return WriteResult(status="unchanged", key=key, uuid=existing.uuid)
+        now = utc_now()
+        [embedding] = await embed_async(self.embedder, [display])
+        node = EntityNode(
+            uuid=existing.uuid if existing else stable_uuid(group_id, "entity", key),
+            name=display,
+            group_id=group_id,
+            labels=[label],
+            summary=summary,
+            name_embedding=embedding,
+            created_at=existing.created_at if existing and existing.created_at else now,
+            attributes={
+                "entity_key": key,
+                "label": label,
+                "props_json": _dumps(properties),
+                "confidence": confidence,
+                "last_update_source": source,
+                "updated_at": now.isoformat(),
+            },
+        )
+        await self.db.call_with_retry(lambda: node.save(self.db.driver(group_id)))
+        return WriteResult(status="updated" if existing else "created", key=key, uuid=node.uuid)
+
+    async def entities(
+        self, namespace: NamespaceLike, label: str | None = None
+    ) -> list[EntityRecord]:
+        """Return the namespace's entities, optionally of one label, sorted by label and name."""
+        if label is not None:
+            self.ontology.check_label(label)
+        ns = as_namespace(namespace)
+        rows = await self.db.query(
+            ns.group_id,
+            "MATCH (n:Entity) WHERE $label IS NULL OR n.label = $label "
+            f"RETURN {_NODE_FIELDS} ORDER BY n.label, n.name",
+            {"label": label},
+            read_only=True,
+        )
+        return [entity_from_row(r) for r in rows]
+
+    async def find_similar_entities(
+        self,
+        namespace: NamespaceLike,
+        name: str,
+        *,
+        label: str | None = None,
+        min_similarity: float | None = None,
+        limit: int = 5,
+    ) -> list[tuple[EntityRecord, float]]:
+        """Return entities whose name embedding is close to `name`, best first."""
+        threshold = self.settings.similarity_threshold if min_similarity is None else min_similarity
+        [vector] = await embed_async(self.embedder, [name])
+        ns = as_namespace(namespace)
+        rows = await self.db.query(
+            ns.group_id,
+            "MATCH (n:Entity) WHERE ($label IS NULL OR n.label = $label) "
+            "WITH n, (2 - vec.cosineDistance(n.name_embedding, vecf32($vector))) / 2 AS score "
+            f"WHERE score >= $threshold RETURN {_NODE_FIELDS}, score "
+            "ORDER BY score DESC LIMIT $limit",
+            {"label": label, "vector": vector, "threshold": threshold, "limit": limit},
+            read_only=True,
+        )
+        return [(entity_from_row(r), float(r["score"])) for r in rows]
+
+    # -- relationships ----------------------------------------------------------------------
+
+    async def get_relationship(
+        self, namespace: NamespaceLike, uuid: str
+    ) -> RelationshipRecord | None:
+        """Return the edge with this uuid, or None."""
+        ns = as_namespace(namespace)
+        rows = await self.db.query(
+            ns.group_id,
+            f"MATCH (s:Entity)-[e:RELATES_TO {{uuid: $uuid}}]->(t:Entity) RETURN {EDGE_FIELDS}",
+            {"uuid": uuid},
+            read_only=True,
+        )
+        return relationship_from_row(rows[0]) if rows else None
+
+    async def upsert_relationship(
+        self,
+        namespace: NamespaceLike,
+        source_key: str,
+        relation: str,
+        target_key: str,
+        *,
+        fact: str,
+        properties: dict[str, Any] | None = None,
+        source: str | None = None,
+        confidence: float | None = None,
+        valid_at: datetime | None = None,
+    ) -> WriteResult:
+        """Create or update the edge (source key, relation, target key).
+
+        The edge id is deterministic, so the same edge twice is one edge. The
+        `fact` should carry the nuance (thresholds, hard/soft, exceptions):
+        semantic search works over fact text.
+
+        Raises:
+            ValueError: Unknown relation, endpoints missing or of labels the
+                relation does not allow, a bad property value, or an empty fact.
+        """
+        self.ontology.edge_type(relation)
+        if not isinstance(fact, str) or not fact.strip():
+            raise ValueError("a relationship needs a non-empty fact text")
+        _check_confidence(confidence)
+        ns, group_id = await self._graph(namespace)
+        ends = {}
+        for role, key in (("source", source_key), ("target", target_key)):
+            node = await self.get_entity(ns, key)
+            if node is None:
+                raise ValueError(f"{role} entity {key!r} does not exist in namespace {ns}")
+            ends[role] = node
+        props = json.loads(_dumps(properties))
+        self.ontology.validate_edge(ends["source"].label, relation, ends["target"].label, props)
+        edge_uuid = stable_uuid(group_id, "edge", source_key, relation, target_key)
+        existing = await self.get_relationship(ns, edge_uuid)
+        if (
+            existing is not None
+            and (existing.fact, existing.properties, existing.confidence)
+            == (fact, props, confidence)
+            and existing.is_current
+        ):
+            return WriteResult(status="unchanged", key=edge_uuid, uuid=edge_uuid)
+        now = utc_now()
+        [embedding] = await embed_async(self.embedder, [fact])
+        flat = {f"p_{k}": v for k, v in props.items() if isinstance(v, str | int | float | bool)}
+        edge = EntityEdge(
+            uuid=edge_uuid,
+            source_node_uuid=ends["source"].uuid,
+            target_node_uuid=ends["target"].uuid,
+            name=relation,
+            fact=fact,
+            fact_embedding=embedding,
+            group_id=group_id,
+            episodes=[],
+            created_at=existing.created_at if existing and existing.created_at else now,
+            valid_at=valid_at or (existing.valid_at if existing else now),
+            attributes={
+                **flat,
+                "props_json": _dumps(props),
+                "source_key": source_key,
+                "target_key": target_key,
+                "confidence": confidence,
+                "last_update_source": source,
+                "updated_at": now.isoformat(),
+            },
+        )
+        await self.db.call_with_retry(lambda: edge.save(self.db.driver(group_id)))
+        return WriteResult(
+            status="updated" if existing else "created", key=edge_uuid, uuid=edge_uuid
+        )
+
+    async def invalidate_relationship(
+        self,
+        namespace: NamespaceLike,
+        uuid: str,
+        *,
+        at: datetime | None = None,
+        source: str | None = None,
+    ) -> bool:
+        """Mark an edge as no longer true (`invalid_at` / `expired_at`); False if unknown."""
+        ns = as_namespace(namespace)
+        when = (at or utc_now()).isoformat()
+        rows = await self.db.query(
+            ns.group_id,
+            "MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() "
+            "SET e.invalid_at = $when, e.expired_at = $now, e.last_update_source = $source "
+            "RETURN e.uuid AS uuid",
+            {"uuid": uuid, "when": when, "now": utc_now().isoformat(), "source": source},
+        )
+        return bool(rows)
+
+    async def relationships(
+        self,
+        namespace: NamespaceLike,
+        *,
+        relation: str | None = None,
+        include_invalid: bool = False,
+    ) -> list[RelationshipRecord]:
+        """Return the namespace's edges (current ones unless `include_invalid`)."""
+        if relation is not None:
+            self.ontology.edge_type(relation)
+        ns = as_namespace(namespace)
+        rows = await self.db.query(
+            ns.group_id,
+            "MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) "
+            "WHERE ($relation IS NULL OR e.name = $relation) AND "
+            "($all OR (e.invalid_at IS NULL AND e.expired_at IS NULL)) "
+            f"RETURN {EDGE_FIELDS} ORDER BY e.name, s.name, t.name",
+            {"relation": relation, "all": include_invalid},
+            read_only=True,
+        )
+        return [relationship_from_row(r) for r in rows]
+
+    # -- sources ----------------------------------------------------------------------------
+
+    async def add_source(
+        self,
+        namespace: NamespaceLike,
+        text: str,
+        *,
+        source_id: str,
+        description: str = "",
+        mentions: Iterable[str] = (),
+        created_at: datetime | None = None,
+    ) -> WriteResult:
+        """Store raw text as a source episode and link it (MENTIONS) to entities by key.
+
+        The episode id is derived from `source_id`, so storing the same source
+        again updates it in place; unknown entity keys raise before anything is written.
+        """
+        if not isinstance(text, str):
+            raise ValueError(f"source text must be a string, got {type(text).__name__}")
+        if not source_id:
+            raise ValueError("add_source needs a non-empty source_id")
+        ns, group_id = await self._graph(namespace)
+        targets = []
+        for key in dict.fromkeys(mentions):
+            node = await self.get_entity(ns, key)
+            if node is None:
+                raise ValueError(f"mentioned entity {key!r} does not exist in namespace {ns}")
+            targets.append(node)
+        episode_uuid = stable_uuid(group_id, "source", source_id)
+        old = await self.get_source(ns, source_id)
+        if (
+            old
+            and old.content == text
+            and old.description == description
+            and set(old.mentions) == {t.entity_key for t in targets}
+        ):
+            return WriteResult(status="unchanged", key=source_id, uuid=episode_uuid)
+        now = utc_now()
+        episode = EpisodicNode(
+            uuid=episode_uuid,
+            name=source_id,
+            group_id=group_id,
+            source=EpisodeType.text,
+            source_description=description,
+            content=text,
+            created_at=created_at or (old.created_at if old and old.created_at else now),
+            valid_at=created_at or (old.created_at if old and old.created_at else now),
+        )
+        driver = self.db.driver(group_id)
+        await self.db.call_with_retry(lambda: episode.save(driver))
+        for node in targets:
+            link = EpisodicEdge(
+                uuid=stable_uuid(group_id, "mentions", source_id, node.entity_key),
+                source_node_uuid=episode_uuid,
+                target_node_uuid=node.uuid,
+                group_id=group_id,
+                created_at=episode.created_at,
+            )
+            await self.db.call_with_retry(partial(link.save, driver))
+        return WriteResult(status="updated" if old else "created", key=source_id, uuid=episode_uuid)
+
+    async def get_source(self, namespace: NamespaceLike, source_id: str) -> SourceRecord | None:
+        """Return the source episode stored under `source_id`, or None."""
+        sources = await self.sources(namespace, source_id=source_id)
+        return sources[0] if sources else None
+
+    async def sources(
+        self, namespace: NamespaceLike, *, source_id: str | None = None
+    ) -> list[SourceRecord]:
+        """Return the namespace's source episodes with the entity keys they mention."""
+        ns = as_namespace(namespace)
+        rows = await self.db.query(
+            ns.group_id,
+            "MATCH (ep:Episodic) WHERE $sid IS NULL OR ep.name = $sid "
+            "OPTIONAL MATCH (ep)-[:MENTIONS]->(n:Entity) "
+            "WITH ep, collect(n.entity_key) AS keys "
+            "RETURN ep.uuid AS uuid, ep.name AS source_id, ep.content AS content, "
+            "ep.source_description AS description, ep.created_at AS created_at, keys "
+            "ORDER BY ep.name",
+            {"sid": source_id},
+            read_only=True,
+        )
+        return [
+            SourceRecord(
+                uuid=r["uuid"],
+                source_id=r["source_id"],
+                content=r["content"] or "",
+                description=r["description"] or "",
+                created_at=_time(r["created_at"]),
+                mentions=sorted(k for k in r["keys"] if k),
+            )
+            for r in rows
+        ]
+
+    # -- reading ----------------------------------------------------------------------------
+
+    async def search(
+        self,
+        namespace: NamespaceLike,
+        query: str,
+        *,
+        limit: int = 10,
+        labels: Sequence[str] | None = None,
+        relations: Sequence[str] | None = None,
+        product_type: str | None = None,
+        include_invalid: bool = False,
+    ) -> list[SearchHit]:
+        """Hybrid search (BM25 + vector + graph neighbourhood, fused by RRF) over edge facts.
+
+        Args:
+            namespace: Where to search.
+            query: Free text.
+            limit: Most hits to return.
+            labels: Keep edges with an endpoint of one of these labels.
+            relations: Keep edges of these relations.
+            product_type: Keep edges whose `product_type` property is this product or `ALL`
+                (edges without the property are kept).
+            include_invalid: Also return invalidated / expired edges.
+
+        Raises:
+            ValueError: An unknown label or relation, or a non-positive limit.
+        """
+        for label in labels or ():
+            self.ontology.check_label(label)
+        for relation in relations or ():
+            self.ontology.edge_type(relation)
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        ns = as_namespace(namespace)
+        return await _search.hybrid_search(
+            self.db,
+            self.embedder,
+            ns.group_id,
+            query,
+            limit=limit,
+            labels=labels,
+            relations=relations,
+            product_type=product_type,
+            include_invalid=include_invalid,
+        )
+
+    async def traverse(
+        self,
+        namespace: NamespaceLike,
+        cypher: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout_ms: int | None = None,
+        max_rows: int = 1000,
+    ) -> TraverseResult:
+        """Run read-only Cypher on one namespace's graph, with a time limit and a row cap.
+
+        Raises:
+            ValueError: The query writes, is invalid, or exceeds the time limit.
+        """
+        ns = as_namespace(namespace)
+        return await run_traverse(
+            self.db,
+            ns.group_id,
+            cypher,
+            params or {},
+            timeout_ms=timeout_ms or self.settings.query_timeout_ms,
+            max_rows=max_rows,
+        )
+
+    async def stats(self, namespace: NamespaceLike) -> GraphStats:
+        """Count the namespace's nodes by label, edges by relation, and sources."""
+        ns = as_namespace(namespace)
+        return await _transfer.stats(self, ns)
+
+    async def list_namespaces(self) -> list[Namespace]:
+        """Return every namespace that has a graph on the server."""
+        found = []
+        for name in await self.db.list_graphs():
+            try:
+                found.append(Namespace.from_group_id(name))
+            except ValueError:
+                continue
+        return found
+
+    async def clear(self, namespace: NamespaceLike) -> bool:
+        """Delete everything in one namespace; False if it held nothing."""
+        ns = as_namespace(namespace)
+        return await self.db.delete_graph(ns.group_id)
+
+    async def export(self, namespace: NamespaceLike) -> dict[str, Any]:
+        """Return the namespace as a JSON-ready document (no embeddings, no namespace ids)."""
+        return await _transfer.export_namespace(self, as_namespace(namespace))
+
+    async def import_(self, namespace: NamespaceLike, document: dict[str, Any]) -> dict[str, int]:
+        """Load a document made by `export` into an empty namespace.
+
+        Raises:
+            ValueError: The namespace is not empty or the document is malformed.
+        """
+        return await _transfer.import_namespace(self, as_namespace(namespace), document)
