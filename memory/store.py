@@ -494,7 +494,7 @@ class GraphMemory:
         product_type: str | None = None,
         include_invalid: bool = False,
     ) -> list[SearchHit]:
-        """Hybrid search (BM25 + vector + graph neighbourhood, fused by RRF) over edge facts.
+        """Hybrid search (BM25 + vector, fused by RRF) over edge facts.
 
         Args:
             namespace: Where to search.

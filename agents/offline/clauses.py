@@ -1,0 +1,182 @@
+"""Analysis of one clause: action, trigger conditions, mitigants, subject."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.offline import lexicon as lx
+from agents.offline.conditions import ConditionReader, NumericHit
+from agents.offline.textproc import content_tokens, strip_connectors
+from agents.offline.vocab import FieldVocabulary
+from schemas.rules import Condition
+
+_PAREN = re.compile(r"\(([^()]*)\)")
+_ACTION_WORD = {
+    "declin": "decline", "refer": "refer", "exclud": "exclude", "flag": "flag_for_review",
+}
+
+
+@dataclass
+class ClauseAnalysis:
+    """What one clause says.
+
+    Attributes:
+        text: The clause without leading connectors.
+        trigger: The part of the clause that states the trigger.
+        action: The prescribed action, or None.
+        conditions: Trigger conditions (protective flags not included).
+        numbers: Numbers tied to fields (with or without comparator).
+        protective_pos: Protective flags named as present ("sprinklered").
+        protective_neg: Protective flags named as absent ("without sprinklers").
+        mitigant_fields: Boolean fields named in the mitigant part.
+        mitigant_texts: The mitigant parts ("unless ...").
+        occupancy: Occupancy values read from the subject.
+        anaphor_size: Refers back to an earlier threshold ("above that size").
+        anaphor_op: Comparator applied to an earlier number ("over that").
+        continuation: Restates an existing rule ("it stays a referral").
+        waivable: Describes when a rule is waived ("the referral can be waived").
+        from_to: An exception moving a case "from decline to referral".
+    """
+
+    text: str
+    trigger: str
+    action: str | None = None
+    conditions: list[Condition] = field(default_factory=list)
+    numbers: list[NumericHit] = field(default_factory=list)
+    protective_pos: list[str] = field(default_factory=list)
+    protective_neg: list[str] = field(default_factory=list)
+    mitigant_fields: list[str] = field(default_factory=list)
+    mitigant_texts: list[str] = field(default_factory=list)
+    occupancy: list[str] = field(default_factory=list)
+    anaphor_size: bool = False
+    anaphor_op: str | None = None
+    continuation: bool = False
+    waivable: bool = False
+    from_to: bool = False
+
+
+def detect_action(text: str) -> str | None:
+    """The strongest non-negated, non-narrative action cue of a text.
+
+    Args:
+        text: A clause (trigger part).
+
+    Returns:
+        An action of the rule schema, or None.
+    """
+    found: list[tuple[int, int, str]] = []
+    for action, pattern in lx.ACTION_CUES:
+        for match in pattern.finditer(text):
+            before = text[max(0, match.start() - 60): match.start()]
+            if lx.NEGATORS.search(before):
+                continue
+            word = match.group(0).split()[0].lower()
+            if word.endswith("ed") and not lx.PASSIVE_AUX.search(before) and before.strip():
+                continue
+            found.append((lx.ACTION_PRIORITY[action], match.start(), action))
+    if not found:
+        return None
+    return min(found)[2]
+
+
+def action_from_word(word: str) -> str | None:
+    """Map a verb form ("declined", "referral") to an action."""
+    low = word.lower()
+    return next((a for prefix, a in _ACTION_WORD.items() if low.startswith(prefix)), None)
+
+
+class ClauseAnalyzer:
+    """Turns clause text into a `ClauseAnalysis`."""
+
+    def __init__(self, vocab: FieldVocabulary) -> None:
+        """Build the readers.
+
+        Args:
+            vocab: The field vocabulary of the dataset.
+        """
+        from agents.offline.subjects import SubjectReader
+
+        self.vocab = vocab
+        self.reader = ConditionReader(vocab)
+        self.subjects = SubjectReader(vocab)
+
+    def analyze(self, clause: str, context: str = "") -> ClauseAnalysis:
+        """Analyze one clause.
+
+        Args:
+            clause: The clause.
+            context: Preceding sentences (to place numbers that carry no unit).
+
+        Returns:
+            The analysis.
+        """
+        text = strip_connectors(clause)
+        trigger, mitigants = split_mitigant(text)
+        trigger = lx.IGNORED_SPAN.sub(" ", lx.REASON_SPAN.sub(" ", trigger))
+        result = ClauseAnalysis(text=text, trigger=trigger, mitigant_texts=mitigants)
+        result.waivable = bool(lx.WAIVABLE.search(text))
+        result.continuation = bool(lx.CONTINUATION.search(trigger)) and bool(
+            re.search(r"\b(?:it|that|this|they)\b", trigger, re.I)
+        )
+        from_to = lx.FROM_TO_ACTION.search(trigger)
+        if from_to:
+            result.action, result.from_to = action_from_word(from_to.group(1)), True
+        elif not lx.NARRATIVE.search(trigger) and not result.waivable:
+            result.action = detect_action(trigger)
+        extracted = self.reader.read(trigger, context)
+        result.conditions = extracted.conditions
+        result.numbers = extracted.numbers
+        result.protective_pos = extracted.protective_pos
+        result.protective_neg = extracted.protective_neg
+        result.mitigant_fields = self.mitigant_fields(" ".join(mitigants))
+        result.occupancy = self.subjects.read(trigger)
+        result.anaphor_size = bool(lx.SIZE_ANAPHOR.search(trigger))
+        anaphor = lx.ANAPHOR_COMPARATOR.search(trigger)
+        if anaphor:
+            result.anaphor_op = _op_of(anaphor.group(1))
+        return result
+
+    def mitigant_fields(self, text: str) -> list[str]:
+        """Boolean fields named (as present) in a mitigant text."""
+        if not text.strip() or lx.NOT_A_MITIGANT.search(text):
+            return []
+        tokens = content_tokens(text)
+        mentions = self.vocab.bool_mentions(tokens)
+        if not mentions:
+            mentions = self.vocab.bool_mentions(tokens, partial=True)
+        return [m.field for m in mentions if not m.negated]
+
+
+def split_mitigant(text: str) -> tuple[str, list[str]]:
+    """Separate a clause's trigger from its mitigant parts.
+
+    "X are referred unless Y is installed" -> ("X are referred", ["Y is installed"]);
+    parenthesised mitigants ("(an appraisal may be accepted instead)") are moved too.
+
+    Args:
+        text: The clause.
+
+    Returns:
+        The trigger text and the mitigant texts.
+    """
+    mitigants: list[str] = []
+
+    def _paren(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        if lx.MITIGANT_CUE.search(inner) or re.search(r"\binstead\b", inner, re.I):
+            mitigants.append(inner.strip())
+            return " "
+        return match.group(0)
+
+    trigger = _PAREN.sub(_paren, text)
+    unless = lx.UNLESS.search(trigger)
+    if unless:
+        mitigants.append(trigger[unless.end():].strip(" ,."))
+        trigger = trigger[: unless.start()]
+    return trigger.strip(), mitigants
+
+
+def _op_of(word: str) -> str:
+    low = word.lower()
+    return "lt" if low in {"under", "below", "less than"} else "gt"

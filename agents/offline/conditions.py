@@ -1,0 +1,334 @@
+"""Conditions of one clause: numeric thresholds, categorical values, boolean flags."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.offline import lexicon as lx
+from agents.offline.numbers import NumberMention, find_numbers
+from agents.offline.textproc import Token, content_tokens
+from agents.offline.vocab import FieldInfo, FieldVocabulary
+from schemas.rules import Condition
+
+_FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
+_TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
+_BELOW_AFTER = re.compile(r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b",
+                          re.I)
+_PAREN = re.compile(r"\([^()]*\)")
+
+
+def _compile(pairs: tuple[tuple[str, str], ...], pre: bool) -> list[tuple[re.Pattern[str], str]]:
+    if pre:
+        return [(re.compile(rf"(?:^|\W)(?:{p})-?\s*$", re.I), op) for p, op in pairs]
+    return [(re.compile(rf"^\s*(?:{p})(?!\w)", re.I), op) for p, op in pairs]
+
+
+_PRE = _compile(lx.PRE_COMPARATORS, pre=True)
+_POST = _compile(lx.POST_COMPARATORS, pre=False)
+_SOFT_BEFORE = re.compile(lx.SOFT_LIMIT_CUE.pattern + r"$", re.I)
+
+
+@dataclass
+class NumericHit:
+    """A number tied to a field, with its comparator when one was written."""
+
+    field: str
+    value: float
+    operator: str | None
+    start: int
+    soft_evidence: bool = False
+
+
+@dataclass
+class Extracted:
+    """Conditions and flags found in a trigger text."""
+
+    conditions: list[Condition] = field(default_factory=list)
+    numbers: list[NumericHit] = field(default_factory=list)
+    protective_pos: list[str] = field(default_factory=list)
+    protective_neg: list[str] = field(default_factory=list)
+
+
+def blank_parentheses(text: str) -> str:
+    """Replace parenthesised text by spaces (keeps offsets)."""
+    return _PAREN.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def comparator(text: str, mention: NumberMention) -> str | None:
+    """The comparison written around a number ("more than N", "N or more", "N minimum").
+
+    Args:
+        text: The clause.
+        mention: A number in it.
+
+    Returns:
+        An operator, or None when the number is not compared.
+    """
+    if mention.plus:
+        return "gte"
+    post = text[mention.num_end:]
+    for pattern, op in _POST:
+        if pattern.match(post):
+            return op
+    pre = text[max(0, mention.start - 40): mention.start]
+    for pattern, op in _PRE:
+        if pattern.search(pre):
+            return op
+    after = text[mention.end:]
+    if lx.MINIMUM_LABEL.match(after):
+        return "lt"
+    if lx.MAXIMUM_LABEL.match(after):
+        return "gt"
+    return None
+
+
+def _unit_ok(unit: str | None, info: FieldInfo) -> bool:
+    if unit is None:
+        return True
+    if unit == "percent":
+        return info.unit in {"percent", "rate"}
+    return unit == info.unit or (unit not in _TIME_UNITS and unit in info.tokens)
+
+
+class ConditionReader:
+    """Reads conditions from clause text with a field vocabulary."""
+
+    def __init__(self, vocab: FieldVocabulary) -> None:
+        """Keep the vocabulary.
+
+        Args:
+            vocab: The field vocabulary of the dataset.
+        """
+        self.vocab = vocab
+
+    def read(self, trigger: str, context: str = "") -> Extracted:
+        """Extract the conditions of a trigger text.
+
+        Args:
+            trigger: Clause text without mitigant / reason parts.
+            context: Preceding sentences, used to place numbers that carry no unit.
+
+        Returns:
+            Conditions, numeric mentions and protective flags.
+        """
+        out = Extracted()
+        out.numbers = self.numbers(trigger, context)
+        out.conditions.extend(
+            Condition(field=h.field, operator=h.operator, value=h.value)  # type: ignore[arg-type]
+            for h in out.numbers
+            if h.operator and not h.soft_evidence
+        )
+        out.conditions.extend(self.labelled_numbers(trigger))
+        out.conditions.extend(self.enum_values(trigger))
+        out.conditions.extend(self.states(trigger))
+        self._bools(trigger, out)
+        return out
+
+    def numbers(self, text: str, context: str = "") -> list[NumericHit]:
+        """Numbers of a text tied to numeric fields (window phrases and counts skipped)."""
+        plain = blank_parentheses(text)
+        tokens = content_tokens(plain)
+        hits: list[NumericHit] = []
+        for mention in find_numbers(plain):
+            if mention.attached and mention.unit not in _TIME_UNITS:
+                continue
+            pre = plain[max(0, mention.start - 40): mention.start]
+            if mention.unit in _TIME_UNITS and (
+                lx.TIME_WINDOW_BEFORE.search(pre) or lx.TIME_WINDOW_AFTER.match(
+                    plain[mention.end:])
+            ):
+                continue
+            pos = _token_index(tokens, mention.start)
+            info = self.resolve(mention, tokens, pos, context)
+            if info is None:
+                continue
+            hits.append(self._hit(plain, mention, info, bool(_SOFT_BEFORE.search(pre))))
+        return hits
+
+    def _hit(self, text: str, mention: NumberMention, info: FieldInfo, soft: bool) -> NumericHit:
+        op = comparator(text, mention)
+        value = mention.value
+        if info.unit == "rate" and mention.unit == "percent":
+            value = value / 100.0
+        if info.negative_below and _BELOW_AFTER.match(text[mention.num_end:]):
+            value = -value
+            op = _FLIP.get(op, op) if op else None
+        if info.spec.type == "int" and float(value).is_integer():
+            value = int(value)
+        return NumericHit(info.name, value, op, mention.start, soft)
+
+    def resolve(
+        self, mention: NumberMention, tokens: list[Token], pos: int, context: str
+    ) -> FieldInfo | None:
+        """Pick the numeric field a number refers to, from its unit and nearby words.
+
+        Args:
+            mention: The number.
+            tokens: Content tokens of the clause.
+            pos: Token index of the number.
+            context: Preceding sentences (weaker evidence).
+
+        Returns:
+            The field, or None when the evidence is absent or ambiguous.
+        """
+        candidates = [i for i in self.vocab.of_kind("numeric") if _unit_ok(mention.unit, i)]
+        if not candidates:
+            return None
+        if len(candidates) == 1 and mention.unit is not None:
+            return candidates[0]
+        best = _best(candidates, lambda i: self.vocab.score_numeric(i, tokens, pos))
+        if best is None and context:
+            ctx = content_tokens(context)
+            best = _best(candidates, lambda i: self.vocab.score_numeric(i, ctx, None))
+        return best
+
+    def labelled_numbers(self, text: str) -> list[Condition]:
+        """Numbers written after their unit word: "Tier 1" -> county_tier eq 1."""
+        found: list[Condition] = []
+        for info in self.vocab.of_kind("numeric"):
+            unit = (info.spec.unit or "").strip()
+            if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in _TIME_UNITS:
+                continue
+            pattern = re.compile(
+                rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b", re.I
+            )
+            values: list[int | float] = []
+            for match in pattern.finditer(text):
+                pre = text[max(0, match.start() - 30): match.start()]
+                if any(p.search(pre) for p, _ in _PRE):
+                    continue
+                values.extend(int(v) for v in re.findall(r"\d+", match.group(0)))
+            values = list(dict.fromkeys(values))
+            if len(values) == 1:
+                found.append(Condition(field=info.name, operator="eq", value=values[0]))
+            elif values:
+                found.append(Condition(field=info.name, operator="in", value=list(values)))
+        return found
+
+    def enum_values(self, text: str) -> list[Condition]:
+        """Categorical values listed in the field descriptions (construction, zones...)."""
+        found: list[Condition] = []
+        for info in self.vocab.of_kind("enum"):
+            values = _enum_hits(text, info)
+            if not values:
+                continue
+            negated = _negated_list(text, values[0][1])
+            vals = [v for v, _ in values]
+            if len(vals) == 1:
+                found.append(Condition(field=info.name, operator="neq" if negated else "eq",
+                                       value=vals[0]))
+            else:
+                found.append(Condition(field=info.name,
+                                       operator="not_in" if negated else "in", value=vals))
+        return found
+
+    def states(self, text: str) -> list[Condition]:
+        """US states named in the text, as two-letter codes."""
+        if not self.vocab.state:
+            return []
+        hits: list[tuple[int, str]] = [
+            (m.start(), lx.US_STATES[m.group(1).lower()]) for m in lx.STATE_NAME_RE.finditer(text)
+        ]
+        codes = set(lx.US_STATES.values()) - lx.AMBIGUOUS_STATE_CODES
+        hits += [(m.start(), m.group(1)) for m in lx.STATE_CODE_RE.finditer(text)
+                 if m.group(1) in codes]
+        if not hits:
+            return []
+        hits.sort()
+        values = list(dict.fromkeys(code for _, code in hits))
+        negated = _negated_list(text, hits[0][0])
+        if len(values) == 1:
+            return [Condition(field=self.vocab.state, operator="neq" if negated else "eq",
+                              value=values[0])]
+        return [Condition(field=self.vocab.state, operator="not_in" if negated else "in",
+                          value=list(values))]
+
+    def _bools(self, text: str, out: Extracted) -> None:
+        if lx.NOT_A_MITIGANT.search(text):
+            return
+        for mention in self.vocab.bool_mentions(content_tokens(text)):
+            info = self.vocab.fields[mention.field]
+            if info.protective:
+                (out.protective_neg if mention.negated else out.protective_pos).append(info.name)
+            else:
+                out.conditions.append(
+                    Condition(field=info.name, operator="eq", value=not mention.negated)
+                )
+
+
+def _best(candidates: list[FieldInfo], score: object) -> FieldInfo | None:
+    scored = sorted(((score(i), i.name, i) for i in candidates), key=lambda t: -t[0])  # type: ignore[operator]
+    if not scored or scored[0][0] <= 0.15:
+        return None
+    if len(scored) > 1 and abs(scored[0][0] - scored[1][0]) < 1e-9:
+        return None
+    return scored[0][2]
+
+
+def _token_index(tokens: list[Token], offset: int) -> int:
+    for i, tok in enumerate(tokens):
+        if tok.start >= offset:
+            return i
+    return len(tokens)
+
+
+def _negated_list(text: str, start: int) -> bool:
+    return bool(lx.NEGATED_LIST.search(text[max(0, start - 30): start]))
+
+
+def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
+    """Values of an enum field found in text: [(value, offset)], longest values first.
+
+    Short codes ("A", "VE") count only after a field word ("zone AE") or inside a list
+    of codes ("V or VE").
+    """
+    taken: list[tuple[int, int]] = []
+    hits: list[tuple[str, int, int]] = []
+    for value in sorted(info.values, key=len, reverse=True):
+        words = re.split(r"[\s-]+", value)
+        body = r"[\s-]+".join(re.escape(w) for w in words)
+        flags = 0 if len(value) <= 2 else re.I
+        for match in re.finditer(rf"(?<![\w-]){body}(?![\w-])", text, flags):
+            span = (match.start(), match.end())
+            if any(s < span[1] and span[0] < e for s, e in taken):
+                continue
+            if not _enum_context_ok(text, match, value, info):
+                continue
+            taken.append(span)
+            hits.append((value, match.start(), match.end()))
+    hits.sort(key=lambda h: h[1])
+    kept: list[tuple[str, int]] = []
+    for value, start, end in hits:
+        if len(value) > 2 or _field_word_before(text, start, info) or any(
+            _separated(text, end, s2) or _separated(text, e2, start)
+            for v2, s2, e2 in hits
+            if len(v2) <= 2 and s2 != start
+        ):
+            kept.append((value, start))
+    return kept
+
+
+def _separated(text: str, end: int, start: int) -> bool:
+    """True when only list separators sit between two offsets."""
+    return end <= start and bool(re.fullmatch(r"[\s,/]*(?:or|and)?[\s,/]*", text[end:start]))
+
+
+def _enum_context_ok(text: str, match: re.Match[str], value: str, info: FieldInfo) -> bool:
+    if len(value) <= 2:
+        return True
+    if info.upper and not match.group(0).isupper():
+        return _field_word_before(text, match.start(), info) or _field_word_after(
+            text, match.end(), info
+        )
+    return True
+
+
+def _field_word_before(text: str, start: int, info: FieldInfo) -> bool:
+    window = content_tokens(text[max(0, start - 40): start])[-3:]
+    return any(t.stem in info.tokens for t in window)
+
+
+def _field_word_after(text: str, end: int, info: FieldInfo) -> bool:
+    window = content_tokens(text[end: end + 40])[:3]
+    return any(t.stem in info.tokens for t in window)

@@ -1,0 +1,164 @@
+"""Occupancy / business-class values read from the subject of a rule sentence.
+
+"Jewelry stores are declined ..." -> "jewelry store"; "Bars, taverns and nightclubs are
+ineligible ..." -> ["bar", "tavern", "nightclub"]. Words that belong to other fields
+(construction values, boolean flags, products, states) and generic nouns ("buildings",
+"risks") are removed, so "unsprinklered warehouses" -> "warehouse".
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline import lexicon as lx
+from agents.offline.numbers import find_numbers, stem
+from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
+from agents.offline.vocab import FieldVocabulary
+
+_STOP = frozenset(
+    """
+    is are was were be been being must may might can could should shall will would need needs
+    require requires required has have had do does did with without in on of over under above
+    below more less fewer than at for within from that which who whose where when including
+    include includes built constructed located dispensing operating using having like as if
+    unless to by per into exceed exceeds exceeding drop drops land lands stays remains older
+    younger newer greater automatically always generally typically usually normally never
+    only also still require referred declined excluded flagged verified written bound get gets
+    whenever while during after before because since due outside across then
+    """.split()
+)
+_IMPERATIVE = frozenset(
+    "decline refer verify flag attach tell record count check write bind exclude confirm "
+    "make keep send route do don't please note".split()
+)
+_NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()]")
+
+
+def _noun_phrase(text: str) -> str:
+    """The leading noun phrase of a clause (up to its verb or first preposition)."""
+    words: list[str] = []
+    for match in _NP_WORD.finditer(text):
+        word = match.group(0)
+        low = word.lower().strip("'’")
+        if word in {";", ":", "(", ")"} or low in _STOP or low.endswith(("'s", "’s")) and (
+            low[:-2] in {"that", "it", "there", "what"}
+        ):
+            break
+        if find_numbers(word) or word[0].isdigit():
+            break
+        words.append(word)
+    return " ".join(words).replace(" ,", ",").strip(" ,")
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+class SubjectReader:
+    """Reads occupancy values from clause subjects using the field vocabulary."""
+
+    def __init__(self, vocab: FieldVocabulary) -> None:
+        """Prepare the words that belong to other fields.
+
+        Args:
+            vocab: The field vocabulary of the dataset.
+        """
+        self.vocab = vocab
+        occupancy = vocab.fields.get(vocab.occupancy or "")
+        self.examples: list[str] = occupancy.values if occupancy else []
+        self.foreign_phrases: list[tuple[str, ...]] = [
+            p for info in vocab.fields.values() for p in info.phrases
+        ]
+        self.enum_values: list[str] = [
+            v for info in vocab.of_kind("enum") for v in info.values if len(v) > 2
+        ]
+
+    def read(self, clause: str) -> list[str]:
+        """Return the occupancy value(s) named by a clause's subject ([] when none).
+
+        Args:
+            clause: One clause of a rule sentence.
+
+        Returns:
+            Lower-case singular values; several for a list subject.
+        """
+        text = strip_connectors(clause)
+        if lx.SUBORDINATOR.match(text):
+            return []
+        prep = re.match(r"^(?:on|for|with|among)\s+", text, re.I)
+        if prep:
+            text = text[prep.end():]
+        first = text.split()[0].lower() if text.split() else ""
+        if first in _IMPERATIVE:
+            return []
+        phrase = _noun_phrase(text)
+        items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", phrase)]
+        values = [v for v in (self._clean(i) for i in items) if v]
+        return list(dict.fromkeys(values))
+
+    def mitigated_outcome(self, clause: str, mitigant_text: str) -> bool:
+        """True when the subject is qualified by the previous mitigant ("alarmed risks").
+
+        Args:
+            clause: The clause to test.
+            mitigant_text: Mitigant text of the clause or sentence before.
+
+        Returns:
+            Whether the clause describes what happens once the mitigant is present.
+        """
+        if not mitigant_text:
+            return False
+        stems = {t.stem for t in content_tokens(mitigant_text)}
+        phrase = _noun_phrase(strip_connectors(clause))
+        words = [w.lower() for w in phrase.split()]
+        return any(w.endswith("ed") and stem(w) in stems for w in words)
+
+    def _clean(self, item: str) -> str | None:
+        for _, pattern in lx.PRODUCT_PATTERNS:
+            item = pattern.sub(" ", item)
+        item = lx.STATE_NAME_RE.sub(" ", item)
+        words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", item)]
+        while len(words) > 1 and "-" in words[0]:
+            words.pop(0)
+        low = " ".join(w.lower() for w in words)
+        for value in self.enum_values:
+            low = re.sub(rf"\b{re.escape(value.lower())}\b", " ", low)
+        tokens = content_tokens(low)
+        drop: set[int] = set()
+        for phrase in self.foreign_phrases:
+            for first, last in find_phrase(tokens, phrase, max_gap=0):
+                drop.update(range(first, last + 1))
+        for mention in self.vocab.bool_mentions(tokens):
+            drop.update(range(mention.first, mention.last + 1))
+        kept = [
+            t.text.lower()
+            for i, t in enumerate(tokens)
+            if i not in drop and t.text.lower() not in lx.GENERIC_NOUNS
+            and t.text.lower() not in lx.DETERMINERS
+        ]
+        if not kept or len(kept) > 4:
+            return None
+        if len(kept) == 1 and stem(kept[0]) in self.vocab.name_tokens:
+            return None
+        value = " ".join([*kept[:-1], _singular(kept[-1])])
+        return self._canonical(value)
+
+    def _canonical(self, value: str) -> str:
+        """Snap a value onto a dictionary example when the words clearly agree."""
+        words = value.split()
+        for example in self.examples:
+            ex_words = example.lower().split()
+            if len(ex_words) != len(words):
+                continue
+            if all(
+                a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)))
+                for a, b in zip(words, ex_words, strict=True)
+            ):
+                return example.lower()
+        return value

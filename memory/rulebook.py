@@ -1,0 +1,246 @@
+"""How an underwriting rule becomes graph memory, and how it is read back.
+
+`rule_graph(rule)` is the one mapping from an `ExtractedRule` to the nodes and
+edges of the underwriting ontology:
+
+    RiskFactor -TRIGGERS-> Rule -RESULTS_IN-> Outcome
+    Mitigant -OVERRIDES-> Rule          Rule -DERIVED_FROM-> Source
+
+The Rule node keeps the whole structured rule in its properties (so decisions
+can be evaluated and exports rebuilt), and every edge carries the rule's
+nuance in its `fact` text too, because semantic search works over facts.
+The ingestion agent's planner turns a `RuleGraph` into tool calls; bulk
+writers apply it directly with `apply_rule_graph`. Both end in the same
+`GraphMemory` upserts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from schemas.rules import ExtractedRule
+
+if TYPE_CHECKING:
+    from memory.namespaces import Namespace
+    from memory.store import GraphMemory
+
+CONFIDENCE = {"high": 0.9, "medium": 0.7, "low": 0.5}
+OUTCOME_NAMES = {
+    "refer": "Refer",
+    "decline": "Decline",
+    "approve_with_conditions": "Approve With Conditions",
+    "exclude": "Exclude",
+    "verify": "Verify",
+    "flag_for_review": "Flag For Review",
+}
+
+
+@dataclass(frozen=True)
+class EntitySpec:
+    """A node to upsert."""
+
+    label: str
+    name: str
+    summary: str = ""
+    properties: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RelationshipSpec:
+    """An edge to upsert between two `EntitySpec`s, named by (label, name)."""
+
+    source: tuple[str, str]
+    relation: str
+    target: tuple[str, str]
+    fact: str
+    properties: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RuleGraph:
+    """The nodes and edges one rule writes, with the provenance to stamp on them."""
+
+    rule_name: str
+    entities: tuple[EntitySpec, ...]
+    relationships: tuple[RelationshipSpec, ...]
+    confidence: float
+
+
+def _condition_text(rule: ExtractedRule) -> str:
+    parts = []
+    for c in rule.conditions:
+        value = ", ".join(map(str, c.value)) if isinstance(c.value, list) else c.value
+        parts.append(f"{c.field} {c.operator} {value}")
+    return " AND ".join(parts)
+
+
+def rule_fact(rule: ExtractedRule) -> str:
+    """Return the fact text of a rule's TRIGGERS edge: everything retrieval may need."""
+    lines = [
+        f"[{rule.product_type}] {rule.risk_factor} triggers rule '{rule.rule_name}' "
+        f"({rule.risk_category}): action {rule.action.replace('_', ' ')}.",
+    ]
+    if rule.outcome_description:
+        lines.append(rule.outcome_description)
+    if rule.conditions:
+        lines.append(f"Fires when: {_condition_text(rule)}.")
+    if rule.threshold is not None:
+        t = rule.threshold
+        kind = rule.threshold_type or "unspecified"
+        text = (
+            f"Threshold: {t.field} {t.operator} {t.value}{' ' + t.unit if t.unit else ''} ({kind})"
+        )
+        if rule.soft_limit is not None:
+            text += f"; historically approved up to {rule.soft_limit:g}"
+        lines.append(text + ".")
+    elif rule.threshold_type:
+        lines.append(f"This is a {rule.threshold_type} rule.")
+    if rule.historical_exceptions:
+        lines.append(f"Historical exceptions: {rule.historical_exceptions}.")
+    if rule.decision_quality:
+        lines.append(f"Decision quality in production: {rule.decision_quality}.")
+    if rule.compound_trigger:
+        lines.append(f"Compound trigger: {rule.compound_trigger}.")
+    if rule.mitigants:
+        lines.append(f"Mitigants: {'; '.join(rule.mitigants)}.")
+    if rule.data_fields:
+        lines.append(f"Data fields: {', '.join(rule.data_fields)}.")
+    lines.append(f"Source: {rule.source} ({rule.source_type}).")
+    return " ".join(lines)
+
+
+def rule_graph(rule: ExtractedRule) -> RuleGraph:
+    """Map a rule to the nodes and edges of the underwriting ontology."""
+    rule_doc = rule.model_dump(mode="json")
+    common = {"product_type": rule.product_type, "rule_name": rule.rule_name, "action": rule.action}
+    risk = EntitySpec(
+        "RiskFactor", rule.risk_factor, properties={"risk_category": rule.risk_category}
+    )
+    rule_node = EntitySpec("Rule", rule.rule_name, rule.outcome_description, rule_doc)
+    outcome = EntitySpec("Outcome", OUTCOME_NAMES[rule.action], properties={"action": rule.action})
+    source = EntitySpec("Source", rule.source, properties={"source_type": rule.source_type})
+    rule_ref = ("Rule", rule.rule_name)
+    triggers = {
+        **common,
+        "risk_category": rule.risk_category,
+        "threshold": rule.threshold.model_dump(mode="json") if rule.threshold else None,
+        "threshold_type": rule.threshold_type,
+        "soft_limit": rule.soft_limit,
+        "historical_exceptions": rule.historical_exceptions,
+        "confidence": rule.confidence,
+        "decision_quality": rule.decision_quality,
+        "compound_trigger": rule.compound_trigger,
+        "conditions": [c.model_dump(mode="json") for c in rule.conditions],
+        "data_fields": list(rule.data_fields),
+    }
+    edges = [
+        RelationshipSpec(
+            ("RiskFactor", rule.risk_factor), "TRIGGERS", rule_ref, rule_fact(rule), triggers
+        ),
+        RelationshipSpec(
+            rule_ref,
+            "RESULTS_IN",
+            ("Outcome", outcome.name),
+            f"[{rule.product_type}] Rule '{rule.rule_name}' results in "
+            f"{rule.action.replace('_', ' ')}. {rule.outcome_description}".strip(),
+            common,
+        ),
+        RelationshipSpec(
+            rule_ref,
+            "DERIVED_FROM",
+            ("Source", rule.source),
+            f"Rule '{rule.rule_name}' is derived from {rule.source} ({rule.source_type}).",
+            {**common, "source_type": rule.source_type},
+        ),
+    ]
+    mitigants = [EntitySpec("Mitigant", m) for m in dict.fromkeys(rule.mitigants)]
+    for m in mitigants:
+        edges.append(
+            RelationshipSpec(
+                ("Mitigant", m.name),
+                "OVERRIDES",
+                rule_ref,
+                f"[{rule.product_type}] '{m.name}' can override rule '{rule.rule_name}' "
+                f"({rule.risk_factor}, action {rule.action.replace('_', ' ')}).",
+                {**common, "mitigant_fields": list(rule.mitigant_fields)},
+            )
+        )
+    return RuleGraph(
+        rule_name=rule.rule_name,
+        entities=(risk, rule_node, outcome, source, *mitigants),
+        relationships=tuple(edges),
+        confidence=CONFIDENCE.get(rule.confidence, 0.7),
+    )
+
+
+@dataclass
+class WriteTally:
+    """Counts of what a batch of writes did."""
+
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def add(self, status: str) -> None:
+        """Count one write by its status."""
+        setattr(self, status, getattr(self, status) + 1)
+
+
+async def apply_rule_graph(
+    memory: GraphMemory, namespace: Namespace | str, graph: RuleGraph, *, source: str
+) -> tuple[WriteTally, WriteTally]:
+    """Upsert a rule's nodes then edges; return (node tally, edge tally)."""
+    nodes, edges = WriteTally(), WriteTally()
+    keys: dict[tuple[str, str], str] = {}
+    for spec in graph.entities:
+        result = await memory.upsert_entity(
+            namespace,
+            spec.label,
+            spec.name,
+            summary=spec.summary,
+            properties=spec.properties,
+            source=source,
+            confidence=graph.confidence,
+        )
+        keys[(spec.label, spec.name)] = result.key
+        nodes.add(result.status)
+    for rel in graph.relationships:
+        result = await memory.upsert_relationship(
+            namespace,
+            keys[rel.source],
+            rel.relation,
+            keys[rel.target],
+            fact=rel.fact,
+            properties=rel.properties,
+            source=source,
+            confidence=graph.confidence,
+        )
+        edges.add(result.status)
+    return nodes, edges
+
+
+def rule_from_properties(properties: dict[str, Any]) -> ExtractedRule | None:
+    """Rebuild the structured rule a Rule node keeps; None if it holds no full rule."""
+    try:
+        return ExtractedRule.model_validate(properties)
+    except ValidationError:
+        return None
+
+
+async def stored_rules(
+    memory: GraphMemory, namespace: Namespace | str, names: Iterable[str] | None = None
+) -> list[ExtractedRule]:
+    """Return the structured rules stored in a namespace (optionally only some names)."""
+    wanted = set(names) if names is not None else None
+    rules = []
+    for entity in await memory.entities(namespace, "Rule"):
+        if wanted is not None and entity.name not in wanted:
+            continue
+        rule = rule_from_properties(entity.properties)
+        if rule is not None:
+            rules.append(rule)
+    return rules
