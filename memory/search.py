@@ -1,10 +1,13 @@
 """Hybrid retrieval over edge facts, behind the store's `search` method.
 
-Today this is Graphiti's own search (BM25 fulltext + cosine similarity, fused
-by reciprocal rank); filters the
-Graphiti query cannot express (product, endpoint labels, validity) are applied
-after over-fetching. Callers only see `GraphMemory.search`, so an index-backed
-path can replace this module without touching them.
+Two rankings over Graphiti's data model, fused by reciprocal rank: BM25 from the
+fulltext index Graphiti creates on RELATES_TO facts, and cosine similarity of
+fact embeddings. Each ranking query returns ids only: Graphiti's stock search
+(still available as `engine="graphiti"`) returns every candidate's embedding
+and spends most of its time parsing them. Filters the queries cannot express
+(endpoint labels) are applied after over-fetching. Callers only see
+`GraphMemory.search`, so an index-backed path can replace this module without
+touching them.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from graphiti_core.driver.falkordb import STOPWORDS
+from graphiti_core.driver.falkordb.fulltext import sanitize_falkor_fulltext_query
 from graphiti_core.embedder.client import EmbedderClient
 from graphiti_core.graphiti_types import GraphitiClients
 from graphiti_core.search.search import search as graphiti_search
@@ -29,6 +34,8 @@ from memory.embedders import Embedder, embed_async
 from memory.records import SearchHit
 
 OVERFETCH = 4
+RRF_K = 1  # Graphiti's rank constant
+MAX_TERMS = 32
 MIN_SIMILARITY = 0.2  # static word embeddings score paraphrases low; let RRF decide.
 
 
@@ -75,6 +82,61 @@ def _keep(
     return True
 
 
+def fulltext_query(text: str) -> str:
+    """Turn free text into a RediSearch OR-query of its non-stopword terms ('' if none)."""
+    words = [w for w in sanitize_falkor_fulltext_query(text).split() if w.lower() not in STOPWORDS]
+    return " | ".join(dict.fromkeys(words[:MAX_TERMS]))
+
+
+def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
+    """Fuse ranked id lists: each id scores the sum of 1 / (k + rank) over the lists."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, uuid in enumerate(ranking, start=1):
+            scores[uuid] = scores.get(uuid, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+_EDGE_FILTER = (
+    "($relations IS NULL OR e.name IN $relations) AND "
+    "($all OR (e.invalid_at IS NULL AND e.expired_at IS NULL)) AND "
+    "($product IS NULL OR e.p_product_type IS NULL OR e.p_product_type IN ['ALL', $product])"
+)
+
+
+async def _ranked_ids(
+    db: Database,
+    group_id: str,
+    query: str,
+    vector: list[float],
+    fetch: int,
+    params: dict[str, Any],
+) -> list[list[str]]:
+    """Return the BM25 ranking and the vector ranking of edge uuids (filters applied)."""
+    rankings: list[list[str]] = []
+    terms = fulltext_query(query)
+    if terms:
+        rows = await db.query(
+            group_id,
+            "CALL db.idx.fulltext.queryRelationships('RELATES_TO', $terms) "
+            f"YIELD relationship AS e, score WHERE {_EDGE_FILTER} "
+            "RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
+            {**params, "terms": terms, "fetch": fetch},
+            read_only=True,
+        )
+        rankings.append([r["uuid"] for r in rows])
+    rows = await db.query(
+        group_id,
+        f"MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) WHERE {_EDGE_FILTER} "
+        "WITH e, (2 - vec.cosineDistance(e.fact_embedding, vecf32($vector))) / 2 AS score "
+        "WHERE score >= $min_score RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
+        {**params, "vector": vector, "fetch": fetch, "min_score": MIN_SIMILARITY},
+        read_only=True,
+    )
+    rankings.append([r["uuid"] for r in rows])
+    return rankings
+
+
 async def hybrid_search(
     db: Database,
     embedder: Embedder,
@@ -86,28 +148,34 @@ async def hybrid_search(
     relations: Sequence[str] | None = None,
     product_type: str | None = None,
     include_invalid: bool = False,
+    engine: str = "fused",
 ) -> list[SearchHit]:
-    """Search one namespace graph's edges; see `GraphMemory.search`."""
+    """Search one namespace graph's edges; see `GraphMemory.search`.
+
+    `engine="fused"` (default) ranks by FalkorDB's fulltext index (BM25) and by
+    cosine similarity of fact embeddings, returning ids only, and fuses the two
+    rankings with RRF; `engine="graphiti"` runs Graphiti's stock recipe (kept for
+    comparison: it ships every candidate's embedding back to Python).
+    """
     from memory.store import EDGE_FIELDS, relationship_from_row
 
+    if engine not in ("fused", "graphiti"):
+        raise ValueError(f"unknown search engine {engine!r}; allowed: fused, graphiti")
     if not query.strip() or group_id not in await db.list_graphs():
         return []
-    driver = db.driver(group_id)
-    clients = GraphitiClients.model_construct(
-        driver=driver,
-        llm_client=None,
-        embedder=_GraphitiEmbedder(embedder),
-        cross_encoder=None,
-        tracer=NoOpTracer(),
-    )
     [vector] = await embed_async(embedder, [query])
-    filters = SearchFilters(edge_types=list(relations) if relations else None)
-    results = await db.call_with_retry(
-        lambda: graphiti_search(
-            clients, query, [group_id], _config(limit * OVERFETCH), filters, query_vector=vector
+    fetch = limit * OVERFETCH
+    if engine == "graphiti":
+        scores = await _graphiti_scores(db, embedder, group_id, query, vector, fetch, relations)
+    else:
+        params = {
+            "relations": list(relations) if relations else None,
+            "all": include_invalid,
+            "product": product_type,
+        }
+        scores = reciprocal_rank_fusion(
+            await _ranked_ids(db, group_id, query, vector, fetch, params)
         )
-    )
-    scores = {e.uuid: s for e, s in zip(results.edges, results.edge_reranker_scores, strict=False)}
     if not scores:
         return []
     rows = await db.query(
@@ -122,5 +190,30 @@ async def hybrid_search(
         for uuid, score in scores.items()
         if uuid in records and _keep(records[uuid], labels, product_type, include_invalid)
     ]
-    hits.sort(key=lambda h: -h.score)
+    hits.sort(key=lambda h: (-h.score, h.relationship.uuid))
     return hits[:limit]
+
+
+async def _graphiti_scores(
+    db: Database,
+    embedder: Embedder,
+    group_id: str,
+    query: str,
+    vector: list[float],
+    fetch: int,
+    relations: Sequence[str] | None,
+) -> dict[str, float]:
+    clients = GraphitiClients.model_construct(
+        driver=db.driver(group_id),
+        llm_client=None,
+        embedder=_GraphitiEmbedder(embedder),
+        cross_encoder=None,
+        tracer=NoOpTracer(),
+    )
+    filters = SearchFilters(edge_types=list(relations) if relations else None)
+    results = await db.call_with_retry(
+        lambda: graphiti_search(
+            clients, query, [group_id], _config(fetch), filters, query_vector=vector
+        )
+    )
+    return {e.uuid: s for e, s in zip(results.edges, results.edge_reranker_scores, strict=False)}

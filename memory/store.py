@@ -493,8 +493,9 @@ class GraphMemory:
         relations: Sequence[str] | None = None,
         product_type: str | None = None,
         include_invalid: bool = False,
+        engine: str = "fused",
     ) -> list[SearchHit]:
-        """Hybrid search (BM25 + vector, fused by RRF) over edge facts.
+        """Hybrid search (BM25 fulltext + vector similarity, fused by RRF) over edge facts.
 
         Args:
             namespace: Where to search.
@@ -505,9 +506,11 @@ class GraphMemory:
             product_type: Keep edges whose `product_type` property is this product or `ALL`
                 (edges without the property are kept).
             include_invalid: Also return invalidated / expired edges.
+            engine: `fused` (index-friendly, default) or `graphiti` (Graphiti's stock
+                recipe, for comparison).
 
         Raises:
-            ValueError: An unknown label or relation, or a non-positive limit.
+            ValueError: An unknown label, relation or engine, or a non-positive limit.
         """
         for label in labels or ():
             self.ontology.check_label(label)
@@ -526,6 +529,7 @@ class GraphMemory:
             relations=relations,
             product_type=product_type,
             include_invalid=include_invalid,
+            engine=engine,
         )
 
     async def traverse(

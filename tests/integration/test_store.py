@@ -295,3 +295,14 @@ async def test_kill_9_then_normal_use_with_data_intact(tmp_path: Path) -> None:
             assert (await mem.stats(ns)).nodes_by_label["Rule"] == len(RULES) + 1
     finally:
         stop_server(settings.data_dir)
+
+
+async def test_graphiti_engine_agrees_on_the_top_hit(memory: GraphMemory, namespace) -> None:
+    for rule in RULES:
+        await write_rule(memory, namespace, rule)
+    ours = await memory.search(namespace, "jewelry store burglar alarm", limit=3)
+    stock = await memory.search(namespace, "jewelry store burglar alarm", limit=3, engine="graphiti")
+    assert ours[0].relationship.source_name == "Jewelry Store"
+    assert stock[0].relationship.uuid in {h.relationship.uuid for h in ours}
+    with pytest.raises(ValueError, match="allowed: fused, graphiti"):
+        await memory.search(namespace, "x", engine="magic")
