@@ -1,4 +1,5 @@
 import pytest
+from pydantic import ValidationError
 
 from memory import OntologyDefinition, get_ontology, list_ontologies, register_ontology
 from memory.ontology import EdgeTypeDefinition, NodeTypeDefinition
@@ -63,5 +64,5 @@ def test_registry_refuses_silent_replacement() -> None:
         register_ontology(changed)
     with pytest.raises(ValueError, match="registered: .*underwriting"):
         get_ontology("nope")
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         onto.name = "x"  # frozen
