@@ -7,13 +7,17 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline.conditions import ConditionReader, NumericHit
+from agents.offline.subjects import SubjectReader
 from agents.offline.textproc import content_tokens, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from schemas.rules import Condition
 
 _PAREN = re.compile(r"\(([^()]*)\)")
 _ACTION_WORD = {
-    "declin": "decline", "refer": "refer", "exclud": "exclude", "flag": "flag_for_review",
+    "declin": "decline",
+    "refer": "refer",
+    "exclud": "exclude",
+    "flag": "flag_for_review",
 }
 
 
@@ -68,11 +72,17 @@ def detect_action(text: str) -> str | None:
     found: list[tuple[int, int, str]] = []
     for action, pattern in lx.ACTION_CUES:
         for match in pattern.finditer(text):
-            before = text[max(0, match.start() - 60): match.start()]
+            before = text[max(0, match.start() - 60) : match.start()]
             if lx.NEGATORS.search(before):
                 continue
             word = match.group(0).split()[0].lower()
-            if word.endswith("ed") and not lx.PASSIVE_AUX.search(before) and before.strip():
+            past = word.endswith("ed") and word not in {"need", "exceed", "proceed"}
+            if (
+                past
+                and not lx.PASSIVE_AUX.search(before)
+                and before.strip()
+                and not (lx.ELLIPTICAL.search(before))
+            ):
                 continue
             found.append((lx.ACTION_PRIORITY[action], match.start(), action))
     if not found:
@@ -95,8 +105,6 @@ class ClauseAnalyzer:
         Args:
             vocab: The field vocabulary of the dataset.
         """
-        from agents.offline.subjects import SubjectReader
-
         self.vocab = vocab
         self.reader = ConditionReader(vocab)
         self.subjects = SubjectReader(vocab)
@@ -170,9 +178,13 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
         return match.group(0)
 
     trigger = _PAREN.sub(_paren, text)
+    leading = re.match(r"^\s*(?:unless|except (?:when|where|if))\b([^,]+),\s*", trigger, re.I)
+    if leading:
+        mitigants.append(leading.group(1).strip())
+        trigger = trigger[leading.end() :]
     unless = lx.UNLESS.search(trigger)
     if unless:
-        mitigants.append(trigger[unless.end():].strip(" ,."))
+        mitigants.append(trigger[unless.end() :].strip(" ,."))
         trigger = trigger[: unless.start()]
     return trigger.strip(), mitigants
 

@@ -6,16 +6,28 @@ import re
 from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
-from agents.offline.numbers import NumberMention, find_numbers
+from agents.offline.numbers import KNOWN_UNITS, NumberMention, find_numbers
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from schemas.rules import Condition
 
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
 _TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
-_BELOW_AFTER = re.compile(r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b",
-                          re.I)
+_CONVERSIONS: dict[tuple[str | None, str | None], float] = {
+    ("ft", "miles"): 1 / 5280,
+    ("miles", "ft"): 5280.0,
+    ("months", "years"): 1 / 12,
+    ("years", "months"): 12.0,
+    ("weeks", "days"): 7.0,
+    ("months", "days"): 30.0,
+    ("years", "days"): 365.0,
+    ("usd", "usd_per_sqft"): 1.0,
+}
+_BELOW_AFTER = re.compile(
+    r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b", re.I
+)
 _PAREN = re.compile(r"\([^()]*\)")
+_RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 
 
 def _compile(pairs: tuple[tuple[str, str], ...], pre: bool) -> list[tuple[re.Pattern[str], str]]:
@@ -38,6 +50,7 @@ class NumericHit:
     operator: str | None
     start: int
     soft_evidence: bool = False
+    end: int = 0
 
 
 @dataclass
@@ -58,6 +71,8 @@ def blank_parentheses(text: str) -> str:
 def comparator(text: str, mention: NumberMention) -> str | None:
     """The comparison written around a number ("more than N", "N or more", "N minimum").
 
+    Requirements fire below the required amount: "requires at least 5 years" -> lt 5.
+
     Args:
         text: The clause.
         mention: A number in it.
@@ -67,18 +82,20 @@ def comparator(text: str, mention: NumberMention) -> str | None:
     """
     if mention.plus:
         return "gte"
-    post = text[mention.num_end:]
-    for pattern, op in _POST:
-        if pattern.match(post):
-            return op
-    pre = text[max(0, mention.start - 40): mention.start]
+    for post in (text[mention.num_end :], text[mention.end :]):
+        for pattern, op in _POST:
+            if pattern.match(post):
+                return op
+    pre = text[max(0, mention.start - 40) : mention.start]
     for pattern, op in _PRE:
         if pattern.search(pre):
+            if op in {"gte", "lte"} and lx.REQUIREMENT.search(text[: mention.start]):
+                return "lt" if op == "gte" else "gt"
             return op
-    after = text[mention.end:]
-    if lx.MINIMUM_LABEL.match(after):
+    after = text[mention.end :]
+    if lx.MINIMUM_LABEL.match(after) or lx.MINIMUM_BEFORE.search(pre):
         return "lt"
-    if lx.MAXIMUM_LABEL.match(after):
+    if lx.MAXIMUM_LABEL.match(after) or lx.MAXIMUM_BEFORE.search(pre):
         return "gt"
     return None
 
@@ -88,7 +105,7 @@ def _unit_ok(unit: str | None, info: FieldInfo) -> bool:
         return True
     if unit == "percent":
         return info.unit in {"percent", "rate"}
-    return unit == info.unit or (unit not in _TIME_UNITS and unit in info.tokens)
+    return unit == info.unit or (unit not in KNOWN_UNITS and unit in info.tokens)
 
 
 class ConditionReader:
@@ -133,25 +150,37 @@ class ConditionReader:
         for mention in find_numbers(plain):
             if mention.attached and mention.unit not in _TIME_UNITS:
                 continue
-            pre = plain[max(0, mention.start - 40): mention.start]
+            pre = plain[max(0, mention.start - 40) : mention.start]
             if mention.unit in _TIME_UNITS and (
-                lx.TIME_WINDOW_BEFORE.search(pre) or lx.TIME_WINDOW_AFTER.match(
-                    plain[mention.end:])
+                lx.TIME_WINDOW_BEFORE.search(pre)
+                or lx.TIME_WINDOW_AFTER.match(plain[mention.end :])
             ):
                 continue
             pos = _token_index(tokens, mention.start)
-            info = self.resolve(mention, tokens, pos, context)
-            if info is None:
+            resolved = self.resolve(mention, tokens, pos, context)
+            if resolved is None:
                 continue
-            hits.append(self._hit(plain, mention, info, bool(_SOFT_BEFORE.search(pre))))
+            info, factor = resolved
+            hit = self._hit(plain, mention, info, bool(_SOFT_BEFORE.search(pre)), factor)
+            if (
+                hits
+                and hits[-1].operator is None
+                and hits[-1].field == hit.field
+                and (_RANGE_JOIN.fullmatch(plain[hits[-1].end : mention.start]))
+            ):
+                hits[-1].operator, hit.operator = "gte", "lte"
+            hit.end = mention.end
+            hits.append(hit)
         return hits
 
-    def _hit(self, text: str, mention: NumberMention, info: FieldInfo, soft: bool) -> NumericHit:
+    def _hit(
+        self, text: str, mention: NumberMention, info: FieldInfo, soft: bool, factor: float
+    ) -> NumericHit:
         op = comparator(text, mention)
-        value = mention.value
+        value = round(mention.value * factor, 6)
         if info.unit == "rate" and mention.unit == "percent":
             value = value / 100.0
-        if info.negative_below and _BELOW_AFTER.match(text[mention.num_end:]):
+        if info.negative_below and _BELOW_AFTER.match(text[mention.num_end :]):
             value = -value
             op = _FLIP.get(op, op) if op else None
         if info.spec.type == "int" and float(value).is_integer():
@@ -160,7 +189,7 @@ class ConditionReader:
 
     def resolve(
         self, mention: NumberMention, tokens: list[Token], pos: int, context: str
-    ) -> FieldInfo | None:
+    ) -> tuple[FieldInfo, float] | None:
         """Pick the numeric field a number refers to, from its unit and nearby words.
 
         Args:
@@ -170,18 +199,41 @@ class ConditionReader:
             context: Preceding sentences (weaker evidence).
 
         Returns:
-            The field, or None when the evidence is absent or ambiguous.
+            The field and the factor converting the number to the field's unit, or None
+            when the evidence is absent or ambiguous.
         """
-        candidates = [i for i in self.vocab.of_kind("numeric") if _unit_ok(mention.unit, i)]
+        numeric = self.vocab.of_kind("numeric")
+        unit = mention.unit
+        if (
+            unit is not None
+            and unit not in KNOWN_UNITS
+            and not mention.attached
+            and not any(_unit_ok(unit, i) for i in numeric)
+        ):
+            unit = None
+        exact = [i for i in numeric if _unit_ok(unit, i)]
+        converted = {
+            i.name: _CONVERSIONS[(unit, i.unit)] for i in numeric if (unit, i.unit) in _CONVERSIONS
+        }
+        candidates = exact + [i for i in numeric if i.name in converted]
         if not candidates:
             return None
-        if len(candidates) == 1 and mention.unit is not None:
-            return candidates[0]
-        best = _best(candidates, lambda i: self.vocab.score_numeric(i, tokens, pos))
-        if best is None and context:
-            ctx = content_tokens(context)
+        if len(candidates) == 1 and unit is not None:
+            return candidates[0], converted.get(candidates[0].name, 1.0)
+        ctx = content_tokens(context) if context else []
+
+        def score(info: FieldInfo) -> float:
+            local = self.vocab.score_numeric(info, tokens, pos)
+            if ctx:
+                local += 0.1 * self.vocab.score_numeric(info, ctx, None)
+            return local + (0.2 if converted and info.name not in converted else 0.0)
+
+        best = _best(candidates, score)
+        if best is None and ctx:
             best = _best(candidates, lambda i: self.vocab.score_numeric(i, ctx, None))
-        return best
+        if best is None and len(exact) == 1 and unit is not None:
+            best = exact[0]
+        return (best, converted.get(best.name, 1.0)) if best else None
 
     def labelled_numbers(self, text: str) -> list[Condition]:
         """Numbers written after their unit word: "Tier 1" -> county_tier eq 1."""
@@ -191,11 +243,12 @@ class ConditionReader:
             if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in _TIME_UNITS:
                 continue
             pattern = re.compile(
-                rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b", re.I
+                rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b(?![.,%]?\d|%)",
+                re.I,
             )
             values: list[int | float] = []
             for match in pattern.finditer(text):
-                pre = text[max(0, match.start() - 30): match.start()]
+                pre = text[max(0, match.start() - 30) : match.start()]
                 if any(p.search(pre) for p, _ in _PRE):
                     continue
                 values.extend(int(v) for v in re.findall(r"\d+", match.group(0)))
@@ -214,13 +267,15 @@ class ConditionReader:
             if not values:
                 continue
             negated = _negated_list(text, values[0][1])
-            vals = [v for v, _ in values]
+            vals: list[str | int | float | bool] = [v for v, _ in values]
             if len(vals) == 1:
-                found.append(Condition(field=info.name, operator="neq" if negated else "eq",
-                                       value=vals[0]))
+                found.append(
+                    Condition(field=info.name, operator="neq" if negated else "eq", value=vals[0])
+                )
             else:
-                found.append(Condition(field=info.name,
-                                       operator="not_in" if negated else "in", value=vals))
+                found.append(
+                    Condition(field=info.name, operator="not_in" if negated else "in", value=vals)
+                )
         return found
 
     def states(self, text: str) -> list[Condition]:
@@ -230,19 +285,34 @@ class ConditionReader:
         hits: list[tuple[int, str]] = [
             (m.start(), lx.US_STATES[m.group(1).lower()]) for m in lx.STATE_NAME_RE.finditer(text)
         ]
-        codes = set(lx.US_STATES.values()) - lx.AMBIGUOUS_STATE_CODES
-        hits += [(m.start(), m.group(1)) for m in lx.STATE_CODE_RE.finditer(text)
-                 if m.group(1) in codes]
+        codes = set(lx.US_STATES.values())
+        found = [m for m in lx.STATE_CODE_RE.finditer(text) if m.group(1) in codes]
+        hits += [
+            (m.start(), m.group(1))
+            for m in found
+            if m.group(1) not in lx.AMBIGUOUS_STATE_CODES
+            or any(
+                o is not m
+                and (_separated(text, o.end(), m.start()) or _separated(text, m.end(), o.start()))
+                for o in found
+            )
+        ]
         if not hits:
             return []
         hits.sort()
         values = list(dict.fromkeys(code for _, code in hits))
         negated = _negated_list(text, hits[0][0])
         if len(values) == 1:
-            return [Condition(field=self.vocab.state, operator="neq" if negated else "eq",
-                              value=values[0])]
-        return [Condition(field=self.vocab.state, operator="not_in" if negated else "in",
-                          value=list(values))]
+            return [
+                Condition(
+                    field=self.vocab.state, operator="neq" if negated else "eq", value=values[0]
+                )
+            ]
+        return [
+            Condition(
+                field=self.vocab.state, operator="not_in" if negated else "in", value=list(values)
+            )
+        ]
 
     def _bools(self, text: str, out: Extracted) -> None:
         if lx.NOT_A_MITIGANT.search(text):
@@ -274,7 +344,7 @@ def _token_index(tokens: list[Token], offset: int) -> int:
 
 
 def _negated_list(text: str, start: int) -> bool:
-    return bool(lx.NEGATED_LIST.search(text[max(0, start - 30): start]))
+    return bool(lx.NEGATED_LIST.search(text[max(0, start - 30) : start]))
 
 
 def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
@@ -300,10 +370,14 @@ def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
     hits.sort(key=lambda h: h[1])
     kept: list[tuple[str, int]] = []
     for value, start, end in hits:
-        if len(value) > 2 or _field_word_before(text, start, info) or any(
-            _separated(text, end, s2) or _separated(text, e2, start)
-            for v2, s2, e2 in hits
-            if len(v2) <= 2 and s2 != start
+        if (
+            len(value) > 2
+            or _field_word_before(text, start, info)
+            or any(
+                _separated(text, end, s2) or _separated(text, e2, start)
+                for v2, s2, e2 in hits
+                if len(v2) <= 2 and s2 != start
+            )
         ):
             kept.append((value, start))
     return kept
@@ -325,10 +399,10 @@ def _enum_context_ok(text: str, match: re.Match[str], value: str, info: FieldInf
 
 
 def _field_word_before(text: str, start: int, info: FieldInfo) -> bool:
-    window = content_tokens(text[max(0, start - 40): start])[-3:]
+    window = content_tokens(text[max(0, start - 40) : start])[-3:]
     return any(t.stem in info.tokens for t in window)
 
 
 def _field_word_after(text: str, end: int, info: FieldInfo) -> bool:
-    window = content_tokens(text[end: end + 40])[:3]
+    window = content_tokens(text[end : end + 40])[:3]
     return any(t.stem in info.tokens for t in window)

@@ -19,7 +19,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "decline",
         re.compile(
             r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not eligible|hard (?:stop|no)|"
-            r"knock(?:ed|s)? out|prohibited|unacceptable|may not be (?:bound|written)|"
+            r"knock(?:ed|s)? out|prohibited|unacceptable|uninsurable|not insurable|"
+            r"not acceptable|may not be (?:bound|written)|"
+            r"(?:do|does|will|shall|can) not (?:write|insure|accept|quote|bind|offer)|"
+            r"(?:won't|don't|doesn't|cannot|can't) (?:write|insure|accept|quote|bind|offer)|"
             r"cannot be (?:bound|written)|out of (?:our )?appetite|"
             r"excluded from (?:the |our )?[\w\s-]{0,40}?(?:program|appetite|class)\w*|"
             r"reject(?:ed|s)?)\b",
@@ -58,7 +61,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:subject to|(?:written|write it|bind|bound|binding) (?:only )?with|"
             r"(?:may|can) (?:still )?be (?:written|bound)|write it|"
-            r"(?:is|are) (?:mandatory|required) on|endorsement (?:is )?(?:attached|required)|"
+            r"(?:is|are) (?:mandatory|required) on|"
+            r"endorsement (?:is |must be |should be )?(?:attached|required|added)|"
             r"attach(?:ed)? the [\w\s-]{0,40}?endorsement|with (?:standard )?conditions|"
             r"binding subject)\b",
             re.I,
@@ -81,7 +85,7 @@ ACTION_PRIORITY: dict[str, int] = {
 NEGATORS = re.compile(
     r"\b(?:no|not|without|never|nor|instead of|rather than|don't|do not|does not|"
     r"doesn't|isn't|is not|won't|avoid|clear|clears|cleared|clearing|waive|waives|waived|"
-    r"lift|lifts|remove|removes|than)\W+(?:\w+\W+){0,2}$",
+    r"lift|lifts|remove|removes)\W+(?:\w+\W+){0,2}$|\bthan\s+(?:an?\s+)?$",
     re.I,
 )
 
@@ -90,6 +94,10 @@ PASSIVE_AUX = re.compile(
     r"\b(?:is|are|be|been|being|get|gets|must|should|shall|will|always|automatically|"
     r"generally|typically|usually|normally|then|often)\W+(?:\w+\W+){0,1}$",
     re.I,
+)
+#: An elliptical rule ("above 25 declined"): a past participle right after a number/unit.
+ELLIPTICAL = re.compile(
+    r"(?:\d|%|\b(?:days|years|months|stories|feet|ft|miles|employees|losses|claims))\s*$", re.I
 )
 NARRATIVE = re.compile(r"\b(?:was|were|had been)\b", re.I)
 
@@ -135,7 +143,8 @@ IGNORED_SPAN = re.compile(
 #: Reason clauses ("because ...", "due to ...") carry no trigger.
 REASON_SPAN = re.compile(
     r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|so\b(?= \w+ can)|"
-    r"as lenders|given that)\b[^;:]*",
+    r"as lenders|given that|(?:in order )?to (?:confirm|verify|check|ensure|determine|make sure))"
+    r"\b[^;:]*",
     re.I,
 )
 #: Evidence of exceptions granted in practice (soft thresholds).
@@ -153,6 +162,10 @@ EXCEPTION_EVIDENCE = re.compile(
     r"\b(?:approved|overturned|exceptions?|gone up to|went up to|we've written|"
     r"have written|we've gone|have gone|up to|as high as|accepted)\b",
     re.I,
+)
+#: Conditions that must hold together ("the combination of X and no Y").
+COMBINATION = re.compile(
+    r"\b(?:combination|combined|together|coupled with|along with|both)\b", re.I
 )
 #: A clause that restates an existing rule's boundary ("it stays a referral").
 CONTINUATION = re.compile(r"\b(?:stays|remains|still)\b (?:a |an )?\w+", re.I)
@@ -210,8 +223,8 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
     (r"no (?:less|fewer) than|not (?:less|fewer) than|at least|minimum of", "gte"),
     (
         r"more than|greater than|in excess of|older than|higher than|larger than|"
-        r"bigger than|upwards of|north of|exceed(?:s|ing)?|over|above|past|beyond|after|"
-        r"newer than",
+        r"bigger than|taller than|wider than|longer than|heavier than|upwards of|north of|"
+        r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than",
         "gt",
     ),
     (
@@ -221,16 +234,28 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
     ),
 )
 POST_COMPARATORS: tuple[tuple[str, str], ...] = (
-    (r"or (?:more|greater|higher|older|above|over|later)|and (?:above|over|up|older)|\+|plus",
-     "gte"),
+    (
+        r"or (?:more|greater|higher|older|above|over|later)|and (?:above|over|up|older)|\+|plus",
+        "gte",
+    ),
     (r"or (?:less|fewer|lower|younger|under|below|earlier|before)|and (?:under|below)", "lte"),
 )
 #: "the 0.25% program minimum" -> lt; "the 20-employee limit" -> gt.
+#: "The maximum TIV for frame is $2M" / "a minimum of ... is N".
+MAXIMUM_BEFORE = re.compile(
+    r"\b(?:maximum|max|limit|cap|ceiling)\b[^.;,]{0,40}?\b(?:is|of|at|=)\s*$", re.I
+)
+MINIMUM_BEFORE = re.compile(r"\b(?:minimum|min|floor)\b[^.;,]{0,40}?\b(?:is|at|=)\s*$", re.I)
+#: A requirement: "requires at least N", "a minimum of N ... is required" fire below N.
+REQUIREMENT = re.compile(
+    r"\b(?:requires?|required|must (?:have|be at least)|needs?|should have|minimum of)\b", re.I
+)
 MINIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b", re.I)
 MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|limit|cap|ceiling)\b", re.I)
 #: Numbers that describe a time window, not a threshold ("in the last three years").
 TIME_WINDOW_BEFORE = re.compile(
-    r"\b(?:in|within|during|over|for)\s+(?:the\s+)?(?:last|past|prior|previous|next|first)?\s*$",
+    r"\b(?:(?:in|within|during|for)\s+(?:the\s+)?(?:last|past|prior|previous|next|first)?|"
+    r"over\s+the\s+(?:last|past|prior|previous|next|first))\s*$",
     re.I,
 )
 TIME_WINDOW_AFTER = re.compile(r"^\s*(?:ago|later|after|earlier|prior)\b", re.I)
@@ -263,6 +288,8 @@ DETERMINERS = frozenset(
     "a an the any all every each some such this that these those our their its his her no "
     "new existing".split()
 )
+#: Comparison words: never evidence that a text talks about one field.
+COMPARISON_WORDS = frozenset("below under over above vs versus per than more less".split())
 STOPWORDS = frozenset(
     "a an the of and or to in on for with by at from as is are be that this its their our any "
     "all per than into".split()
@@ -273,7 +300,8 @@ GENERIC_NOUNS = frozenset(
     risk risks building buildings location locations premises submission submissions account
     accounts policy policies quote quotes property properties business businesses insured
     insureds applicant applicants class classes case cases anything everything something
-    nothing one ones combination file item items exposure exposures structure structures
+    nothing one ones combination file item items maximum minimum max min back out up down
+    off away over again bad good exposure exposures structure structures
     site sites unit units value values data figure figures address addresses program programs
     product products line lines coverage coverages entity entities operation operations
     operator operators owner owners customer customers agent agents venture ventures
@@ -282,23 +310,68 @@ GENERIC_NOUNS = frozenset(
     commercial small large big mid-size new young old older aged existing standard other
     such certain high low hazardous habitational total overall single multiple combined
     county counties state states area areas zone zones region regions territory
+    itself themselves underwriter underwriters agent broker brokers producer producers
+    carrier carriers reviewer reviewers insurer insurers we us i you
+    exclusion exclusions endorsement endorsements deductible deductibles limit limits
+    premium premiums rate rates form forms filing filings warranty warranties condition
+    conditions review reviews referral referrals decline declines approval approvals rule
+    rules guideline guidelines manual manuals bulletin bulletins section sections note notes
     """.split()
 )
 PRONOUNS = frozenset("it they them these those this that he she".split())
 
 US_STATES: dict[str, str] = {
-    "alabama": "AL", "alaska": "AK", "arizona": "AZ", "arkansas": "AR", "california": "CA",
-    "colorado": "CO", "connecticut": "CT", "delaware": "DE", "florida": "FL", "georgia": "GA",
-    "hawaii": "HI", "idaho": "ID", "illinois": "IL", "indiana": "IN", "iowa": "IA",
-    "kansas": "KS", "kentucky": "KY", "louisiana": "LA", "maine": "ME", "maryland": "MD",
-    "massachusetts": "MA", "michigan": "MI", "minnesota": "MN", "mississippi": "MS",
-    "missouri": "MO", "montana": "MT", "nebraska": "NE", "nevada": "NV",
-    "new hampshire": "NH", "new jersey": "NJ", "new mexico": "NM", "new york": "NY",
-    "north carolina": "NC", "north dakota": "ND", "ohio": "OH", "oklahoma": "OK",
-    "oregon": "OR", "pennsylvania": "PA", "rhode island": "RI", "south carolina": "SC",
-    "south dakota": "SD", "tennessee": "TN", "texas": "TX", "utah": "UT", "vermont": "VT",
-    "virginia": "VA", "washington": "WA", "west virginia": "WV", "wisconsin": "WI",
-    "wyoming": "WY", "district of columbia": "DC",
+    "alabama": "AL",
+    "alaska": "AK",
+    "arizona": "AZ",
+    "arkansas": "AR",
+    "california": "CA",
+    "colorado": "CO",
+    "connecticut": "CT",
+    "delaware": "DE",
+    "florida": "FL",
+    "georgia": "GA",
+    "hawaii": "HI",
+    "idaho": "ID",
+    "illinois": "IL",
+    "indiana": "IN",
+    "iowa": "IA",
+    "kansas": "KS",
+    "kentucky": "KY",
+    "louisiana": "LA",
+    "maine": "ME",
+    "maryland": "MD",
+    "massachusetts": "MA",
+    "michigan": "MI",
+    "minnesota": "MN",
+    "mississippi": "MS",
+    "missouri": "MO",
+    "montana": "MT",
+    "nebraska": "NE",
+    "nevada": "NV",
+    "new hampshire": "NH",
+    "new jersey": "NJ",
+    "new mexico": "NM",
+    "new york": "NY",
+    "north carolina": "NC",
+    "north dakota": "ND",
+    "ohio": "OH",
+    "oklahoma": "OK",
+    "oregon": "OR",
+    "pennsylvania": "PA",
+    "rhode island": "RI",
+    "south carolina": "SC",
+    "south dakota": "SD",
+    "tennessee": "TN",
+    "texas": "TX",
+    "utah": "UT",
+    "vermont": "VT",
+    "virginia": "VA",
+    "washington": "WA",
+    "west virginia": "WV",
+    "wisconsin": "WI",
+    "wyoming": "WY",
+    "district of columbia": "DC",
 }
 #: Two-letter codes that are also common English words; only accepted as names.
 AMBIGUOUS_STATE_CODES = frozenset({"IN", "OR", "ME", "OK", "HI", "AS", "US", "DE", "PA", "AL"})
@@ -324,13 +397,17 @@ CATEGORY_KEYWORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("pricing", frozenset("rate rates pricing premium minimum price priced tiv_per".split())),
     (
         "catastrophe",
-        frozenset("coast coastal tier flood wind hail hurricane storm quake earthquake "
-                  "wildfire cat catastrophe shoreline beach".split()),
+        frozenset(
+            "coast coastal tier flood wind hail hurricane storm quake earthquake "
+            "wildfire cat catastrophe shoreline beach".split()
+        ),
     ),
     (
         "construction",
-        frozenset("construction stories story floors roof year built square feet sqft "
-                  "frame masonry sprinklered".split()),
+        frozenset(
+            "construction stories story floors roof year built square feet sqft "
+            "frame masonry sprinklered".split()
+        ),
     ),
     (
         "operations",
@@ -338,8 +415,10 @@ CATEGORY_KEYWORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     (
         "eligibility",
-        frozenset("loss losses claims employee employees revenue sales business vacancy "
-                  "vacant carrier nonrenewal".split()),
+        frozenset(
+            "loss losses claims employee employees revenue sales business vacancy "
+            "vacant carrier nonrenewal".split()
+        ),
     ),
 )
 DATA_QUALITY_CUE = re.compile(

@@ -6,11 +6,35 @@ import re
 from dataclasses import dataclass
 
 _SMALL: dict[str, int] = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "dozen": 12,
 }
 _SCALES: dict[str, float] = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _FRACTIONS: dict[str, float] = {"quarter": 0.25, "half": 0.5}
@@ -22,21 +46,31 @@ _BARE_A_UNITS = re.compile(
 
 _DIGITS = re.compile(
     r"(?<![\w.$-])(?P<dollar>\$\s?)?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<num>\d+/\d+|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<scale>\s?(?:[kKmM]{1,2}|bn|[bB])\b|\s(?:million|billion|thousand)\b)?"
     r"(?P<pct>\s?(?:%|percent\b|per cent\b))?"
 )
 _DOLLAR_BEFORE_WORDS = re.compile(r"\$\s*$")
 _SCALE_LETTER: dict[str, float] = {
-    "k": 1e3, "m": 1e6, "mm": 1e6, "b": 1e9, "bn": 1e9,
-    "million": 1e6, "billion": 1e9, "thousand": 1e3,
+    "k": 1e3,
+    "m": 1e6,
+    "mm": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "million": 1e6,
+    "billion": 1e9,
+    "thousand": 1e3,
 }
 
 _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("usd_per_sqft", re.compile(
-        r"^\s*(?:per|/|a)\s*(?:square\s*(?:foot|feet|ft)|sq\.?\s*ft\.?|sf)\b", re.I)),
-    ("sqft", re.compile(r"^[\s-]*(?:square[\s-]*(?:feet|foot|footage)|sq\.?\s*ft\.?|sqft|sf)\b",
-                        re.I)),
+    (
+        "usd_per_sqft",
+        re.compile(r"^\s*(?:per|/|a)\s*(?:square\s*(?:foot|feet|ft)|sq\.?\s*ft\.?|sf)\b", re.I),
+    ),
+    (
+        "sqft",
+        re.compile(r"^[\s-]*(?:square[\s-]*(?:feet|foot|footage)|sq\.?\s*ft\.?|sqft|sf)\b", re.I),
+    ),
     ("stories", re.compile(r"^[\s-]*(?:stor(?:y|ies|eys?)|floors?)\b", re.I)),
     ("years", re.compile(r"^[\s-]*(?:years?|yrs?)\b", re.I)),
     ("months", re.compile(r"^[\s-]*months?\b", re.I)),
@@ -52,6 +86,29 @@ _POST_CMP = re.compile(
     re.I,
 )
 _RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)", re.I)
+_NOT_UNITS = frozenset(
+    """
+    or and to of in on at by as is are was were be been must may can could should will would
+    the a an it that this for with from than per if when unless until but so then its their
+    need needs require requires drop drops land lands mean means go goes get gets stay stays
+    """.split()
+)
+KNOWN_UNITS = frozenset(
+    {
+        "usd",
+        "usd_per_sqft",
+        "percent",
+        "sqft",
+        "stories",
+        "years",
+        "year",
+        "months",
+        "weeks",
+        "days",
+        "miles",
+        "ft",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -98,8 +155,9 @@ def canonical_unit(unit: str | None) -> str | None:
         return "percent"
     if text in {"year", "calendar year"}:
         return "year"
-    for name, pattern in _UNIT_PATTERNS:
-        if name != "usd_per_sqft" and pattern.match(text) and pattern.match(text).end() == len(text):  # type: ignore[union-attr]
+    for name, pattern in _UNIT_PATTERNS[1:]:
+        match = pattern.match(text)
+        if match and match.end() == len(text):
             return name
     return stem(text.split()[0])
 
@@ -118,6 +176,8 @@ def stem(word: str) -> str:
         w = w[:-2]
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
+    if w.endswith("ation") and len(w) > 8:
+        return w[:-3]
     for suffix, keep in (("ing", 4), ("ed", 4), ("al", 5)):
         if w.endswith(suffix) and len(w) - len(suffix) >= keep:
             return w[: -len(suffix)]
@@ -164,10 +224,10 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
     plus = False
     match = _PLUS.match(rest)
     if match:
-        plus, pos, rest = True, pos + match.end(), rest[match.end():]
+        plus, pos, rest = True, pos + match.end(), rest[match.end() :]
     match = _POST_CMP.match(rest)
     if match:
-        pos, rest = pos + match.end(), rest[match.end():]
+        pos, rest = pos + match.end(), rest[match.end() :]
     for name, pattern in _UNIT_PATTERNS[1:]:
         match = pattern.match(rest)
         if match:
@@ -175,7 +235,7 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
                 return name, pos + rest.lower().index("old") + 3, True, plus
             return name, pos + match.end(), rest.startswith("-"), plus
     match = _RAW_UNIT.match(rest)
-    if match and match.group(2).lower() not in {"or", "and", "to", "of", "in", "on", "at"}:
+    if match and match.group(2).lower() not in _NOT_UNITS:
         return stem(match.group(2)), pos + match.end(), bool(match.group(1)), plus
     return None, pos, False, plus
 
@@ -183,7 +243,14 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
 def _digit_mentions(text: str) -> list[NumberMention]:
     found: list[NumberMention] = []
     for match in _DIGITS.finditer(text):
-        value = float(match.group("num").replace(",", ""))
+        raw = match.group("num")
+        if "/" in raw:
+            top, bottom = raw.split("/")
+            if float(bottom) == 0:
+                continue
+            value = float(top) / float(bottom)
+        else:
+            value = float(raw.replace(",", ""))
         scale = (match.group("scale") or "").strip().lower()
         money = bool(match.group("dollar"))
         if scale and (money or scale in {"million", "billion", "thousand"}):
@@ -196,14 +263,13 @@ def _digit_mentions(text: str) -> list[NumberMention]:
             continue
         if money:
             per = _UNIT_PATTERNS[0][1].match(text[num_end:])
-            unit, end = ("usd_per_sqft", num_end + per.end()) if per else ("usd", num_end)
-            found.append(NumberMention(value, unit, match.start(), end, num_end))
+            money_unit, end = ("usd_per_sqft", num_end + per.end()) if per else ("usd", num_end)
+            found.append(NumberMention(value, money_unit, match.start(), end, num_end))
             continue
         unit, end, attached, plus = _unit_after(text, num_end)
-        if unit is None and 1600 <= value <= 2100 and value.is_integer() and "," not in match.group(
-            "num"
-        ):
-            unit = "year"
+        year_like = 1600 <= value <= 2100 and value.is_integer() and "," not in raw
+        if year_like and not attached and unit not in KNOWN_UNITS:
+            unit, end = "year", num_end
         found.append(NumberMention(value, unit, match.start(), end, num_end, attached, plus))
     return found
 
@@ -216,7 +282,7 @@ def _word_mentions(text: str) -> list[NumberMention]:
         while words and words[0] == "and":
             start += len(words.pop(0)) + 1
         bare_a = bool(words) and all(w in {"a", "an", "and"} for w in words)
-        if bare_a and not _BARE_A_UNITS.match(text[match.end():]):
+        if bare_a and not _BARE_A_UNITS.match(text[match.end() :]):
             continue
         while not bare_a and words and words[-1] in {"and", "a", "an"}:
             words.pop()

@@ -24,30 +24,51 @@ _STOP = frozenset(
     unless to by per into exceed exceeds exceeding drop drops land lands stays remains older
     younger newer greater automatically always generally typically usually normally never
     only also still require referred declined excluded flagged verified written bound get gets
-    whenever while during after before because since due outside across then
+    whenever while during after before because since due outside across then larger smaller
+    bigger higher lower longer shorter wider taller heavier
     """.split()
 )
 _IMPERATIVE = frozenset(
     "decline refer verify flag attach tell record count check write bind exclude confirm "
     "make keep send route do don't please note".split()
 )
+_CONTRACTION = re.compile(r"(?:n't|'ve|'re|'ll|'d|'m|’ve|’re|’ll)$|^(?:that|it|there|what)'s$")
+_PERSONAL = frozenset({"we", "i", "you", "they", "he", "she"})
+_ACTION_VERBS = frozenset({"decline", "refer", "exclude"})
+_REFUSAL = re.compile(
+    r"^(?:we|the company|the carrier)\s+(?:will not|won't|do not|don't|does not|cannot|"
+    r"can't|never|no longer)\s+(?:write|insure|accept|quote|bind|cover|offer)\s+",
+    re.I,
+)
+# "The manual says BOP risks ..." -> "BOP risks ...": a reporting clause is not the subject.
+_REPORTING = re.compile(
+    r"^(?:[\w'’-]+\s+){0,5}?(?:says|said|states|stated|notes|specifies|stipulates|"
+    r"indicates|provides|reads)\s+(?:that\s+)?",
+    re.I,
+)
 _NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()]")
 
 
 def _noun_phrase(text: str) -> str:
-    """The leading noun phrase of a clause (up to its verb or first preposition)."""
+    """The leading noun phrase of a clause, ending right before a verb or preposition.
+
+    Returns "" when the phrase runs into a number, punctuation or the end of the clause
+    (then it is not a subject: "Decline.", "Effective January 1").
+    """
     words: list[str] = []
     for match in _NP_WORD.finditer(text):
         word = match.group(0)
         low = word.lower().strip("'’")
-        if word in {";", ":", "(", ")"} or low in _STOP or low.endswith(("'s", "’s")) and (
-            low[:-2] in {"that", "it", "there", "what"}
-        ):
-            break
-        if find_numbers(word) or word[0].isdigit():
-            break
+        if low in _STOP:
+            return " ".join(words).replace(" ,", ",").strip(" ,")
+        if word in {";", ":", "(", ")"} or word[0].isdigit() or find_numbers(word):
+            return ""
+        if _CONTRACTION.search(low) or low in _PERSONAL:
+            return ""
+        if words and low.endswith("ing") and words[-1].lower().endswith("s"):
+            return " ".join(words).replace(" ,", ",").strip(" ,")
         words.append(word)
-    return " ".join(words).replace(" ,", ",").strip(" ,")
+    return ""
 
 
 def _singular(word: str) -> str:
@@ -75,6 +96,12 @@ class SubjectReader:
         self.foreign_phrases: list[tuple[str, ...]] = [
             p for info in vocab.fields.values() for p in info.phrases
         ]
+        self.heads: set[str] = {
+            p[-1]
+            for info in vocab.fields.values()
+            if info.kind in {"bool", "numeric"}
+            for p in info.phrases
+        }
         self.enum_values: list[str] = [
             v for info in vocab.of_kind("enum") for v in info.values if len(v) > 2
         ]
@@ -89,13 +116,18 @@ class SubjectReader:
             Lower-case singular values; several for a list subject.
         """
         text = strip_connectors(clause)
+        reporting = _REPORTING.match(text)
+        if reporting:
+            text = text[reporting.end() :]
         if lx.SUBORDINATOR.match(text):
             return []
-        prep = re.match(r"^(?:on|for|with|among)\s+", text, re.I)
+        prep = re.match(r"^(?:on|for|with|among)\s+", text, re.I) or _REFUSAL.match(text)
         if prep:
-            text = text[prep.end():]
+            text = text[prep.end() :]
         first = text.split()[0].lower() if text.split() else ""
-        if first in _IMPERATIVE:
+        if first in _ACTION_VERBS and len(text.split()) > 1:
+            text = text.split(None, 1)[1]
+        elif first in _IMPERATIVE:
             return []
         phrase = _noun_phrase(text)
         items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", phrase)]
@@ -126,6 +158,8 @@ class SubjectReader:
         words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", item)]
         while len(words) > 1 and "-" in words[0]:
             words.pop(0)
+        if any(w.lower() in lx.DETERMINERS for w in words[1:]):
+            return None
         low = " ".join(w.lower() for w in words)
         for value in self.enum_values:
             low = re.sub(rf"\b{re.escape(value.lower())}\b", " ", low)
@@ -139,10 +173,13 @@ class SubjectReader:
         kept = [
             t.text.lower()
             for i, t in enumerate(tokens)
-            if i not in drop and t.text.lower() not in lx.GENERIC_NOUNS
+            if i not in drop
+            and t.text.lower() not in lx.GENERIC_NOUNS
             and t.text.lower() not in lx.DETERMINERS
         ]
-        if not kept or len(kept) > 4:
+        if not kept or len(kept) > 4 or any(len(w) > 4 and w.endswith("ed") for w in kept):
+            return None
+        if stem(kept[-1]) in self.heads:
             return None
         if len(kept) == 1 and stem(kept[0]) in self.vocab.name_tokens:
             return None

@@ -130,9 +130,9 @@ def split_sentences(text: str) -> list[Sentence]:
     sentences: list[Sentence] = []
     for raw in (p for p in pieces if p):
         body, label = raw, None
-        match = lx.LABEL_PREFIX.match(raw)
-        if match and len(match.group(1).split()) <= 4:
-            label, body = match.group(1).strip(), raw[match.end() :]
+        label_match = lx.LABEL_PREFIX.match(raw)
+        if label_match and len(label_match.group(1).split()) <= 4:
+            label, body = label_match.group(1).strip(), raw[label_match.end() :]
         body = lx.SECTION_NUMBER.sub("", body, count=1)
         sentences.append(Sentence(body.strip(), raw, label, len(sentences)))
     return sentences
@@ -190,8 +190,11 @@ def find_phrase(
         pos, ok = i, True
         for part in phrase[1:]:
             nxt = next(
-                (j for j in range(pos + 1, min(len(tokens), pos + 2 + max_gap))
-                 if tokens[j].stem == part),
+                (
+                    j
+                    for j in range(pos + 1, min(len(tokens), pos + 2 + max_gap))
+                    if tokens[j].stem == part
+                ),
                 None,
             )
             if nxt is None:

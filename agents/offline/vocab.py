@@ -113,7 +113,10 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
     kind = _kind(name, spec, values, examples)
     phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name]]
     tokens = {
-        s for p in phrases for s in p if s not in _UNIT_NAME_TOKENS and not s.isdigit()
+        s
+        for p in phrases
+        for s in p
+        if s not in _UNIT_NAME_TOKENS and not s.isdigit() and s not in lx.COMPARISON_WORDS
     }
     words = set(re.findall(r"[a-z]+", " ".join([name, *spec.synonyms, spec.description]).lower()))
     info = FieldInfo(
@@ -123,10 +126,11 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         unit=canonical_unit(spec.unit),
         phrases=[p for p in phrases if p],
         tokens=tokens,
-        desc_tokens=set(_stems(spec.description)) - tokens,
+        desc_tokens=set(_stems(spec.description)) - tokens - lx.COMPARISON_WORDS,
         values=values,
         upper="upper case" in spec.description.lower()
-        or bool(values) and all(v.isupper() for v in values),
+        or bool(values)
+        and all(v.isupper() for v in values),
         negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
         protective=kind == "bool" and bool(words & lx.PROTECTIVE_WORDS),
     )
@@ -152,9 +156,7 @@ class FieldVocabulary:
         self.name_tokens: set[str] = {
             stem(w) for name in self.fields for w in name.split("_") if len(w) > 2
         }
-        self.occupancy = next(
-            (n for n, i in self.fields.items() if i.kind == "occupancy"), None
-        )
+        self.occupancy = next((n for n, i in self.fields.items() if i.kind == "occupancy"), None)
         self.state = next((n for n, i in self.fields.items() if i.kind == "state"), None)
 
     def of_kind(self, kind: str) -> list[FieldInfo]:
@@ -184,10 +186,12 @@ class FieldVocabulary:
         for info in self.of_kind("bool"):
             for phrase in info.phrases:
                 found.extend(_match_bool(tokens, info.name, phrase))
-            if partial:
+            if partial and info.protective:
+                heads = {p[-1] for p in info.phrases}
                 for i, tok in enumerate(tokens):
                     base = _strip_negative_prefix(tok.stem, info.tokens)
-                    if self.distinctive(base or tok.stem, info):
+                    word = base or tok.stem
+                    if word in heads and self.distinctive(word, info):
                         neg = base is not None or _negated_before(tokens, i)
                         found.append(BoolMention(info.name, i, i, neg, False))
         found.sort(key=lambda m: (m.first, -m.full, -(m.last - m.first)))
@@ -217,10 +221,9 @@ class FieldVocabulary:
 
         score = 0.0
         for phrase in info.phrases:
-            if len(phrase) < 2:
-                continue
+            weight = 2.0 if len(phrase) > 1 else 1.0
             for first, last in _find(tokens, phrase):
-                score += 2.0 * max(prox(first), prox(last))
+                score += weight * max(prox(first), prox(last))
         for i, tok in enumerate(tokens):
             if tok.stem in info.tokens:
                 score += self.idf.get(tok.stem, 0.0) * prox(i)
@@ -239,8 +242,8 @@ def _find(tokens: list[Token], phrase: tuple[str, ...]) -> list[tuple[int, int]]
 
 def _strip_negative_prefix(word: str, known: set[str]) -> str | None:
     for prefix in ("un", "non"):
-        if word.startswith(prefix) and word[len(prefix):] in known:
-            return word[len(prefix):]
+        if word.startswith(prefix) and word[len(prefix) :] in known:
+            return word[len(prefix) :]
     return None
 
 

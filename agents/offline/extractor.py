@@ -1,0 +1,141 @@
+"""Offline, deterministic rule extraction (used when no LLM key is configured).
+
+Run `python -m agents.offline.extractor DATASET_DIR` to score it against a dataset's
+`knowledge.jsonl` / `rules.jsonl` (precision, recall, F1 and the missed gold rules).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from agents.offline.assemble import RuleAssembler
+from agents.offline.clauses import ClauseAnalyzer
+from agents.offline.pipeline import (
+    TextReader,
+    decision_quality,
+    header_product,
+    single_product,
+    strip_case_ids,
+)
+from agents.offline.textproc import extract_source, split_sentences
+from agents.offline.vocab import FieldVocabulary
+from schemas.fields import DataDictionary, load_data_dictionary
+from schemas.rules import SOURCE_TYPES, ExtractedRule
+
+
+class OfflineExtractor:
+    """Extracts structured underwriting rules from raw text without an LLM.
+
+    Everything field-specific (names, synonyms, units, allowed values) comes from the
+    data dictionary; the extractor itself only knows generic English and insurance
+    vocabulary (action verbs, hedges, comparators, products, US states).
+    """
+
+    def __init__(self, fields: DataDictionary) -> None:
+        """Index the data dictionary.
+
+        Args:
+            fields: The dataset's data dictionary.
+        """
+        self.vocab = FieldVocabulary(fields)
+        self.analyzer = ClauseAnalyzer(self.vocab)
+        self.assembler = RuleAssembler(self.vocab)
+
+    def extract(
+        self,
+        text: str,
+        *,
+        source: str | None = None,
+        source_type: str | None = None,
+        text_id: str | None = None,
+    ) -> list[ExtractedRule]:
+        """Extract every rule stated in a knowledge text.
+
+        Args:
+            text: Manual excerpt, SME note, training note, case review or bulletin.
+            source: Document name; defaults to a trailing "Source: ..." line.
+            source_type: manual, training, sme, production or compliance.
+            text_id: Id of the text, copied to each rule.
+
+        Returns:
+            The rules, in text order, with names unique within this call.
+        """
+        if not text or not text.strip():
+            return []
+        body, found_source = extract_source(text)
+        source = source or found_source
+        if source_type not in SOURCE_TYPES:
+            source_type = None
+        sentences = split_sentences(strip_case_ids(body))
+        drafts = TextReader(self.analyzer, self.vocab).read(sentences)
+        default = single_product(source) or header_product(sentences) or "ALL"
+        meta = {
+            "source": source,
+            "source_type": source_type,
+            "text_id": text_id,
+            "decision_quality": decision_quality(body, source_type, sentences),
+        }
+        taken: set[str] = set()
+        rules: list[ExtractedRule] = []
+        for draft in drafts:
+            draft.product = draft.product or default
+            rules.append(self.assembler.build(draft, meta, taken))
+        return rules
+
+
+def _read_jsonl(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def evaluate_dataset(dataset: str | Path) -> tuple[object, list[ExtractedRule]]:
+    """Extract every text of a dataset and score against its gold rules.
+
+    Args:
+        dataset: A folder with fields.json, knowledge.jsonl and rules.jsonl.
+
+    Returns:
+        The `ExtractionScore` and the extracted rules.
+    """
+    from agents.evaluation import load_rules_jsonl, score_extraction
+
+    folder = Path(dataset)
+    extractor = OfflineExtractor(load_data_dictionary(folder / "fields.json"))
+    extracted: list[ExtractedRule] = []
+    for row in _read_jsonl(folder / "knowledge.jsonl"):
+        extracted += extractor.extract(
+            str(row["text"]),
+            source=str(row.get("source") or "") or None,
+            source_type=str(row.get("source_type") or "") or None,
+            text_id=str(row.get("id") or "") or None,
+        )
+    gold = load_rules_jsonl(folder / "rules.jsonl")
+    return score_extraction(gold, extracted), extracted
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print precision / recall / F1 of the offline extractor on a dataset folder."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("dataset", help="folder with fields.json, knowledge.jsonl, rules.jsonl")
+    parser.add_argument("--show", action="store_true", help="also print the extracted rules")
+    args = parser.parse_args(argv)
+    score, extracted = evaluate_dataset(args.dataset)
+    if args.show:
+        for rule in extracted:
+            conds = ", ".join(f"{c.field} {c.operator} {c.value!r}" for c in rule.conditions)
+            print(
+                f"{rule.text_id} | {rule.rule_name} | {rule.action} | {rule.product_type} | "
+                f"{conds} | mit={rule.mitigant_fields} | soft={rule.soft_limit}"
+            )
+    print(f"precision {score.precision:.3f} ({score.matched_extracted}/{score.total_extracted})")  # type: ignore[attr-defined]
+    print(f"recall    {score.recall:.3f} ({score.matched_gold}/{score.total_gold})")  # type: ignore[attr-defined]
+    print(f"f1        {score.f1:.3f}")  # type: ignore[attr-defined]
+    for name in score.missed:  # type: ignore[attr-defined]
+        print(f"missed: {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

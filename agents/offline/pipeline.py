@@ -1,0 +1,334 @@
+"""Reading one knowledge text sentence by sentence into rule drafts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.offline import lexicon as lx
+from agents.offline.assemble import RuleDraft
+from agents.offline.clauses import ClauseAnalysis, ClauseAnalyzer, action_from_word
+from agents.offline.conditions import NumericHit
+from agents.offline.numbers import NumberMention, find_numbers
+from agents.offline.textproc import Sentence, split_clauses
+from agents.offline.vocab import FieldVocabulary
+from schemas.rules import Condition
+
+_CONTEXT_SENTENCES = 3
+
+
+def find_product(text: str) -> str | None:
+    """The product a text names: "ALL" for "every product", else the first product name."""
+    if lx.ALL_PRODUCTS.search(text):
+        return "ALL"
+    hits = [
+        (m.start(), name) for name, pattern in lx.PRODUCT_PATTERNS for m in pattern.finditer(text)
+    ]
+    return min(hits)[1] if hits else None
+
+
+def single_product(text: str | None) -> str | None:
+    """The product of a text that names exactly one product (source titles, headers)."""
+    if not text:
+        return None
+    names = {name for name, pattern in lx.PRODUCT_PATTERNS if pattern.search(text)}
+    return names.pop() if len(names) == 1 else None
+
+
+@dataclass
+class _Pending:
+    """Conditions of a clause without action, waiting for the clause that acts on them."""
+
+    conditions: list[Condition] = field(default_factory=list)
+    protective_neg: list[str] = field(default_factory=list)
+    protective_pos: list[str] = field(default_factory=list)
+
+
+class TextReader:
+    """Reads the sentences of one text into rule drafts."""
+
+    def __init__(self, analyzer: ClauseAnalyzer, vocab: FieldVocabulary) -> None:
+        """Start an empty reading.
+
+        Args:
+            analyzer: The clause analyzer.
+            vocab: The field vocabulary.
+        """
+        self.analyzer = analyzer
+        self.vocab = vocab
+        self.drafts: list[RuleDraft] = []
+        self.last_conditions: list[Condition] = []
+        self.last_numbers: list[NumericHit] = []
+        self.sentences: list[Sentence] = []
+
+    def read(self, sentences: list[Sentence]) -> list[RuleDraft]:
+        """Read all sentences and return the drafts found.
+
+        Args:
+            sentences: The sentences of the text.
+
+        Returns:
+            Rule drafts in text order (duplicates merged, boundary restatements dropped).
+        """
+        self.sentences = sentences
+        for sentence in sentences:
+            context = " ".join(
+                s.text
+                for s in sentences[max(0, sentence.index - _CONTEXT_SENTENCES) : sentence.index]
+            )
+            if sentence.is_question or sentence.is_case_label:
+                continue
+            created = self._sentence(sentence, context)
+            if lx.APPLIES_TO.match(sentence.text) and self.drafts:
+                product = find_product(sentence.text)
+                if product and not self.drafts[-1].product_explicit:
+                    self.drafts[-1].product = product
+                    self.drafts[-1].product_explicit = True
+            if not created:
+                self._evidence(sentence)
+        return self._drop_restatements()
+
+    def _sentence(self, sentence: Sentence, context: str) -> bool:
+        created = False
+        under = lx.UNDER_THE_RULE.search(sentence.text)
+        if under:
+            action = action_from_word(under.group(1))
+            found = self.analyzer.reader.read(under.group(2), context)
+            if action and found.conditions:
+                created |= self._add(action, found.conditions, sentence, sentence.text)
+        pending: _Pending | None = None
+        previous_mitigant = ""
+        done: list[str] = []
+        for clause in split_clauses(sentence.text):
+            a = self.analyzer.analyze(clause, " ".join([context, *done]))
+            done.append(clause)
+            conditions = self._conditions(a, pending)
+            if a.action and conditions and not a.continuation:
+                if self._is_contrast(a) or self.analyzer.subjects.mitigated_outcome(
+                    clause, previous_mitigant
+                ):
+                    self._attach(a.mitigant_fields + a.protective_pos, [a.text])
+                else:
+                    created |= self._add_from(a, conditions, pending, sentence)
+            elif (
+                not conditions
+                and self.drafts
+                and (
+                    a.waivable
+                    or a.mitigant_fields
+                    or (a.protective_pos and (a.action or lx.MITIGANT_CUE.search(sentence.text)))
+                )
+            ):
+                self._attach(a.mitigant_fields + a.protective_pos, [a.text])
+            if conditions:
+                self.last_conditions = conditions
+            if conditions and not a.action:
+                pending = _Pending(conditions, a.protective_neg, a.protective_pos)
+            elif a.action:
+                pending = None
+            if any(h.field for h in a.numbers):
+                self.last_numbers = a.numbers
+            previous_mitigant = " ".join(a.mitigant_texts) or previous_mitigant
+        return created
+
+    def _conditions(self, a: ClauseAnalysis, pending: _Pending | None) -> list[Condition]:
+        """The clause's conditions, completed from pending clauses and anaphora."""
+        conditions = list(a.conditions)
+        occupancy = self.vocab.occupancy
+        if a.occupancy and occupancy and not any(c.field == occupancy for c in conditions):
+            value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
+            op = "eq" if isinstance(value, str) else "in"
+            conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
+        if a.action and not conditions and pending is not None:
+            conditions = list(pending.conditions)
+            a.protective_neg = a.protective_neg + pending.protective_neg
+            a.protective_pos = a.protective_pos + pending.protective_pos
+        numeric = {n for n, i in self.vocab.fields.items() if i.kind == "numeric"}
+        has_numeric = any(c.field in numeric for c in conditions)
+        if a.anaphor_op and not has_numeric and self.last_numbers:
+            hit = self.last_numbers[-1]
+            conditions.append(
+                Condition(
+                    field=hit.field,
+                    operator=a.anaphor_op,  # type: ignore[arg-type]
+                    value=hit.value,
+                )
+            )
+        elif a.anaphor_size and a.action and not has_numeric:
+            fields = {c.field for c in conditions}
+            conditions += [c for c in self.last_conditions if c.field not in fields]
+        return conditions
+
+    def _is_contrast(self, a: ClauseAnalysis) -> bool:
+        """True for "a sprinklered building may be written" after "unsprinklered ... referred"."""
+        if not a.protective_pos or not self.drafts:
+            return False
+        last = self.drafts[-1]
+        negatives = {c.field for c in last.conditions if c.value is False}
+        return any(f in last.mitigant_fields or f in negatives for f in a.protective_pos)
+
+    def _add_from(
+        self,
+        a: ClauseAnalysis,
+        conditions: list[Condition],
+        pending: _Pending | None,
+        sentence: Sentence,
+    ) -> bool:
+        assert a.action is not None
+        mitigants = list(a.mitigant_fields) + list(a.protective_pos)
+        conditions = list(conditions)
+        combined = bool(lx.COMBINATION.search(a.trigger))
+        for name in a.protective_neg:
+            if a.action in {"approve_with_conditions", "exclude"} or not conditions or combined:
+                conditions.append(Condition(field=name, operator="eq", value=False))
+            elif name not in mitigants:
+                mitigants.append(name)
+        texts = a.mitigant_texts + [
+            f"{self.vocab.fields[n].spec.description}" for n in a.protective_neg if n in mitigants
+        ]
+        return self._add(a.action, conditions, sentence, a.text, mitigants, texts)
+
+    def _add(
+        self,
+        action: str,
+        conditions: list[Condition],
+        sentence: Sentence,
+        clause: str,
+        mitigant_fields: list[str] | None = None,
+        mitigant_texts: list[str] | None = None,
+    ) -> bool:
+        """Create a draft, or merge into an identical earlier one. True when created."""
+        product = find_product(clause) or find_product(sentence.raw)
+        explicit = product is not None
+        if product is None:
+            product = self._question_product(sentence)
+            explicit = product is not None
+        if product is None and self.drafts and self.drafts[-1].product_explicit:
+            product, explicit = self.drafts[-1].product, True
+        draft = RuleDraft(
+            action=action,
+            conditions=conditions,
+            sentence=sentence.text,
+            sentence_index=sentence.index,
+            product=product,
+            product_explicit=explicit,
+            hedged=bool(lx.SOFT_HEDGE.search(self._near_text(sentence))),
+        )
+        draft.add_mitigants(mitigant_fields or [], mitigant_texts or [])
+        for old in self.drafts:
+            if old.key() == draft.key():
+                old.add_mitigants(draft.mitigant_fields, draft.mitigants)
+                if not old.product_explicit and explicit:
+                    old.product, old.product_explicit = product, True
+                return False
+        self.drafts.append(draft)
+        return True
+
+    def _near_text(self, sentence: Sentence) -> str:
+        before = self.sentences[sentence.index - 1].text if sentence.index else ""
+        return f"{before} {sentence.text}"
+
+    def _question_product(self, sentence: Sentence) -> str | None:
+        for prev in reversed(self.sentences[max(0, sentence.index - 3) : sentence.index]):
+            if prev.is_question:
+                return find_product(prev.text)
+        return None
+
+    def _attach(self, fields: list[str], texts: list[str]) -> None:
+        if self.drafts:
+            self.drafts[-1].add_mitigants(fields, texts)
+
+    def _evidence(self, sentence: Sentence) -> None:
+        """Exceptions, soft limits and mitigants stated after a rule."""
+        if not self.drafts:
+            return
+        text = sentence.text
+        exception = bool(lx.EXCEPTION_EVIDENCE.search(text))
+        if exception or lx.MITIGANT_CUE.search(text):
+            fields = self.analyzer.mitigant_fields(text)
+            self._attach(fields, [text] if fields else [])
+        if exception:
+            target = self._soft_limit(text) or self.drafts[-1]
+            if text not in target.historical:
+                target.historical.append(text)
+
+    def _soft_limit(self, text: str) -> RuleDraft | None:
+        """Read "we've gone up to 23" / "written two-year-old businesses" evidence."""
+        mentions: list[NumberMention] = []
+        for match in lx.SOFT_LIMIT_CUE.finditer(text):
+            found = find_numbers(text[match.end() : match.end() + 60])
+            if found and found[0].start <= 2:
+                mentions.append(found[0])
+        for match in lx.AGE_EXCEPTION.finditer(text):
+            found = find_numbers(match.group(0)[match.start(1) - match.start() :])
+            if found:
+                mentions.append(NumberMention(found[0].value, "years", 0, 0, 0))
+        for mention in mentions:
+            target = self._soft_target(mention)
+            if target is not None:
+                return target
+        return None
+
+    def _soft_target(self, mention: NumberMention) -> RuleDraft | None:
+        for draft in reversed(self.drafts):
+            for cond in draft.conditions:
+                info = self.vocab.fields.get(cond.field)
+                if info is None or info.kind != "numeric" or isinstance(cond.value, bool):
+                    continue
+                if not isinstance(cond.value, int | float) or cond.operator in {"eq", "in"}:
+                    continue
+                value = mention.value
+                if info.unit == "rate" and mention.unit == "percent":
+                    value /= 100.0
+                if mention.unit not in (None, info.unit) and not (
+                    mention.unit == "percent" and info.unit in {"rate", "percent"}
+                ):
+                    continue
+                beyond = (
+                    value > cond.value if cond.operator in {"gt", "gte"} else (value < cond.value)
+                )
+                if beyond and draft.soft_limit is None:
+                    draft.soft_limit = float(value)
+                    return draft
+        return None
+
+    def _drop_restatements(self) -> list[RuleDraft]:
+        """Drop "past 45 we decline" when 45 is an earlier rule's soft limit."""
+        kept: list[RuleDraft] = []
+        for draft in self.drafts:
+            restated = any(
+                old.soft_limit is not None
+                and old.action == draft.action
+                and any(
+                    c.field == o.field
+                    and isinstance(c.value, int | float)
+                    and abs(float(c.value) - old.soft_limit) < 1e-9
+                    for c in draft.conditions
+                    for o in old.conditions
+                )
+                for old in kept
+            )
+            if not restated:
+                kept.append(draft)
+        return kept
+
+
+def decision_quality(text: str, source_type: str | None, sentences: list[Sentence]) -> str | None:
+    """Aligned / divergent for production case reviews, else None."""
+    if source_type != "production" and not any(s.is_case_label for s in sentences):
+        return None
+    if lx.DIVERGENT_CUE.search(text):
+        return "divergent"
+    if lx.ALIGNED_CUE.search(text):
+        return "aligned"
+    return None
+
+
+def header_product(sentences: list[Sentence]) -> str | None:
+    """The single product named by the first sentence of a text (a case header)."""
+    return single_product(sentences[0].raw) if sentences else None
+
+
+def strip_case_ids(text: str) -> str:
+    """Remove reference ids like "PCR-2024-117" that look like numbers."""
+    return re.sub(r"\b[A-Z]{2,}-\d{2,4}(?:-\d+)*\b", " ", text)

@@ -1,0 +1,89 @@
+"""A deterministic planner: the offline stand-in for the relationship agent's chat model.
+
+It reads the `<rules>` block of the conversation's first human message and answers
+with one `write_rule` tool call per rule; once tool results are back it replies with
+a summary and no tool call. It speaks the chat-model interface (`bind_tools`,
+`AIMessage.tool_calls`), so the offline run walks the same graph and tools as the
+LLM mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+
+from prompts.relationship import parse_rules_block
+
+WRITE_RULE = "write_rule"
+
+
+def _text(message: BaseMessage) -> str:
+    content = message.content
+    return content if isinstance(content, str) else str(content)
+
+
+class OfflinePlanner(BaseChatModel):
+    """Emits `write_rule` calls for the rules in the prompt, then a final summary."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "athena-offline-planner"
+
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable | BaseTool],
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        """Return the planner itself after checking that `write_rule` is among the tools.
+
+        Raises:
+            ValueError: No tool named `write_rule` is bound.
+        """
+        names = {getattr(t, "name", None) for t in tools}
+        if WRITE_RULE not in names:
+            raise ValueError(
+                f"the offline planner needs a {WRITE_RULE!r} tool; got {sorted(map(str, names))}"
+            )
+        return self  # type: ignore[return-value]
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=self.plan(messages))])
+
+    def plan(self, messages: Sequence[BaseMessage]) -> AIMessage:
+        """Return the next message: the tool calls of the first turn, else a summary."""
+        results = [m for m in messages if isinstance(m, ToolMessage)]
+        if results:
+            errors = sum(1 for m in results if m.status == "error")
+            return AIMessage(
+                f"Done: {len(results) - errors} tool call(s) succeeded, {errors} failed."
+            )
+        human = next((m for m in messages if isinstance(m, HumanMessage)), None)
+        rules = parse_rules_block(_text(human)) if human is not None else []
+        if not rules:
+            return AIMessage("No rules to write.")
+        calls = [
+            {
+                "name": WRITE_RULE,
+                "args": {
+                    "rule": rule.model_dump(mode="json"),
+                    "source_id": rule.text_id,
+                },
+                "id": f"call_{WRITE_RULE}_{i}",
+                "type": "tool_call",
+            }
+            for i, rule in enumerate(rules)
+        ]
+        return AIMessage("", tool_calls=calls)  # type: ignore[arg-type]
