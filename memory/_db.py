@@ -21,6 +21,7 @@ from graphiti_core.driver.driver import GraphDriverSession  # noqa: E402
 from graphiti_core.driver.falkordb_driver import FalkorDriver, FalkorDriverSession  # noqa: E402
 from redis.backoff import NoBackoff  # noqa: E402
 from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: E402
+from redis.exceptions import ResponseError  # noqa: E402
 from redis.retry import Retry  # noqa: E402
 
 from memory import server  # noqa: E402
@@ -145,7 +146,13 @@ class Database:
             method = graph.ro_query if read_only else graph.query
             return await method(cypher, params or {}, timeout=timeout_ms)
 
-        result = await self.call(run)
+        try:
+            result = await self.call(run)
+        except ResponseError as exc:
+            # Reading a namespace that was never written: FalkorDB has no graph key yet.
+            if read_only and "empty key" in str(exc):
+                return []
+            raise
         header = [h[1] for h in result.header]
         return [dict(zip(header, row, strict=False)) for row in result.result_set]
 

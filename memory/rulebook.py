@@ -190,6 +190,26 @@ class WriteTally:
         setattr(self, status, getattr(self, status) + 1)
 
 
+SHARED_LABELS = frozenset({"RiskFactor", "Outcome", "Source", "Mitigant"})
+
+
+def merge_shared(
+    spec: EntitySpec, existing: Any, confidence: float
+) -> tuple[str, dict[str, Any], float]:
+    """Return the (summary, properties, confidence) to write for a node spec.
+
+    Nodes that many rules share (risk factors, outcomes, sources, mitigants)
+    accumulate instead of flip-flopping between rules: existing values win on
+    conflict, new keys are added and the highest confidence is kept. A Rule
+    node is the rule's own and is overwritten.
+    """
+    if existing is None or spec.label not in SHARED_LABELS:
+        return spec.summary, spec.properties, confidence
+    props = {**spec.properties, **existing.properties}
+    old = existing.confidence if existing.confidence is not None else 0.0
+    return existing.summary or spec.summary, props, max(old, confidence)
+
+
 async def apply_rule_graph(
     memory: GraphMemory, namespace: Namespace | str, graph: RuleGraph, *, source: str
 ) -> tuple[WriteTally, WriteTally]:
@@ -197,14 +217,18 @@ async def apply_rule_graph(
     nodes, edges = WriteTally(), WriteTally()
     keys: dict[tuple[str, str], str] = {}
     for spec in graph.entities:
+        existing = await memory.get_entity(
+            namespace, memory.entity_key(namespace, spec.label, spec.name)
+        )
+        summary, props, confidence = merge_shared(spec, existing, graph.confidence)
         result = await memory.upsert_entity(
             namespace,
             spec.label,
             spec.name,
-            summary=spec.summary,
-            properties=spec.properties,
+            summary=summary,
+            properties=props,
             source=source,
-            confidence=graph.confidence,
+            confidence=confidence,
         )
         keys[(spec.label, spec.name)] = result.key
         nodes.add(result.status)

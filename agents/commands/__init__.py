@@ -1,5 +1,5 @@
 """`athena` command groups; each module exposes `register(subparsers)`."""
 
-from agents.commands import db
+from agents.commands import db, ingest
 
-COMMAND_MODULES = [db]
+COMMAND_MODULES = [db, ingest]

@@ -306,3 +306,13 @@ async def test_graphiti_engine_agrees_on_the_top_hit(memory: GraphMemory, namesp
     assert stock[0].relationship.uuid in {h.relationship.uuid for h in ours}
     with pytest.raises(ValueError, match="allowed: fused, graphiti"):
         await memory.search(namespace, "x", engine="magic")
+
+
+async def test_reading_a_namespace_never_written(memory: GraphMemory) -> None:
+    ns = Namespace.session("never-written")
+    assert await memory.entities(ns) == []
+    assert await memory.sources(ns) == []
+    assert await memory.relationships(ns) == []
+    assert await memory.find_similar_entities(ns, "gas station") == []
+    assert await memory.get_entity(ns, "nokey") is None
+    assert ns not in await memory.list_namespaces()

@@ -1,0 +1,112 @@
+"""`athena ingest PATH...`: turn knowledge files into graph memory."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from agents.commands.common import add_common_options, print_json, settings_from
+from memory import Settings
+from schemas.ingestion import IngestionReport, KnowledgeText
+from schemas.rules import ExtractedRule
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add the `ingest` command."""
+    parser = commands.add_parser(
+        "ingest",
+        help="extract rules from knowledge files and write them to memory",
+        description=(
+            "Ingest .txt / .md files and knowledge.jsonl files (extraction), or rules.jsonl "
+            "files (pre-extracted rules, no extraction). Every file is validated before "
+            "anything is written."
+        ),
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files to ingest")
+    parser.add_argument(
+        "--rules",
+        action="store_true",
+        help="treat every .jsonl file as rules.jsonl (default: by file name)",
+    )
+    parser.add_argument("--batch-size", type=int, default=8, help="texts per graph run")
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def _load(paths: list[str], rules_flag: bool) -> tuple[list[KnowledgeText], list[ExtractedRule]]:
+    from agents.ingestion.loaders import is_rules_file, load_rules, load_texts
+
+    texts: list[KnowledgeText] = []
+    rules: list[ExtractedRule] = []
+    for name in paths:
+        path = Path(name)
+        if not path.is_file():
+            raise FileNotFoundError(f"no such file: {path}")
+        if path.suffix == ".jsonl" and (rules_flag or is_rules_file(path)):
+            rules += load_rules(path)
+        else:
+            texts += load_texts(path)
+    return texts, rules
+
+
+async def _ingest(
+    settings: Settings,
+    namespace: str,
+    texts: list[KnowledgeText],
+    rules: list[ExtractedRule],
+    batch_size: int,
+    show_progress: bool,
+) -> IngestionReport:
+    from rich.progress import Progress
+
+    from agents.ingestion import IngestionPipeline
+    from memory.store import GraphMemory
+
+    async with GraphMemory(settings) as memory:
+        with Progress(transient=True, disable=not show_progress) as bar:
+            tasks = [bar.add_task("rules", total=None)]
+
+            def progress(done: int, total: int) -> None:
+                bar.update(tasks[-1], completed=done, total=total)
+
+            pipeline = IngestionPipeline(memory, namespace, settings=settings, on_progress=progress)
+            report = IngestionReport(mode=pipeline.mode, namespace=namespace)  # type: ignore[arg-type]
+            parts = []
+            if rules:
+                parts.append(await pipeline.run_rules(rules, batch_size=batch_size))
+            if texts or not rules:
+                tasks.append(bar.add_task("texts", total=len(texts)))
+                parts.append(await pipeline.run(texts, batch_size=batch_size))
+            for part in parts:
+                report.merge(part)
+                report.seconds += part.seconds
+    report.mode = pipeline.mode  # type: ignore[assignment]
+    return report
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load and validate every file, then ingest and print the report."""
+    if args.batch_size < 1:
+        raise ValueError(f"--batch-size must be at least 1, got {args.batch_size}")
+    settings = settings_from(args)
+    namespace = args.namespace or settings.namespace
+    texts, rules = _load(args.paths, args.rules)
+    show = not args.json and len(texts) + len(rules) > 1
+    report = asyncio.run(_ingest(settings, namespace, texts, rules, args.batch_size, show))
+    if args.json:
+        print_json(report.model_dump(mode="json"))
+        return 0
+    print(
+        f"{report.mode} ingestion into {report.namespace}: {report.texts_processed} text(s), "
+        f"{report.rules_extracted} rule(s) in {report.seconds:.1f}s"
+    )
+    for kind in ("nodes", "edges", "sources"):
+        c = getattr(report, kind)
+        print(f"  {kind}: {c.created} created, {c.updated} updated, {c.unchanged} unchanged")
+    print(f"  agent: {report.iterations} iteration(s), {report.tool_calls} tool call(s)")
+    for error in report.tool_errors:
+        print(f"  tool error: {error}")
+    for warning in report.warnings:
+        print(f"  warning: {warning}")
+    return 0

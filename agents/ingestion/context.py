@@ -1,0 +1,50 @@
+"""Run settings of the ingestion graph (its `context_schema`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from langchain_core.language_models import BaseChatModel
+
+from memory import Settings
+from schemas.fields import DataDictionary
+
+if TYPE_CHECKING:
+    from agents.models import RuleExtractor
+    from memory.store import GraphMemory
+
+MAX_ITERATIONS = 10
+VECTOR_MATCH_LABELS = ("RiskFactor", "Mitigant")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What one ingestion run needs besides its input.
+
+    Everything is optional: unset values come from the settings (`load_settings()`),
+    and a graph memory is opened for the run when none is injected.
+
+    Attributes:
+        namespace: Namespace to write to (text form); None uses `settings.namespace`.
+        settings: Run settings; None loads them from the environment.
+        memory: A connected graph memory (injected by the pipeline).
+        fields: Data dictionary; None loads `settings.fields_path` or the packaged one.
+        extractor: Rule extractor; None picks the mode's (see `agents.models`).
+        chat_model: A chat model for both extraction and the agent (LLM mode); None
+            uses ChatOpenAI when `OPENAI_API_KEY` is set, else the offline models.
+        max_iterations: Most agent turns (model call + its tool calls).
+        similarity_threshold: Vector match threshold; None uses the settings'.
+        vector_match_labels: Labels matched by name similarity (others by key / name);
+            pre-extracted rules are never vector-matched (their names are curated).
+    """
+
+    namespace: str | None = None
+    settings: Settings | None = None
+    memory: GraphMemory | None = None
+    fields: DataDictionary | None = None
+    extractor: RuleExtractor | None = None
+    chat_model: BaseChatModel | None = None
+    max_iterations: int = MAX_ITERATIONS
+    similarity_threshold: float | None = None
+    vector_match_labels: tuple[str, ...] = VECTOR_MATCH_LABELS

@@ -1,0 +1,164 @@
+"""Input handling: raw texts and files (.txt, .md, knowledge.jsonl, rules.jsonl).
+
+Everything is validated before anything is written: a bad line names its file and
+line number, a non-UTF-8 file names the file, an oversized text names the limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from schemas.ingestion import KnowledgeText
+from schemas.rules import ExtractedRule
+
+MAX_TEXT_CHARS = 50_000
+"""Longest text accepted (characters). Longer texts are refused: split them by section."""
+
+TEXT_SUFFIXES = (".txt", ".md")
+RawInput = str | KnowledgeText | Sequence[str | KnowledgeText] | Mapping[str, str]
+
+
+def text_id(text: str) -> str:
+    """Return a stable id for a text given without one (a hash of its content)."""
+    return "text-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def check_size(text: KnowledgeText) -> None:
+    """Refuse a text over `MAX_TEXT_CHARS`.
+
+    Raises:
+        ValueError: The text is too long; the message names the limit.
+    """
+    if len(text.text) > MAX_TEXT_CHARS:
+        raise ValueError(
+            f"text {text.id!r} has {len(text.text):,} characters; the limit is "
+            f"{MAX_TEXT_CHARS:,} per text. Split it into smaller texts (e.g. by section)."
+        )
+
+
+def normalise_texts(
+    raw: RawInput,
+    *,
+    source: str | None = None,
+    source_type: str | None = None,
+    source_id: str | None = None,
+) -> list[KnowledgeText]:
+    """Turn a string, a list of strings or a dict of strings (key = id) into texts.
+
+    Args:
+        raw: The input; `KnowledgeText`s pass through.
+        source: Document name for texts that have none.
+        source_type: manual, training, sme, production or compliance.
+        source_id: Conversation or document id; a list's texts get `id:1`, `id:2`...
+
+    Raises:
+        ValueError: An item is not a string, or a text is over the size limit.
+    """
+    items: list[tuple[str | None, Any]]
+    if isinstance(raw, str | KnowledgeText):
+        items = [(source_id, raw)]
+    elif isinstance(raw, Mapping):
+        items = [(str(k), v) for k, v in raw.items()]
+    elif isinstance(raw, Sequence):
+        items = [(f"{source_id}:{i}" if source_id else None, v) for i, v in enumerate(raw, 1)]
+    else:
+        raise ValueError(
+            f"cannot ingest a {type(raw).__name__}; give a string, a list of strings "
+            "or a dict of strings keyed by source id"
+        )
+    texts = []
+    for key, value in items:
+        if isinstance(value, KnowledgeText):
+            texts.append(value)
+            continue
+        if not isinstance(value, str):
+            raise ValueError(
+                f"text {key or len(texts) + 1!r} is a {type(value).__name__}; texts must be strings"
+            )
+        doc = {"id": key or text_id(value), "text": value, "source": source}
+        try:
+            texts.append(KnowledgeText.model_validate({**doc, "source_type": source_type}))
+        except ValidationError as exc:
+            raise ValueError(f"bad source_type {source_type!r}: {exc}") from exc
+    for text in texts:
+        check_size(text)
+    return texts
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    rows = []
+    for number, line in enumerate(_read(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
+        if not isinstance(row, dict):
+            raise ValueError(f"{path}:{number}: expected a JSON object, got {type(row).__name__}")
+        rows.append((number, row))
+    return rows
+
+
+def is_rules_file(path: Path) -> bool:
+    """True for a `rules.jsonl`-style file (by name)."""
+    return path.suffix == ".jsonl" and "rules" in path.stem.lower()
+
+
+def load_rules(path: str | Path) -> list[ExtractedRule]:
+    """Read and validate a whole rules.jsonl file (nothing is returned if a line is bad).
+
+    Raises:
+        ValueError: A line is not JSON or not a rule; the message names file and line.
+    """
+    path = Path(path)
+    rules = []
+    for number, row in _jsonl(path):
+        try:
+            rules.append(ExtractedRule.model_validate(row))
+        except ValidationError as exc:
+            raise ValueError(f"{path}:{number}: not a valid rule: {exc}") from exc
+    return rules
+
+
+def load_texts(path: str | Path) -> list[KnowledgeText]:
+    """Read a .txt / .md file (one text, id = file name) or a knowledge.jsonl file.
+
+    Raises:
+        ValueError: Unsupported suffix, non-UTF-8 content, a bad line or an oversized text.
+    """
+    path = Path(path)
+    if path.suffix in TEXT_SUFFIXES:
+        texts = [KnowledgeText(id=path.name, text=_read(path), source=path.name)]
+    elif path.suffix == ".jsonl":
+        texts = []
+        for number, row in _jsonl(path):
+            try:
+                texts.append(KnowledgeText.model_validate(row))
+            except ValidationError as exc:
+                raise ValueError(
+                    f"{path}:{number}: not a knowledge text (need id and text): {exc}"
+                ) from exc
+    else:
+        raise ValueError(
+            f"{path}: unsupported file type {path.suffix or '(none)'!r}; "
+            "allowed: .txt, .md, knowledge .jsonl, rules .jsonl"
+        )
+    for text in texts:
+        check_size(text)
+    return texts

@@ -1,0 +1,210 @@
+"""`IngestionPipeline`: run the ingestion graph over texts or pre-extracted rules in batches."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from agents import models
+from agents.ingestion.context import MAX_ITERATIONS, Context
+from agents.ingestion.graph import graph
+from agents.ingestion.loaders import RawInput, normalise_texts
+from agents.ingestion.state import IngestionInput
+from memory import Namespace, Settings
+from memory.store import GraphMemory
+from schemas.fields import DataDictionary, load_data_dictionary
+from schemas.ingestion import IngestionReport, KnowledgeText
+from schemas.rules import ExtractedRule
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BATCH_SIZE = 8
+Progress = Callable[[int, int], None]
+
+
+class IngestionPipeline:
+    """Turns raw underwriting knowledge into graph memory of one namespace.
+
+    Args:
+        memory: A connected graph memory.
+        namespace: Namespace to write to.
+        settings: Run settings; None uses the memory's.
+        fields: Data dictionary; None loads `settings.fields_path` or the packaged one.
+        chat_model: A chat model for extraction and the agent (LLM mode); None uses
+            ChatOpenAI with `OPENAI_API_KEY`, else the offline extractor and planner.
+        extractor: A rule extractor overriding the mode's.
+        max_iterations: Most agent turns per batch.
+        similarity_threshold: Vector-match threshold; None uses the settings'.
+        on_progress: Called with (texts done, texts total) after each batch.
+    """
+
+    def __init__(
+        self,
+        memory: GraphMemory,
+        namespace: Namespace | str,
+        *,
+        settings: Settings | None = None,
+        fields: DataDictionary | None = None,
+        chat_model: BaseChatModel | None = None,
+        extractor: models.RuleExtractor | None = None,
+        max_iterations: int = MAX_ITERATIONS,
+        similarity_threshold: float | None = None,
+        on_progress: Progress | None = None,
+    ) -> None:
+        if max_iterations < 1:
+            raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
+        self.memory = memory
+        self.namespace = Namespace.parse(str(namespace))
+        self.settings = settings or memory.settings
+        self.fields = fields or load_data_dictionary(self.settings.fields_path)
+        self.on_progress = on_progress
+        self.context = Context(
+            namespace=str(self.namespace),
+            settings=self.settings,
+            memory=memory,
+            fields=self.fields,
+            extractor=extractor,
+            chat_model=chat_model,
+            max_iterations=max_iterations,
+            similarity_threshold=similarity_threshold,
+        )
+
+    @property
+    def mode(self) -> str:
+        """`llm` or `offline`."""
+        if self.context.extractor is not None:
+            return self.context.extractor.mode
+        if self.context.chat_model is not None:
+            return "llm"
+        return models.mode(self.settings)
+
+    def _log_mode(self) -> None:
+        if self.mode == "offline":
+            logger.info("ingestion mode: offline (deterministic extractor and planner)")
+        elif self.context.chat_model is not None:
+            name = type(self.context.chat_model).__name__
+            logger.info("ingestion mode: llm (injected chat model %s)", name)
+        else:
+            logger.info(
+                "ingestion mode: llm (extraction %s, agent %s)",
+                self.settings.extraction_model,
+                self.settings.llm_model,
+            )
+
+    async def run(
+        self,
+        raw: RawInput,
+        *,
+        source: str | None = None,
+        source_type: str | None = None,
+        source_id: str | None = None,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+    ) -> IngestionReport:
+        """Extract and write the rules of raw texts.
+
+        Args:
+            raw: A string, a list of strings, a dict of strings (key = source id), or
+                `KnowledgeText`s.
+            source: Document name for texts without one.
+            source_type: manual, training, sme, production or compliance.
+            source_id: Conversation or document id of provenance for unkeyed texts.
+            batch_size: Texts per graph run.
+
+        Raises:
+            ValueError: Bad input (all of it is checked before anything is written).
+            agents.models.ExtractionError: The model kept returning invalid output;
+                the failing batch wrote nothing, earlier batches are complete.
+        """
+        texts = normalise_texts(raw, source=source, source_type=source_type, source_id=source_id)
+        batches: list[IngestionInput] = [
+            {"texts": texts[i : i + batch_size]} for i in range(0, len(texts), batch_size)
+        ]
+        return await self._run(batches, [len(b["texts"]) for b in batches])
+
+    async def run_rules(
+        self,
+        rules: Sequence[ExtractedRule],
+        *,
+        source: str | None = None,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+    ) -> IngestionReport:
+        """Write pre-extracted rules (no extraction) through the same graph and tools.
+
+        Rules are grouped by `text_id` (else `source`, else the rule's source); each
+        group is stored as a source episode holding the rules' JSON.
+        """
+        groups: dict[str, list[ExtractedRule]] = {}
+        for rule in rules:
+            tid = rule.text_id or source or f"rules:{rule.source}"
+            groups.setdefault(tid, []).append(rule.model_copy(update={"text_id": tid}))
+        items = list(groups.items())
+        batches: list[IngestionInput] = []
+        for i in range(0, len(items), batch_size):
+            chunk = items[i : i + batch_size]
+            texts = [_rules_text(tid, group) for tid, group in chunk]
+            batches.append({"texts": texts, "rules": [r for _, g in chunk for r in g]})
+        return await self._run(batches, [len(b["texts"]) for b in batches])
+
+    async def _run(self, batches: list[IngestionInput], sizes: list[int]) -> IngestionReport:
+        self._log_mode()
+        started = time.perf_counter()
+        report = IngestionReport(mode=self.mode, namespace=str(self.namespace))  # type: ignore[arg-type]
+        if not batches:
+            report.warnings.append("no texts to ingest")
+        done, total = 0, sum(sizes)
+        limit = 2 * self.context.max_iterations + 10
+        for batch, size in zip(batches, sizes, strict=True):
+            out = await graph.ainvoke(batch, {"recursion_limit": limit}, context=self.context)
+            report.merge(out["report"])
+            done += size
+            if self.on_progress is not None:
+                self.on_progress(done, total)
+        report.seconds = round(time.perf_counter() - started, 3)
+        logger.info(
+            "ingested %d text(s), %d rule(s) in %.2fs (%s)",
+            report.texts_processed,
+            report.rules_extracted,
+            report.seconds,
+            report.mode,
+        )
+        return report
+
+    def run_sync(self, raw: RawInput, **kwargs: Any) -> IngestionReport:
+        """Run `run` from synchronous code (not from inside an event loop)."""
+        return asyncio.run(self.run(raw, **kwargs))
+
+
+def _rules_text(tid: str, rules: list[ExtractedRule]) -> KnowledgeText:
+    body = "\n".join(json.dumps(r.model_dump(mode="json"), sort_keys=True) for r in rules)
+    return KnowledgeText(
+        id=tid, text=body, source=rules[0].source, source_type=rules[0].source_type
+    )
+
+
+async def ingest_texts(
+    memory: GraphMemory, namespace: Namespace | str, raw: RawInput, **kwargs: Any
+) -> IngestionReport:
+    """Extract and write raw texts (see `IngestionPipeline.run`)."""
+    run_keys = {"source", "source_type", "source_id", "batch_size"}
+    run_args = {k: kwargs.pop(k) for k in list(kwargs) if k in run_keys}
+    return await IngestionPipeline(memory, namespace, **kwargs).run(raw, **run_args)
+
+
+async def ingest_rules(
+    memory: GraphMemory,
+    namespace: Namespace | str,
+    rules: Sequence[ExtractedRule],
+    *,
+    source: str | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    **kwargs: Any,
+) -> IngestionReport:
+    """Write pre-extracted (e.g. gold) rules (see `IngestionPipeline.run_rules`)."""
+    pipeline = IngestionPipeline(memory, namespace, **kwargs)
+    return await pipeline.run_rules(rules, source=source, batch_size=batch_size)

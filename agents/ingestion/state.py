@@ -1,0 +1,45 @@
+"""State of the ingestion graph, split into input, working state and output."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+from schemas.ingestion import EntityMatch, IngestionReport, KnowledgeText, WriteCounts
+from schemas.rules import ExtractedRule
+
+
+class IngestionInput(TypedDict, total=False):
+    """What a run is given.
+
+    Attributes:
+        texts: Knowledge texts (their ids are the source ids of provenance).
+        rules: Pre-extracted rules; when given, extraction is skipped and `texts`
+            only provide the source episodes.
+    """
+
+    texts: list[KnowledgeText]
+    rules: list[ExtractedRule]
+
+
+class IngestionState(TypedDict, total=False):
+    """The working state."""
+
+    texts: list[KnowledgeText]
+    rules: list[ExtractedRule]
+    mode: str
+    matches: list[EntityMatch]
+    messages: Annotated[list[AnyMessage], add_messages]
+    iterations: int
+    sources: WriteCounts
+    warnings: Annotated[list[str], operator.add]
+    report: IngestionReport
+
+
+class IngestionOutput(TypedDict):
+    """What a run returns."""
+
+    report: IngestionReport

@@ -1,0 +1,120 @@
+"""Runtime retrieval of candidate rules for one submission: by meaning and by field.
+
+Every field the submission carries is a risk signal. Each signal is searched by
+meaning (its data-dictionary name, synonyms and value, e.g. ``"employee count
+headcount staff 22"``), and the rules whose conditions reference any present
+field are fetched by field, so a number that no rule text mentions still
+reaches its rule. Everything field-specific comes from the data dictionary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory.analytics import DecisionPath, GraphAnalytics
+from schemas.fields import DataDictionary
+from schemas.rules import ExtractedRule
+
+BY_FIELD = "field"
+#: Fields that select the rule set (a filter), not a risk of their own.
+_FILTER_FIELDS = frozenset({"product_type"})
+_TYPE_ORDER = {"str": 0, "int": 1, "float": 1, "bool": 2}
+_MAX_SYNONYMS = 3
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One risk signal of a submission and the text it is searched with."""
+
+    field: str
+    query: str
+
+
+@dataclass
+class Retrieval:
+    """Candidate rules of a submission with how each was found and its decision path."""
+
+    rules: list[ExtractedRule] = field(default_factory=list)
+    found_by: dict[str, list[str]] = field(default_factory=dict)
+    paths: dict[str, DecisionPath] = field(default_factory=dict)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def risk_signals(values: Mapping[str, Any], fields: DataDictionary) -> list[Signal]:
+    """Return the submission's risk signals: text fields first, then numbers, then flags.
+
+    Args:
+        values: Canonical submission values.
+        fields: The data dictionary (names, synonyms, units).
+
+    Returns:
+        One signal per present field, with a query built from the field's name,
+        synonyms, value and unit.
+    """
+    signals = []
+    for name, value in values.items():
+        spec = fields.fields.get(name)
+        if spec is None or name in _FILTER_FIELDS or value is None:
+            continue
+        words = [name.replace("_", " ")]
+        words += [s for s in spec.synonyms if s.casefold() != words[0]][:_MAX_SYNONYMS]
+        words.append(_value_text(value))
+        if spec.unit and spec.type in ("int", "float"):
+            words.append(spec.unit)
+        signals.append(Signal(name, " ".join(words)))
+    order = {name: i for i, name in enumerate(values)}
+    signals.sort(key=lambda s: (_TYPE_ORDER[fields.fields[s.field].type], order[s.field]))
+    return signals
+
+
+async def retrieve_rules(
+    analytics: GraphAnalytics,
+    values: Mapping[str, Any],
+    fields: DataDictionary,
+    *,
+    product_type: str | None,
+    limit: int = 5,
+) -> Retrieval:
+    """Gather the candidate rules of a submission and their decision paths.
+
+    Args:
+        analytics: Analytics over the namespace of rules.
+        values: Canonical submission values.
+        fields: The data dictionary.
+        product_type: The submission's product (its rules and ``ALL`` rules are kept);
+            None keeps every product.
+        limit: Rules kept per semantic query.
+
+    Returns:
+        The rules found by field or by meaning (by-field first), with the signals
+        that found each (``field`` marks the by-field lookup) and their paths.
+    """
+    found: dict[str, list[str]] = {}
+    present = [name for name in values if name in fields.fields and name not in _FILTER_FIELDS]
+    by_field = await analytics.rules_for_fields(present, product_type=product_type)
+    for rule in by_field:
+        found.setdefault(rule.rule_name, []).append(BY_FIELD)
+    for signal in risk_signals(values, fields):
+        for hit in await analytics.query(signal.query, product_type=product_type, limit=limit):
+            found.setdefault(hit.rule_name, []).append(signal.field)
+    known = {rule.rule_name: rule for rule in by_field}
+    extra = [name for name in found if name not in known]
+    if extra:
+        for rule in await analytics.rules(extra, product_type=product_type):
+            known[rule.rule_name] = rule
+    rules = [known[name] for name in found if name in known]
+    paths = {p.rule_name: p for p in await analytics.paths(r.rule_name for r in rules)}
+    return Retrieval(
+        rules=rules,
+        found_by={r.rule_name: found[r.rule_name] for r in rules},
+        paths=paths,
+    )

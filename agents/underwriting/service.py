@@ -1,0 +1,128 @@
+"""Reusable entry points of the underwriting agent (CLI, eval and demo call these)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agents.underwriting.context import Context, Mode
+from schemas.fields import DataDictionary
+from schemas.submission import Decision, SubmissionError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from memory.namespaces import Namespace
+    from memory.store import GraphMemory
+
+
+@dataclass(frozen=True)
+class SubmissionItem:
+    """One submission of a batch: its id (or line number) and raw fields."""
+
+    id: str
+    submission: dict[str, Any]
+
+
+async def decide_submission(
+    memory: GraphMemory,
+    namespace: Namespace | str,
+    submission: dict[str, Any] | str,
+    fields: DataDictionary | None = None,
+    *,
+    mode: Mode = "offline",
+    chat_model: BaseChatModel | None = None,
+    model: str | None = None,
+    search_limit: int = 5,
+) -> Decision:
+    """Run the underwriting graph on one submission.
+
+    Args:
+        memory: An open graph memory.
+        namespace: Namespace holding the rules.
+        submission: Field -> value (or its JSON text).
+        fields: The data dictionary; None uses the settings' or the packaged one.
+        mode: ``offline`` (policy) or ``llm`` (chat model checked against the policy).
+        chat_model: The chat model for the LLM mode; None builds the configured one.
+        model: Chat model name when `chat_model` is None.
+        search_limit: Rules kept per semantic query.
+
+    Returns:
+        The decision with cited rules, missing fields, reasoning chain and latency.
+
+    Raises:
+        SubmissionError: The submission is not JSON or a field has the wrong type.
+    """
+    from agents.underwriting.graph import graph
+
+    context = Context(
+        namespace=str(namespace),
+        mode=mode,
+        model=model,
+        search_limit=search_limit,
+        memory=memory,
+        fields=fields,
+        chat_model=chat_model,
+    )
+    result = await graph.ainvoke({"submission": submission}, context=context)
+    decision: Decision = result["decision"]
+    return decision
+
+
+def read_submission(path: str | Path) -> dict[str, Any]:
+    """Read one submission from a JSON file (a ``submissions.jsonl`` line also works).
+
+    Raises:
+        SubmissionError: The file is unreadable, not JSON, or not a JSON object.
+    """
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SubmissionError(f"cannot read submission file {path}: {exc}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SubmissionError(f"{path} is not JSON: {exc}") from exc
+    return _unwrap(data, str(path)).submission
+
+
+def read_submissions(path: str | Path) -> list[SubmissionItem]:
+    """Read a JSONL batch: one submission per line, bare or as ``{"id", "submission"}``.
+
+    Raises:
+        SubmissionError: The file is unreadable or a line is not a JSON object (the
+            message names the line).
+    """
+    try:
+        lines = Path(path).read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SubmissionError(f"cannot read submissions file {path}: {exc}") from exc
+    items = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SubmissionError(f"{path} line {number} is not JSON: {exc}") from exc
+        items.append(_unwrap(data, f"{path} line {number}", default_id=f"line-{number}"))
+    return items
+
+
+def _unwrap(data: Any, where: str, default_id: str = "submission") -> SubmissionItem:
+    if not isinstance(data, dict):
+        raise SubmissionError(
+            f"{where}: a submission must be a JSON object of field -> value, "
+            f"got {type(data).__name__}"
+        )
+    if isinstance(data.get("submission"), dict):
+        return SubmissionItem(str(data.get("id") or default_id), data["submission"])
+    return SubmissionItem(str(data.get("id") or default_id), data)
+
+
+def decision_line(item_id: str, decision: Decision) -> dict[str, Any]:
+    """Return the batch JSON line of a decision (the CLI's stable contract)."""
+    return {"id": item_id, **decision.model_dump(mode="json")}
+

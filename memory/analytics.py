@@ -1,0 +1,469 @@
+"""The read side of the underwriting graph: query, trace, export, visualize.
+
+`GraphAnalytics` is the seed's ``AthenaGraphAnalytics`` over `GraphMemory`:
+
+* `query` / `check_risk_appetite`: the rules whose edges match a text (one hit
+  per rule, best edge first), filtered to a product's rules plus ``ALL`` rules.
+* `trace`: full decision paths RiskFactor -> Rule -> Outcome with mitigants,
+  source and threshold metadata, for audit.
+* `rules_for_fields`: the rules whose conditions reference given fields (the
+  by-field half of runtime retrieval, so a number that no text mentions still
+  reaches its rule).
+* `export` / `export_to_json`: every current rule in ``rules.jsonl`` shape plus
+  ids and provenance.
+* `visualize`: a PNG or a self-contained interactive HTML page of the graph.
+
+A rule is *current* unless every edge it has was invalidated or expired.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memory.keys import entity_key
+from memory.namespaces import Namespace, as_namespace
+from memory.records import EntityRecord, RelationshipRecord
+from memory.rulebook import rule_from_properties
+from schemas.rules import PRODUCT_TYPES, ExtractedRule
+
+if TYPE_CHECKING:
+    from memory.store import GraphMemory
+
+OVERFETCH = 4
+_CURRENT = "e.invalid_at IS NULL AND e.expired_at IS NULL"
+_RULE_NODES = (
+    "OPTIONAL MATCH (n)-[e:RELATES_TO]-() WITH n, count(e) AS total, "
+    f"sum(CASE WHEN {_CURRENT} THEN 1 ELSE 0 END) AS live WHERE total = 0 OR live > 0 "
+)
+COLOURS = {
+    "RiskFactor": "#d62728",
+    "Rule": "#1f77b4",
+    "Outcome": "#2ca02c",
+    "Mitigant": "#ff7f0e",
+    "Source": "#7f7f7f",
+}
+DEFAULT_COLOUR = "#9467bd"
+
+
+class RuleHit(BaseModel):
+    """One rule matching a query: its best-scoring edge."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule_name: str = Field(description="The rule the edge belongs to.")
+    source: str = Field(description="Name of the edge's source node.")
+    relation: str = Field(description="Edge relation, e.g. TRIGGERS.")
+    target: str = Field(description="Name of the edge's target node.")
+    fact: str = Field(description="The edge's fact text.")
+    properties: dict[str, Any] = Field(default_factory=dict, description="Edge properties.")
+    score: float = Field(description="Search score (higher is better).")
+
+
+class DecisionPath(BaseModel):
+    """RiskFactor -> Rule -> Outcome of one rule, with everything an audit needs."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule_name: str = Field(description="The rule.")
+    risk_factor: str | None = Field(default=None, description="The risk that triggers it.")
+    outcomes: list[str] = Field(default_factory=list, description="Outcome nodes it results in.")
+    mitigants: list[str] = Field(default_factory=list, description="Mitigants that override it.")
+    source: str | None = Field(default=None, description="Document it is derived from.")
+    source_type: str | None = Field(default=None, description="manual, sme, production...")
+    product_type: str | None = Field(default=None, description="Product it applies to.")
+    action: str | None = Field(default=None, description="What it prescribes.")
+    threshold: dict[str, Any] | None = Field(default=None, description="Numeric boundary.")
+    threshold_type: str | None = Field(default=None, description="hard or soft.")
+    soft_limit: float | None = Field(default=None, description="Historical exception limit.")
+    historical_exceptions: str | None = Field(default=None, description="Known deviations.")
+    conditions: list[dict[str, Any]] = Field(default_factory=list, description="Trigger.")
+    mitigant_fields: list[str] = Field(default_factory=list, description="Mitigant flags.")
+    score: float | None = Field(default=None, description="Search score when found by text.")
+
+    def describe(self) -> str:
+        """Return the path as one line, e.g. ``Gas Station -> Gas Station Auto-Refer -> Refer``."""
+        outcome = ", ".join(self.outcomes) or "?"
+        return f"{self.risk_factor or '?'} -> {self.rule_name} -> {outcome}"
+
+
+def canonical_product(product_type: str | None) -> str | None:
+    """Return the canonical spelling of a product (``bop`` -> ``BOP``); None stays None.
+
+    Raises:
+        ValueError: Not a known product; the message lists the allowed ones.
+    """
+    if product_type is None or not str(product_type).strip():
+        return None
+    for product in PRODUCT_TYPES:
+        if product.casefold() == str(product_type).strip().casefold():
+            return product
+    raise ValueError(f"unknown product type {product_type!r}; allowed: {', '.join(PRODUCT_TYPES)}")
+
+
+class GraphAnalytics:
+    """Read-only analytics over one namespace of a `GraphMemory`.
+
+    Args:
+        memory: A connected graph memory.
+        namespace: The namespace to read.
+    """
+
+    def __init__(self, memory: GraphMemory, namespace: Namespace | str) -> None:
+        self.memory = memory
+        self.namespace = as_namespace(namespace)
+
+    async def _rows(self, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        group_id = self.namespace.group_id
+        if group_id not in await self.memory.db.list_graphs():
+            return []
+        return await self.memory.db.query(group_id, cypher, params, read_only=True)
+
+    # -- search ---------------------------------------------------------------------------
+
+    async def query(
+        self, text: str, product_type: str | None = None, limit: int = 10
+    ) -> list[RuleHit]:
+        """Return the rules whose edges best match `text`, one hit per rule, best first.
+
+        Args:
+            text: Free text, e.g. ``"gas station"`` or ``"employee count 22"``.
+            product_type: Keep this product's rules and ``ALL`` rules; None keeps every rule.
+            limit: Most rules to return.
+
+        Raises:
+            ValueError: Empty text, a non-positive limit or an unknown product.
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError("query needs a non-empty text")
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        product = canonical_product(product_type)
+        hits = await self.memory.search(
+            self.namespace, text, limit=max(limit * OVERFETCH, 20), product_type=product
+        )
+        best: dict[str, RuleHit] = {}
+        for hit in hits:
+            rel = hit.relationship
+            name = rel.properties.get("rule_name")
+            if not isinstance(name, str) or name in best:
+                continue
+            best[name] = RuleHit(
+                rule_name=name,
+                source=rel.source_name,
+                relation=rel.relation,
+                target=rel.target_name,
+                fact=rel.fact,
+                properties=rel.properties,
+                score=hit.score,
+            )
+        return list(best.values())[:limit]
+
+    async def check_risk_appetite(
+        self, risk: str, product_type: str | None = None, limit: int = 10
+    ) -> list[RuleHit]:
+        """Domain alias of `query`: the rules that speak to a risk for a product."""
+        return await self.query(risk, product_type=product_type, limit=limit)
+
+    # -- paths ----------------------------------------------------------------------------
+
+    async def trace(
+        self, risk: str, product_type: str | None = None, limit: int = 10
+    ) -> list[DecisionPath]:
+        """Return the decision paths of a risk: the rules a RiskFactor of that name
+        triggers first, then the rules found by searching for it.
+
+        Args:
+            risk: A risk factor name or free text.
+            product_type: Keep this product's rules and ``ALL`` rules.
+            limit: Most paths to return.
+
+        Raises:
+            ValueError: Empty text, a non-positive limit or an unknown product.
+        """
+        product = canonical_product(product_type)
+        hits = await self.query(risk, product_type=product, limit=limit)
+        key = entity_key(self.namespace.group_id, "RiskFactor", risk)
+        rows = await self._rows(
+            "MATCH (s:Entity {entity_key: $key})-[e:RELATES_TO]->(:Entity) "
+            f"WHERE e.name = 'TRIGGERS' AND {_CURRENT} RETURN e.p_rule_name AS name, "
+            "e.p_product_type AS product ORDER BY name",
+            {"key": key},
+        )
+        direct = [r["name"] for r in rows if product is None or r["product"] in ("ALL", product)]
+        scores = {h.rule_name: h.score for h in hits}
+        names = list(dict.fromkeys([*direct, *scores]))[:limit]
+        paths = await self.paths(names)
+        return [p.model_copy(update={"score": scores.get(p.rule_name)}) for p in paths]
+
+    async def paths(self, rule_names: Iterable[str]) -> list[DecisionPath]:
+        """Return the decision paths of the named rules, in the order given (unknown skipped)."""
+        names = list(dict.fromkeys(rule_names))
+        if not names:
+            return []
+        from memory.store import EDGE_FIELDS, relationship_from_row
+
+        rows = await self._rows(
+            "MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) "
+            f"WHERE e.p_rule_name IN $names AND {_CURRENT} RETURN {EDGE_FIELDS}",
+            {"names": names},
+        )
+        edges: dict[str, list[RelationshipRecord]] = {}
+        for row in rows:
+            rel = relationship_from_row(row)
+            edges.setdefault(rel.properties["rule_name"], []).append(rel)
+        return [_path(name, edges[name]) for name in names if name in edges]
+
+    # -- structured rules -----------------------------------------------------------------
+
+    async def rule_entities(self, where: str = "", **params: Any) -> list[EntityRecord]:
+        """Return the current Rule nodes (optionally filtered by a Cypher condition on `n`)."""
+        from memory.store import _NODE_FIELDS, entity_from_row
+
+        clause = f" AND ({where})" if where else ""
+        rows = await self._rows(
+            f"MATCH (n:Entity) WHERE n.label = 'Rule'{clause} {_RULE_NODES}"
+            f"RETURN {_NODE_FIELDS} ORDER BY n.name",
+            params,
+        )
+        return [entity_from_row(r) for r in rows]
+
+    async def rules(
+        self, names: Iterable[str] | None = None, product_type: str | None = None
+    ) -> list[ExtractedRule]:
+        """Return the current structured rules (optionally only some names / one product)."""
+        if names is None:
+            entities = await self.rule_entities()
+        else:
+            entities = await self.rule_entities("n.name IN $names", names=list(names))
+        return _applicable(entities, canonical_product(product_type))
+
+    async def rules_for_fields(
+        self, fields: Sequence[str], product_type: str | None = None
+    ) -> list[ExtractedRule]:
+        """Return the current rules with a condition on any of `fields`.
+
+        The server pre-selects Rule nodes whose stored rule mentions a field name;
+        the conditions are then checked exactly.
+        """
+        wanted = set(fields)
+        if not wanted:
+            return []
+        entities = await self.rule_entities(
+            "any(f IN $fields WHERE n.props_json CONTAINS ('\"' + f + '\"'))", fields=sorted(wanted)
+        )
+        rules = _applicable(entities, canonical_product(product_type))
+        return [r for r in rules if any(c.field in wanted for c in r.conditions)]
+
+    async def rule_count(self) -> int:
+        """Return how many current Rule nodes the namespace holds."""
+        return len(await self.rule_entities())
+
+    # -- export ---------------------------------------------------------------------------
+
+    async def export(self) -> list[dict[str, Any]]:
+        """Return every current rule in ``rules.jsonl`` shape plus ids and provenance.
+
+        Each dict holds the rule's fields, ``id`` (graph uuid), ``entity_key`` and
+        ``provenance`` (namespace, last writer, confidence, created / updated times).
+        """
+        exported = []
+        for entity in await self.rule_entities():
+            rule = rule_from_properties(entity.properties)
+            body = rule.model_dump(mode="json") if rule else dict(entity.properties)
+            body.setdefault("rule_name", entity.name)
+            body["id"] = entity.uuid
+            body["entity_key"] = entity.entity_key
+            body["provenance"] = {
+                "namespace": str(self.namespace),
+                "last_update_source": entity.last_update_source,
+                "confidence": entity.confidence,
+                "created_at": entity.created_at.isoformat() if entity.created_at else None,
+                "updated_at": entity.updated_at.isoformat() if entity.updated_at else None,
+                "complete": rule is not None,
+            }
+            exported.append(body)
+        return exported
+
+    async def export_to_json(self, path: str | Path) -> int:
+        """Write ``{"namespace", "rules": [...]}`` to `path`; return the number of rules."""
+        rules = await self.export()
+        document = {"namespace": str(self.namespace), "count": len(rules), "rules": rules}
+        Path(path).write_text(json.dumps(document, indent=2, ensure_ascii=False), "utf-8")
+        return len(rules)
+
+    # -- visualize ------------------------------------------------------------------------
+
+    async def visualize(self, path: str | Path, title: str | None = None) -> Path:
+        """Draw the namespace's current graph, coloured by node type.
+
+        Args:
+            path: Output file: ``.png`` (networkx + matplotlib) or ``.html`` (a
+                self-contained interactive page: zoom, pan, hover, click to highlight).
+            title: Title of the picture; defaults to the namespace.
+
+        Returns:
+            The written path.
+
+        Raises:
+            ValueError: The suffix is neither ``.png`` nor ``.html``.
+        """
+        out = Path(path)
+        suffix = out.suffix.lower()
+        if suffix not in (".png", ".html", ".htm"):
+            raise ValueError(f"visualize writes .png or .html files, got {str(out)!r}")
+        entities = await self.memory.entities(self.namespace)
+        edges = await self.memory.relationships(self.namespace)
+        graph = _networkx_graph(entities, edges)
+        title = title or f"Athena graph {self.namespace}"
+        if suffix == ".png":
+            _draw_png(graph, out, title)
+        else:
+            out.write_text(_html_page(graph, title), "utf-8")
+        return out
+
+
+def _applicable(entities: Iterable[EntityRecord], product: str | None) -> list[ExtractedRule]:
+    rules = [rule_from_properties(e.properties) for e in entities]
+    return [
+        r
+        for r in rules
+        if r is not None and (product is None or r.product_type in ("ALL", product))
+    ]
+
+
+def _path(name: str, edges: list[RelationshipRecord]) -> DecisionPath:
+    """Assemble one rule's decision path from its edges."""
+    values: dict[str, Any] = {"rule_name": name, "outcomes": [], "mitigants": []}
+    for rel in sorted(edges, key=lambda r: (r.relation, r.source_name, r.target_name)):
+        props = rel.properties
+        values.setdefault("product_type", props.get("product_type"))
+        values.setdefault("action", props.get("action"))
+        if rel.relation == "TRIGGERS":
+            values["risk_factor"] = rel.source_name
+            for key in ("threshold", "threshold_type", "soft_limit", "historical_exceptions"):
+                values[key] = props.get(key)
+            values["conditions"] = props.get("conditions") or []
+        elif rel.relation == "RESULTS_IN":
+            values["outcomes"].append(rel.target_name)
+        elif rel.relation == "OVERRIDES":
+            values["mitigants"].append(rel.source_name)
+            values["mitigant_fields"] = props.get("mitigant_fields") or []
+        elif rel.relation == "DERIVED_FROM":
+            values["source"] = rel.target_name
+            values["source_type"] = props.get("source_type")
+    return DecisionPath.model_validate(values)
+
+
+def _networkx_graph(entities: list[EntityRecord], edges: list[RelationshipRecord]) -> Any:
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    for e in entities:
+        graph.add_node(e.entity_key, label=e.label, name=e.name, summary=e.summary)
+    for r in edges:
+        graph.add_edge(r.source_key, r.target_key, relation=r.relation, fact=r.fact)
+    return graph
+
+
+def _layout(graph: Any) -> dict[str, tuple[float, float]]:
+    import networkx as nx
+
+    if graph.number_of_nodes() == 0:
+        return {}
+    positions = nx.spring_layout(nx.Graph(graph), seed=7, k=1.5 / max(1, len(graph) ** 0.5))
+    return {n: (float(x), float(y)) for n, (x, y) in positions.items()}
+
+
+def _draw_png(graph: Any, out: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import networkx as nx
+    from matplotlib.lines import Line2D
+
+    positions = _layout(graph)
+    fig, ax = plt.subplots(figsize=(16, 12), dpi=110)
+    colours = [COLOURS.get(d["label"], DEFAULT_COLOUR) for _, d in graph.nodes(data=True)]
+    nx.draw_networkx_edges(graph, positions, ax=ax, alpha=0.3, arrowsize=6, width=0.6)
+    nx.draw_networkx_nodes(graph, positions, ax=ax, node_color=colours, node_size=60)
+    labels = {n: d["name"][:28] for n, d in graph.nodes(data=True)}
+    nx.draw_networkx_labels(graph, positions, labels, ax=ax, font_size=5)
+    handles = [
+        Line2D([], [], marker="o", ls="", color=c, label=label) for label, c in COLOURS.items()
+    ]
+    ax.legend(handles=handles, loc="upper left", fontsize=8)
+    ax.set_title(title)
+    ax.axis("off")
+    fig.savefig(out, bbox_inches="tight")
+    plt.close(fig)
+
+
+_HTML = """<!doctype html><html><head><meta charset="utf-8"><title>__TITLE__</title><style>
+body{margin:0;font:13px sans-serif}#bar{padding:6px 10px;background:#f4f4f4}
+#bar span{margin-right:12px}#tip{position:fixed;pointer-events:none;background:#fff;
+border:1px solid #999;padding:4px 6px;max-width:420px;display:none}svg{width:100vw;height:92vh}
+.dim{opacity:.08}</style></head><body><div id="bar"><b>__TITLE__</b> &nbsp; __LEGEND__
+<small>wheel: zoom, drag: pan, click a node: highlight its neighbours</small></div>
+<div id="tip"></div><svg id="g"><g id="v"></g></svg><script>
+const D=__DATA__;const S="http://www.w3.org/2000/svg",v=document.getElementById("v"),
+tip=document.getElementById("tip");let z=1,tx=0,ty=0,drag=null,sel=null;
+function el(t,a){const e=document.createElementNS(S,t);for(const k in a)e.setAttribute(k,a[k]);
+v.appendChild(e);return e}const P={};D.nodes.forEach(n=>P[n.id]=n);
+function show(ev,t){tip.style.display="block";tip.textContent=t;
+tip.style.left=ev.clientX+12+"px";tip.style.top=ev.clientY+12+"px"}
+function hide(){tip.style.display="none"}
+D.edges.forEach(e=>{const a=P[e.s],b=P[e.t];e.el=el("line",{x1:a.x,y1:a.y,x2:b.x,y2:b.y,
+stroke:"#999","stroke-width":1.2});e.el.onmousemove=ev=>show(ev,e.r+": "+e.f);
+e.el.onmouseout=hide});
+D.nodes.forEach(n=>{n.el=el("circle",{cx:n.x,cy:n.y,r:7,fill:n.c});n.tx=el("text",{x:n.x+9,
+y:n.y+4,"font-size":9});n.tx.textContent=n.name;n.el.onmousemove=ev=>show(ev,n.label+": "+
+n.name+(n.s?" - "+n.s:""));n.el.onmouseout=hide;n.el.onclick=ev=>{ev.stopPropagation();
+sel=sel===n.id?null:n.id;mark()}});
+function mark(){const near=new Set([sel]);D.edges.forEach(e=>{if(e.s===sel)near.add(e.t);
+if(e.t===sel)near.add(e.s)});D.nodes.forEach(n=>{const d=sel&&!near.has(n.id);
+n.el.classList.toggle("dim",d);n.tx.classList.toggle("dim",d)});D.edges.forEach(e=>
+e.el.classList.toggle("dim",sel&&e.s!==sel&&e.t!==sel))}
+function draw(){v.setAttribute("transform",`translate(${tx},${ty}) scale(${z})`)}
+const g=document.getElementById("g");g.onclick=()=>{sel=null;mark()};
+g.onwheel=ev=>{ev.preventDefault();z*=ev.deltaY<0?1.1:0.9;draw()};
+g.onmousedown=ev=>drag=[ev.clientX-tx,ev.clientY-ty];g.onmouseup=()=>drag=null;
+g.onmousemove=ev=>{if(drag){tx=ev.clientX-drag[0];ty=ev.clientY-drag[1];draw()}};draw();
+</script></body></html>"""
+
+
+def _html_page(graph: Any, title: str) -> str:
+    """Render the graph as one HTML page with inline SVG and script (no network needed)."""
+    import html
+
+    positions = _layout(graph)
+    nodes = [
+        {
+            "id": n,
+            "x": round(100 + 900 * (positions[n][0] + 1) / 2, 1),
+            "y": round(40 + 700 * (positions[n][1] + 1) / 2, 1),
+            "c": COLOURS.get(d["label"], DEFAULT_COLOUR),
+            "label": d["label"],
+            "name": d["name"],
+            "s": d.get("summary", ""),
+        }
+        for n, d in graph.nodes(data=True)
+    ]
+    edges = [
+        {"s": s, "t": t, "r": d["relation"], "f": d["fact"]} for s, t, d in graph.edges(data=True)
+    ]
+    legend = "".join(
+        f'<span style="color:{c}">&#9679; {label}</span>' for label, c in COLOURS.items()
+    )
+    data = json.dumps({"nodes": nodes, "edges": edges}).replace("</", "<\\/")
+    safe_title = html.escape(title)
+    return (
+        _HTML.replace("__TITLE__", safe_title)
+        .replace("__LEGEND__", legend)
+        .replace("__DATA__", data)
+    )

@@ -1,0 +1,100 @@
+"""Ingestion data: knowledge texts going in, entity matches and the report coming out."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from schemas.rules import SourceType
+
+MatchMethod = Literal["key", "name", "vector", "new"]
+IngestionMode = Literal["llm", "offline"]
+
+
+class KnowledgeText(BaseModel):
+    """One raw knowledge text with its provenance (a `knowledge.jsonl` line)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    id: str = Field(min_length=1, description="Source id: document, conversation or text id.")
+    text: str = Field(description="The raw text (manual excerpt, SME note, case review...).")
+    source: str | None = Field(default=None, description="Document name, e.g. a manual.")
+    source_type: SourceType | None = Field(default=None, description="Kind of source.")
+
+
+class EntityMatch(BaseModel):
+    """How an entity a rule mentions was matched to the graph."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    label: str = Field(description="Ontology label.")
+    name: str = Field(description="Name as extracted.")
+    matched_name: str = Field(description="Name the writes use (the existing node's if matched).")
+    matched_entity_key: str = Field(description="entity_key the writes go to.")
+    method: MatchMethod = Field(description="key, name, vector, or new.")
+    confidence: float = Field(ge=0.0, le=1.0, description="Confidence of the match.")
+    is_new: bool = Field(description="True when no existing node matched.")
+    text_id: str | None = Field(default=None, description="Text the mention came from.")
+
+
+class WriteCounts(BaseModel):
+    """Created / updated / unchanged counts of a kind of write."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def add(self, status: str, n: int = 1) -> None:
+        """Count `n` writes of one status (created, updated or unchanged)."""
+        if status not in ("created", "updated", "unchanged"):
+            raise ValueError(
+                f"unknown write status {status!r}; allowed: created, updated, unchanged"
+            )
+        setattr(self, status, getattr(self, status) + n)
+
+    def merge(self, other: WriteCounts) -> None:
+        """Add another tally to this one."""
+        for status in ("created", "updated", "unchanged"):
+            self.add(status, getattr(other, status))
+
+
+class IngestionReport(BaseModel):
+    """What one ingestion run did."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: IngestionMode = Field(description="llm or offline.")
+    namespace: str = Field(description="Namespace written to.")
+    texts_processed: int = Field(default=0, description="Texts read (empty ones included).")
+    rules_extracted: int = Field(default=0, description="Rules extracted or given.")
+    rules_written: int = Field(default=0, description="Rules the tools wrote successfully.")
+    nodes: WriteCounts = Field(default_factory=WriteCounts, description="Node writes.")
+    edges: WriteCounts = Field(default_factory=WriteCounts, description="Edge writes.")
+    sources: WriteCounts = Field(default_factory=WriteCounts, description="Source episodes.")
+    entities_matched: int = Field(default=0, description="Mentions matched to existing nodes.")
+    entities_new: int = Field(default=0, description="Mentions with no existing node.")
+    tool_calls: int = Field(default=0, description="Tool calls made by the agent.")
+    tool_errors: list[str] = Field(default_factory=list, description="Tool error messages.")
+    iterations: int = Field(default=0, description="Agent turns (model calls).")
+    warnings: list[str] = Field(default_factory=list, description="Things worth a look.")
+    rule_names: list[str] = Field(default_factory=list, description="Names of the rules.")
+    seconds: float = Field(default=0.0, description="Wall time of the run.")
+
+    def merge(self, other: IngestionReport) -> None:
+        """Fold the report of another batch into this one."""
+        self.texts_processed += other.texts_processed
+        self.rules_extracted += other.rules_extracted
+        self.rules_written += other.rules_written
+        self.nodes.merge(other.nodes)
+        self.edges.merge(other.edges)
+        self.sources.merge(other.sources)
+        self.entities_matched += other.entities_matched
+        self.entities_new += other.entities_new
+        self.tool_calls += other.tool_calls
+        self.tool_errors += other.tool_errors
+        self.iterations += other.iterations
+        self.warnings += other.warnings
+        self.rule_names += other.rule_names
