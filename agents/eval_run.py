@@ -274,9 +274,7 @@ async def run_eval(
         analytics, read_jsonl(dataset / "queries.jsonl"), aliases
     )
     submissions = read_jsonl(dataset / "submissions.jsonl")
-    report.decisions, decide_ms = await evaluate_decisions(
-        memory, ns, submissions, fields, aliases
-    )
+    report.decisions, decide_ms = await evaluate_decisions(memory, ns, submissions, fields, aliases)
     report.latency_ms = {
         "query_p50": percentile(query_ms, 50),
         "query_p95": percentile(query_ms, 95),

@@ -174,8 +174,10 @@ class GraphAnalytics:
     async def trace(
         self, risk: str, product_type: str | None = None, limit: int = 10
     ) -> list[DecisionPath]:
-        """Return the decision paths of a risk: the rules a RiskFactor of that name
-        triggers first, then the rules found by searching for it.
+        """Return the decision paths of a risk.
+
+        The rules a RiskFactor of exactly that name triggers come first, then the
+        rules found by searching for the text.
 
         Args:
             risk: A risk factor name or free text.

@@ -38,9 +38,7 @@ def with_memory(settings: Settings, work: Callable[[GraphMemory], Awaitable[T]])
     return asyncio.run(main())
 
 
-def with_analytics(
-    args: argparse.Namespace, work: Callable[[GraphAnalytics], Awaitable[T]]
-) -> T:
+def with_analytics(args: argparse.Namespace, work: Callable[[GraphAnalytics], Awaitable[T]]) -> T:
     """Run `work` on analytics over the command's namespace."""
     from memory.analytics import GraphAnalytics
 
@@ -67,8 +65,11 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def hit_json(hit: RuleHit) -> dict[str, Any]:
     """Return one result of the stable JSON contract (rule_name, score, edge...)."""
-    return {"rule_name": hit.rule_name, "score": round(hit.score, 6), **hit.model_dump(
-        exclude={"rule_name", "score"})}
+    return {
+        "rule_name": hit.rule_name,
+        "score": round(hit.score, 6),
+        **hit.model_dump(exclude={"rule_name", "score"}),
+    }
 
 
 def read_queries(path: str) -> list[dict[str, Any]]:

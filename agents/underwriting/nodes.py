@@ -145,6 +145,7 @@ async def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Decide: the policy offline; a chat model checked against the policy in LLM mode."""
     context = run_context(runtime)
     notes: list[str] = []
+    draft: dict[str, Any]
     if not state.get("rule_count"):
         message = (
             f"no rules in namespace {context.namespace}: nothing to decide on, so the "
@@ -314,8 +315,11 @@ def decision_prompt(state: State) -> str:
         lines.append(
             f"- {e['rule_name']} [{rule['product_type']}, action {rule['action']}, {kind}]: "
             f"{status}. {e['why']}"
-            + (f" Historical exceptions: {rule['historical_exceptions']}." if rule.get(
-                "historical_exceptions") else "")
+            + (
+                f" Historical exceptions: {rule['historical_exceptions']}."
+                if rule.get("historical_exceptions")
+                else ""
+            )
         )
     lines += ["", f"The deterministic policy's decision: {state['policy']['decision']}."]
     return "\n".join(lines)

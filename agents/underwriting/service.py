@@ -125,4 +125,3 @@ def _unwrap(data: Any, where: str, default_id: str = "submission") -> Submission
 def decision_line(item_id: str, decision: Decision) -> dict[str, Any]:
     """Return the batch JSON line of a decision (the CLI's stable contract)."""
     return {"id": item_id, **decision.model_dump(mode="json")}
-

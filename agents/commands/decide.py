@@ -1,0 +1,99 @@
+"""`athena decide SUBMISSION.json` / `--batch SUBMISSIONS.jsonl`: underwrite submissions."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from agents.commands.common import add_common_options, print_json, settings_from
+from agents.commands.query import namespace_of, with_memory
+from schemas.fields import load_data_dictionary
+from schemas.submission import Decision, SubmissionError
+
+if TYPE_CHECKING:
+    from agents.underwriting.context import Mode
+    from memory.store import GraphMemory
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add the `decide` command."""
+    parser = commands.add_parser(
+        "decide",
+        help="decide a submission from the rules in memory, with cited rules and reasoning",
+        description="Decide one submission (a JSON file) or, with --batch, a JSONL file of "
+        'submissions (bare, or {"id", "submission"} lines); a batch prints one JSON line '
+        "per submission, in input order.",
+    )
+    parser.add_argument("submission", nargs="?", metavar="SUBMISSION.json")
+    parser.add_argument("--batch", metavar="SUBMISSIONS.jsonl", help="decide a file of them")
+    parser.add_argument(
+        "--mode",
+        choices=("auto", "offline", "llm"),
+        default="auto",
+        help="offline: the policy; llm: a chat model checked against the policy; "
+        "auto: llm when OPENAI_API_KEY is set",
+    )
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def _print_decision(decision: Decision) -> None:
+    print(f"Decision: {decision.decision}   ({decision.latency_ms:.0f} ms)")
+    for cited in decision.cited_rules:
+        print(f"  - {cited.rule_name} -> {cited.outcome}  [source: {cited.source}]")
+        print(f"      {cited.why}")
+    if decision.missing_fields:
+        print(f"Missing fields: {', '.join(decision.missing_fields)}")
+    for note in decision.notes:
+        print(f"Note: {note}")
+    print("Reasoning:")
+    for number, step in enumerate(decision.reasoning_chain, start=1):
+        print(f"  {number}. {step}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Decide one submission or a batch."""
+    from agents.models import mode as settings_mode
+    from agents.underwriting.service import (
+        decide_submission,
+        read_submission,
+        read_submissions,
+    )
+
+    if (args.submission is None) == (args.batch is None):
+        raise ValueError("give either a SUBMISSION.json file or --batch SUBMISSIONS.jsonl")
+    settings = settings_from(args)
+    namespace = namespace_of(args, settings)
+    fields = load_data_dictionary(settings.fields_path)
+    wanted = settings_mode(settings) if args.mode == "auto" else args.mode
+    mode: Mode = "llm" if wanted == "llm" else "offline"
+    items = read_submissions(args.batch) if args.batch else None
+    single = read_submission(args.submission) if args.submission else None
+
+    async def work(memory: GraphMemory) -> list[dict[str, Any]]:
+        if single is not None:
+            decision = await decide_submission(memory, namespace, single, fields, mode=mode)
+            return [{"decision": decision}]
+        lines = []
+        for item in items or []:
+            try:
+                decision = await decide_submission(
+                    memory, namespace, item.submission, fields, mode=mode
+                )
+            except SubmissionError as exc:
+                lines.append({"id": item.id, "error": str(exc)})
+                continue
+            lines.append({"id": item.id, **decision.model_dump(mode="json")})
+        return lines
+
+    results = with_memory(settings, work)
+    if single is not None:
+        decision = results[0]["decision"]
+        if args.json:
+            print_json(decision.model_dump(mode="json"))
+        else:
+            _print_decision(decision)
+        return 0
+    for line in results:
+        print_json(line)
+    return 1 if any("error" in line for line in results) else 0

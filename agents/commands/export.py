@@ -1,0 +1,51 @@
+"""`athena export [-o FILE]`: every current rule, in rules.jsonl shape plus ids and provenance."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agents.commands.common import add_common_options, print_json
+from agents.commands.query import with_analytics
+
+if TYPE_CHECKING:
+    from memory.analytics import GraphAnalytics
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add the `export` command."""
+    parser = commands.add_parser(
+        "export",
+        help="export every current rule as one JSON object {namespace, count, rules}",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Export the namespace's rules."""
+
+    async def work(analytics: GraphAnalytics) -> dict[str, Any]:
+        rules = await analytics.export()
+        return {"namespace": str(analytics.namespace), "count": len(rules), "rules": rules}
+
+    document = with_analytics(args, work)
+    if args.output:
+        Path(args.output).write_text(json.dumps(document, indent=2, ensure_ascii=False), "utf-8")
+        summary = {
+            "path": args.output,
+            "namespace": document["namespace"],
+            "count": document["count"],
+        }
+        if args.json:
+            print_json(summary)
+        else:
+            print(f"wrote {document['count']} rules of {document['namespace']} to {args.output}")
+    elif args.json:
+        print_json(document)
+    else:
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    return 0

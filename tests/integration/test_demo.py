@@ -1,0 +1,32 @@
+from pathlib import Path
+
+import pytest
+
+from agents.cli import main
+
+
+def test_demo_ingests_and_decides_offline(
+    falkordb_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("ATHENA_DATA_DIR", str(falkordb_dir))
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["demo", "--namespace", "agent:demo-test"]) == 0
+    out = capsys.readouterr().out
+    assert "Rules in memory" in out and "offline mode" in out
+    # The soft employee limit (15, approved up to 18) turns 17 employees into a referral,
+    # and a V-zone property is declined.
+    assert "demo-b: refer" in out and "demo-c: decline" in out
+    assert "within the soft limit 18" in out
+
+
+def test_demo_on_a_dataset_folder(
+    falkordb_dir: Path, dev_set: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("ATHENA_DATA_DIR", str(falkordb_dir))
+    monkeypatch.setenv("COLUMNS", "200")
+    code = main(["demo", "--dataset", str(dev_set), "--limit", "2", "--namespace",
+                 "agent:demo-dev"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "s001:" in out and "s002:" in out
