@@ -144,7 +144,7 @@ class RuleAssembler:
         return Threshold(field=cond.field, operator=cond.operator, value=cond.value, unit=unit)
 
     def compound_trigger(self, conditions: list[Condition]) -> str | None:
-        """ "a AND b AND c" for rules whose trigger combines several conditions."""
+        """Return "a AND b AND c" for rules whose trigger combines several conditions."""
         if len(conditions) < 2:
             return None
         return " AND ".join(self._slug(c) for c in conditions)

@@ -20,13 +20,16 @@ def test_demo_ingests_and_decides_offline(
 
 
 def test_demo_on_a_dataset_folder(
-    falkordb_dir: Path, dev_set: Path, monkeypatch: pytest.MonkeyPatch,
+    falkordb_dir: Path,
+    dev_set: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("ATHENA_DATA_DIR", str(falkordb_dir))
     monkeypatch.setenv("COLUMNS", "200")
-    code = main(["demo", "--dataset", str(dev_set), "--limit", "2", "--namespace",
-                 "agent:demo-dev"])
+    code = main(
+        ["demo", "--dataset", str(dev_set), "--limit", "2", "--namespace", "agent:demo-dev"]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "s001:" in out and "s002:" in out

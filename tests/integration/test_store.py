@@ -301,7 +301,9 @@ async def test_graphiti_engine_agrees_on_the_top_hit(memory: GraphMemory, namesp
     for rule in RULES:
         await write_rule(memory, namespace, rule)
     ours = await memory.search(namespace, "jewelry store burglar alarm", limit=3)
-    stock = await memory.search(namespace, "jewelry store burglar alarm", limit=3, engine="graphiti")
+    stock = await memory.search(
+        namespace, "jewelry store burglar alarm", limit=3, engine="graphiti"
+    )
     assert ours[0].relationship.source_name == "Jewelry Store"
     assert stock[0].relationship.uuid in {h.relationship.uuid for h in ours}
     with pytest.raises(ValueError, match="allowed: fused, graphiti"):
