@@ -225,6 +225,18 @@ async def evaluate_decisions(
     return summary, latencies
 
 
+async def _check_clearable(memory: GraphMemory, ns: Namespace) -> None:
+    """Refuse to wipe a namespace that holds data unless it is an eval namespace."""
+    if ns.kind == "agent" and ns.parts[0].startswith("eval-"):
+        return
+    stats = await memory.stats(ns)
+    if sum(stats.nodes_by_label.values()) or stats.sources:
+        raise ValueError(
+            f"eval clears its namespace, and {ns} already holds data: use an empty "
+            "namespace or one named agent:eval-..."
+        )
+
+
 async def run_eval(
     memory: GraphMemory,
     dataset_dir: str | Path,
@@ -240,11 +252,14 @@ async def run_eval(
         dataset_dir: Folder with fields.json, knowledge.jsonl, rules.jsonl, queries.jsonl
             and submissions.jsonl.
         mode: ``gold`` (ingest rules.jsonl) or ``extract`` (extract knowledge.jsonl).
-        namespace: Where to ingest; None uses `eval_namespace`. It is cleared first.
+        namespace: Where to ingest; None uses `eval_namespace`. It is cleared first, so
+            it must be empty or an ``agent:eval-...`` namespace.
         fields: Data dictionary; None uses the dataset's fields.json.
 
     Raises:
-        ValueError: Unknown mode, or a dataset file that is missing or malformed.
+        ValueError: Unknown mode, a dataset file that is malformed, or a namespace that
+            holds data and is not an eval namespace.
+        FileNotFoundError: A dataset file is missing.
     """
     if mode not in MODES:
         raise ValueError(f"unknown eval mode {mode!r}; allowed: {', '.join(MODES)}")
@@ -254,6 +269,7 @@ async def run_eval(
             raise FileNotFoundError(f"{dataset} is not a dataset: {name} is missing")
     fields = fields or load_data_dictionary(dataset / "fields.json")
     ns = Namespace.parse(str(namespace)) if namespace else eval_namespace(dataset, mode)
+    await _check_clearable(memory, ns)
     await memory.clear(ns)
     report = EvalReport(dataset=str(dataset), mode=mode, namespace=str(ns))
     report.ingestion = await ingest_dataset(memory, ns, dataset, mode, fields)

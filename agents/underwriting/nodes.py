@@ -210,20 +210,26 @@ def _review_answer(answer: Any) -> tuple[str, str]:
 
 
 async def refer(state: State) -> dict[str, Any]:
-    """Pause for a human reviewer (LangGraph interrupt) and take their decision."""
+    """Pause for a human reviewer (LangGraph interrupt) and take their decision.
+
+    An answer that is not a decision pauses again, with the error in the payload.
+    """
     draft = state["draft"]
-    answer = interrupt(
-        {
-            "kind": "underwriting_review",
-            "submission_id": state.get("submission_id"),
-            "proposed_decision": draft["decision"],
-            "cited_rules": [c.model_dump() for c in _cited(state, draft["cited"])],
-            "rationale": draft["rationale"],
-            "allowed_decisions": list(policy.SEVERITY),
-            "resume_with": "a decision label, or {'decision': ..., 'note': ...}",
-        }
-    )
-    label, note = _review_answer(answer)
+    payload: dict[str, Any] = {
+        "kind": "underwriting_review",
+        "submission_id": state.get("submission_id"),
+        "proposed_decision": draft["decision"],
+        "cited_rules": [c.model_dump() for c in _cited(state, draft["cited"])],
+        "rationale": draft["rationale"],
+        "allowed_decisions": list(policy.SEVERITY),
+        "resume_with": "a decision label, or {'decision': ..., 'note': ...}",
+    }
+    while True:
+        try:
+            label, note = _review_answer(interrupt(payload))
+            break
+        except ValueError as exc:
+            payload = {**payload, "error": str(exc)}
     fired = [e["rule_name"] for e in state.get("evaluations", []) if e["outcome"] == label]
     message = f"a human reviewer decided {label} (proposed {draft['decision']})"
     reviewed = {
