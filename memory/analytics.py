@@ -207,7 +207,7 @@ class GraphAnalytics:
         names = list(dict.fromkeys(rule_names))
         if not names:
             return []
-        from memory.store import EDGE_FIELDS, relationship_from_row
+        from memory.rows import EDGE_FIELDS, relationship_from_row
 
         rows = await self._rows(
             "MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) "
@@ -224,12 +224,12 @@ class GraphAnalytics:
 
     async def rule_entities(self, where: str = "", **params: Any) -> list[EntityRecord]:
         """Return the current Rule nodes (optionally filtered by a Cypher condition on `n`)."""
-        from memory.store import _NODE_FIELDS, entity_from_row
+        from memory.rows import NODE_FIELDS, entity_from_row
 
         clause = f" AND ({where})" if where else ""
         rows = await self._rows(
             f"MATCH (n:Entity) WHERE n.label = 'Rule'{clause} {_RULE_NODES}"
-            f"RETURN {_NODE_FIELDS} ORDER BY n.name",
+            f"RETURN {NODE_FIELDS} ORDER BY n.name",
             params,
         )
         return [entity_from_row(r) for r in rows]

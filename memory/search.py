@@ -157,7 +157,7 @@ async def hybrid_search(
     rankings with RRF; `engine="graphiti"` runs Graphiti's stock recipe (kept for
     comparison: it ships every candidate's embedding back to Python).
     """
-    from memory.store import EDGE_FIELDS, relationship_from_row
+    from memory.rows import EDGE_FIELDS, relationship_from_row
 
     if engine not in ("fused", "graphiti"):
         raise ValueError(f"unknown search engine {engine!r}; allowed: fused, graphiti")

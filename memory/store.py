@@ -6,14 +6,14 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from functools import partial
 from typing import Any
 
-from graphiti_core.edges import EntityEdge, EpisodicEdge
-from graphiti_core.nodes import EntityNode, EpisodeType, EpisodicNode
+from graphiti_core.edges import EntityEdge
+from graphiti_core.nodes import EntityNode
 from graphiti_core.utils.datetime_utils import utc_now
 
 from memory import search as _search
+from memory import sources as _sources
 from memory import transfer as _transfer
 from memory._db import Database
 from memory.embedders import Embedder, create_embedder, embed_async
@@ -29,65 +29,20 @@ from memory.records import (
     TraverseResult,
     WriteResult,
 )
+from memory.rows import (
+    EDGE_FIELDS,
+    NODE_FIELDS,
+    check_confidence,
+    dumps_properties,
+    entity_from_row,
+    relationship_from_row,
+)
 from memory.settings import Settings, load_settings
 from memory.traverse import run_traverse
 
 logger = logging.getLogger(__name__)
 
 NamespaceLike = Namespace | str
-
-_NODE_FIELDS = """n.uuid AS uuid, n.entity_key AS entity_key, n.label AS label, n.name AS name,
-    n.summary AS summary, n.props_json AS props_json, n.confidence AS confidence,
-    n.last_update_source AS last_update_source, n.created_at AS created_at,
-    n.updated_at AS updated_at"""
-
-EDGE_FIELDS = """e.uuid AS uuid, e.name AS relation, s.entity_key AS source_key,
-    s.name AS source_name, s.label AS source_label, t.entity_key AS target_key,
-    t.name AS target_name, t.label AS target_label, e.fact AS fact,
-    e.props_json AS props_json, e.confidence AS confidence,
-    e.last_update_source AS last_update_source, e.created_at AS created_at,
-    e.updated_at AS updated_at, e.valid_at AS valid_at, e.invalid_at AS invalid_at,
-    e.expired_at AS expired_at"""
-
-
-def _time(value: Any) -> datetime | None:
-    if value in (None, ""):
-        return None
-    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-
-
-def _dumps(properties: dict[str, Any] | None) -> str:
-    return json.dumps(properties or {}, sort_keys=True, default=str)
-
-
-def _check_confidence(confidence: float | None) -> None:
-    if confidence is not None and not 0.0 <= confidence <= 1.0:
-        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
-
-
-def entity_from_row(row: dict[str, Any]) -> EntityRecord:
-    """Build an `EntityRecord` from a row selected with the store's node fields."""
-    return EntityRecord(
-        uuid=row["uuid"],
-        entity_key=row["entity_key"],
-        label=row["label"],
-        name=row["name"],
-        summary=row.get("summary") or "",
-        properties=json.loads(row.get("props_json") or "{}"),
-        confidence=row.get("confidence"),
-        last_update_source=row.get("last_update_source"),
-        created_at=_time(row.get("created_at")),
-        updated_at=_time(row.get("updated_at")),
-    )
-
-
-def relationship_from_row(row: dict[str, Any]) -> RelationshipRecord:
-    """Build a `RelationshipRecord` from a row selected with `EDGE_FIELDS`."""
-    values = dict(row)
-    values["properties"] = json.loads(values.pop("props_json") or "{}")
-    for key in ("created_at", "updated_at", "valid_at", "invalid_at", "expired_at"):
-        values[key] = _time(values.get(key))
-    return RelationshipRecord(**values)
 
 
 class GraphMemory:
@@ -146,7 +101,7 @@ class GraphMemory:
         ns = as_namespace(namespace)
         rows = await self.db.query(
             ns.group_id,
-            f"MATCH (n:Entity {{entity_key: $key}}) RETURN {_NODE_FIELDS}",
+            f"MATCH (n:Entity {{entity_key: $key}}) RETURN {NODE_FIELDS}",
             {"key": key},
             read_only=True,
         )
@@ -173,7 +128,7 @@ class GraphMemory:
         self.ontology.check_label(label)
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"entity name must be a non-empty string, got {name!r}")
-        _check_confidence(confidence)
+        check_confidence(confidence)
         ns, group_id = await self._graph(namespace)
         key = entity_key(group_id, label, name)
         existing = await self.get_entity(ns, key)
@@ -192,7 +147,7 @@ class GraphMemory:
                 "properties": existing.properties,
                 "confidence": existing.confidence,
             }
-            if json.loads(_dumps(new)) == json.loads(_dumps(old)):
+            if json.loads(dumps_properties(new)) == json.loads(dumps_properties(old)):
                 return WriteResult(status="unchanged", key=key, uuid=existing.uuid)
         now = utc_now()
         [embedding] = await embed_async(self.embedder, [display])
@@ -207,7 +162,7 @@ class GraphMemory:
             attributes={
                 "entity_key": key,
                 "label": label,
-                "props_json": _dumps(properties),
+                "props_json": dumps_properties(properties),
                 "confidence": confidence,
                 "last_update_source": source,
                 "updated_at": now.isoformat(),
@@ -226,7 +181,7 @@ class GraphMemory:
         rows = await self.db.query(
             ns.group_id,
             "MATCH (n:Entity) WHERE $label IS NULL OR n.label = $label "
-            f"RETURN {_NODE_FIELDS} ORDER BY n.label, n.name",
+            f"RETURN {NODE_FIELDS} ORDER BY n.label, n.name",
             {"label": label},
             read_only=True,
         )
@@ -249,7 +204,7 @@ class GraphMemory:
             ns.group_id,
             "MATCH (n:Entity) WHERE ($label IS NULL OR n.label = $label) "
             "WITH n, (2 - vec.cosineDistance(n.name_embedding, vecf32($vector))) / 2 AS score "
-            f"WHERE score >= $threshold RETURN {_NODE_FIELDS}, score "
+            f"WHERE score >= $threshold RETURN {NODE_FIELDS}, score "
             "ORDER BY score DESC LIMIT $limit",
             {"label": label, "vector": vector, "threshold": threshold, "limit": limit},
             read_only=True,
@@ -297,7 +252,7 @@ class GraphMemory:
         self.ontology.edge_type(relation)
         if not isinstance(fact, str) or not fact.strip():
             raise ValueError("a relationship needs a non-empty fact text")
-        _check_confidence(confidence)
+        check_confidence(confidence)
         ns, group_id = await self._graph(namespace)
         ends = {}
         for role, key in (("source", source_key), ("target", target_key)):
@@ -305,7 +260,7 @@ class GraphMemory:
             if node is None:
                 raise ValueError(f"{role} entity {key!r} does not exist in namespace {ns}")
             ends[role] = node
-        props = json.loads(_dumps(properties))
+        props = json.loads(dumps_properties(properties))
         self.ontology.validate_edge(ends["source"].label, relation, ends["target"].label, props)
         edge_uuid = stable_uuid(group_id, "edge", source_key, relation, target_key)
         existing = await self.get_relationship(ns, edge_uuid)
@@ -332,7 +287,7 @@ class GraphMemory:
             valid_at=valid_at or (existing.valid_at if existing else now),
             attributes={
                 **flat,
-                "props_json": _dumps(props),
+                "props_json": dumps_properties(props),
                 "source_key": source_key,
                 "target_key": target_key,
                 "confidence": confidence,
@@ -404,82 +359,26 @@ class GraphMemory:
         The episode id is derived from `source_id`, so storing the same source
         again updates it in place; unknown entity keys raise before anything is written.
         """
-        if not isinstance(text, str):
-            raise ValueError(f"source text must be a string, got {type(text).__name__}")
-        if not source_id:
-            raise ValueError("add_source needs a non-empty source_id")
-        ns, group_id = await self._graph(namespace)
-        targets = []
-        for key in dict.fromkeys(mentions):
-            node = await self.get_entity(ns, key)
-            if node is None:
-                raise ValueError(f"mentioned entity {key!r} does not exist in namespace {ns}")
-            targets.append(node)
-        episode_uuid = stable_uuid(group_id, "source", source_id)
-        old = await self.get_source(ns, source_id)
-        if (
-            old
-            and old.content == text
-            and old.description == description
-            and set(old.mentions) == {t.entity_key for t in targets}
-        ):
-            return WriteResult(status="unchanged", key=source_id, uuid=episode_uuid)
-        now = utc_now()
-        episode = EpisodicNode(
-            uuid=episode_uuid,
-            name=source_id,
-            group_id=group_id,
-            source=EpisodeType.text,
-            source_description=description,
-            content=text,
-            created_at=created_at or (old.created_at if old and old.created_at else now),
-            valid_at=created_at or (old.created_at if old and old.created_at else now),
+        return await _sources.add_source(
+            self,
+            as_namespace(namespace),
+            text,
+            source_id=source_id,
+            description=description,
+            mentions=mentions,
+            created_at=created_at,
         )
-        driver = self.db.driver(group_id)
-        await self.db.call_with_retry(lambda: episode.save(driver))
-        for node in targets:
-            link = EpisodicEdge(
-                uuid=stable_uuid(group_id, "mentions", source_id, node.entity_key),
-                source_node_uuid=episode_uuid,
-                target_node_uuid=node.uuid,
-                group_id=group_id,
-                created_at=episode.created_at,
-            )
-            await self.db.call_with_retry(partial(link.save, driver))
-        return WriteResult(status="updated" if old else "created", key=source_id, uuid=episode_uuid)
 
     async def get_source(self, namespace: NamespaceLike, source_id: str) -> SourceRecord | None:
         """Return the source episode stored under `source_id`, or None."""
-        sources = await self.sources(namespace, source_id=source_id)
-        return sources[0] if sources else None
+        found = await _sources.list_sources(self, as_namespace(namespace), source_id=source_id)
+        return found[0] if found else None
 
     async def sources(
         self, namespace: NamespaceLike, *, source_id: str | None = None
     ) -> list[SourceRecord]:
         """Return the namespace's source episodes with the entity keys they mention."""
-        ns = as_namespace(namespace)
-        rows = await self.db.query(
-            ns.group_id,
-            "MATCH (ep:Episodic) WHERE $sid IS NULL OR ep.name = $sid "
-            "OPTIONAL MATCH (ep)-[:MENTIONS]->(n:Entity) "
-            "WITH ep, collect(n.entity_key) AS keys "
-            "RETURN ep.uuid AS uuid, ep.name AS source_id, ep.content AS content, "
-            "ep.source_description AS description, ep.created_at AS created_at, keys "
-            "ORDER BY ep.name",
-            {"sid": source_id},
-            read_only=True,
-        )
-        return [
-            SourceRecord(
-                uuid=r["uuid"],
-                source_id=r["source_id"],
-                content=r["content"] or "",
-                description=r["description"] or "",
-                created_at=_time(r["created_at"]),
-                mentions=sorted(k for k in r["keys"] if k),
-            )
-            for r in rows
-        ]
+        return await _sources.list_sources(self, as_namespace(namespace), source_id=source_id)
 
     # -- reading ----------------------------------------------------------------------------
 

@@ -1,0 +1,65 @@
+"""Reading graph rows into records: the fields the store selects and their parsing."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from memory.records import EntityRecord, RelationshipRecord
+
+NODE_FIELDS = """n.uuid AS uuid, n.entity_key AS entity_key, n.label AS label, n.name AS name,
+    n.summary AS summary, n.props_json AS props_json, n.confidence AS confidence,
+    n.last_update_source AS last_update_source, n.created_at AS created_at,
+    n.updated_at AS updated_at"""
+
+EDGE_FIELDS = """e.uuid AS uuid, e.name AS relation, s.entity_key AS source_key,
+    s.name AS source_name, s.label AS source_label, t.entity_key AS target_key,
+    t.name AS target_name, t.label AS target_label, e.fact AS fact,
+    e.props_json AS props_json, e.confidence AS confidence,
+    e.last_update_source AS last_update_source, e.created_at AS created_at,
+    e.updated_at AS updated_at, e.valid_at AS valid_at, e.invalid_at AS invalid_at,
+    e.expired_at AS expired_at"""
+
+
+def parse_time(value: Any) -> datetime | None:
+    """Parse a stored ISO time (None for none)."""
+    if value in (None, ""):
+        return None
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+def dumps_properties(properties: dict[str, Any] | None) -> str:
+    """Serialise properties canonically (sorted keys) for storage and comparison."""
+    return json.dumps(properties or {}, sort_keys=True, default=str)
+
+
+def check_confidence(confidence: float | None) -> None:
+    """Raise ValueError unless the confidence is None or within [0, 1]."""
+    if confidence is not None and not 0.0 <= confidence <= 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+
+
+def entity_from_row(row: dict[str, Any]) -> EntityRecord:
+    """Build an `EntityRecord` from a row selected with the store's node fields."""
+    return EntityRecord(
+        uuid=row["uuid"],
+        entity_key=row["entity_key"],
+        label=row["label"],
+        name=row["name"],
+        summary=row.get("summary") or "",
+        properties=json.loads(row.get("props_json") or "{}"),
+        confidence=row.get("confidence"),
+        last_update_source=row.get("last_update_source"),
+        created_at=parse_time(row.get("created_at")),
+        updated_at=parse_time(row.get("updated_at")),
+    )
+
+
+def relationship_from_row(row: dict[str, Any]) -> RelationshipRecord:
+    """Build a `RelationshipRecord` from a row selected with `EDGE_FIELDS`."""
+    values = dict(row)
+    values["properties"] = json.loads(values.pop("props_json") or "{}")
+    for key in ("created_at", "updated_at", "valid_at", "invalid_at", "expired_at"):
+        values[key] = parse_time(values.get(key))
+    return RelationshipRecord(**values)
