@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -104,8 +105,8 @@ async def _demo(args: argparse.Namespace, settings: Settings, console: Console) 
                 decision.decision, "cyan"
             )
             body = "\n".join(
-                [f"[bold]submission[/] {json.dumps(item['submission'])}", ""]
-                + [f"- {step}" for step in decision.reasoning_chain]
+                [f"[bold]submission[/] {escape(json.dumps(item['submission']))}", ""]
+                + [f"- {escape(step)}" for step in decision.reasoning_chain]
                 + (
                     [f"\n[dim]missing fields: {', '.join(decision.missing_fields)}[/]"]
                     if decision.missing_fields

@@ -17,6 +17,7 @@ def test_demo_ingests_and_decides_offline(
     # and a V-zone property is declined.
     assert "demo-b: refer" in out and "demo-c: decline" in out
     assert "within the soft limit 18" in out
+    assert "[source: Demo" in out
 
 
 def test_demo_on_a_dataset_folder(
