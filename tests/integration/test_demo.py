@@ -11,7 +11,7 @@ def test_demo_ingests_and_decides_offline(
     monkeypatch.setenv("ATHENA_DATA_DIR", str(falkordb_dir))
     monkeypatch.setenv("COLUMNS", "200")
     assert main(["demo", "--namespace", "agent:demo-test"]) == 0
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.replace("│", " ").split())
     assert "Rules in memory" in out and "offline mode" in out
     # The soft employee limit (15, approved up to 18) turns 17 employees into a referral,
     # and a V-zone property is declined.
