@@ -178,19 +178,22 @@ async def hybrid_search(
         )
     if not scores:
         return []
+    ranked = sorted(scores, key=lambda uuid: (-scores[uuid], uuid))
+    # Product and validity filters already ran in the ranking queries; only an endpoint
+    # label filter can still drop hits, so otherwise load just the records we return.
+    wanted = ranked if labels else ranked[:limit]
     rows = await db.query(
         group_id,
         f"MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) WHERE e.uuid IN $uuids RETURN {EDGE_FIELDS}",
-        {"uuids": list(scores)},
+        {"uuids": wanted},
         read_only=True,
     )
     records = {r["uuid"]: relationship_from_row(r) for r in rows}
     hits = [
-        SearchHit(relationship=records[uuid], score=float(score))
-        for uuid, score in scores.items()
+        SearchHit(relationship=records[uuid], score=float(scores[uuid]))
+        for uuid in wanted
         if uuid in records and _keep(records[uuid], labels, product_type, include_invalid)
     ]
-    hits.sort(key=lambda h: (-h.score, h.relationship.uuid))
     return hits[:limit]
 
 
