@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
@@ -83,13 +84,17 @@ class Database:
 
     async def connect(self) -> None:
         """Connect, starting the embedded server first when no URL is set."""
+        # The async client's constructor probes the server with a *sync* connection
+        # (cluster detection), so build it off the event loop.
         if self.settings.falkordb_url:
-            self.client = FalkorDB.from_url(self.settings.falkordb_url)
+            self.client = await asyncio.to_thread(FalkorDB.from_url, self.settings.falkordb_url)
         else:
             status = await asyncio.to_thread(server.ensure_server, self.settings.data_dir)
             # One quick retry: redis-py's default backoff takes seconds to notice a dead server.
-            self.client = FalkorDB(
-                unix_socket_path=str(status.socket_path), retry=Retry(NoBackoff(), 1)
+            self.client = await asyncio.to_thread(
+                partial(
+                    FalkorDB, unix_socket_path=str(status.socket_path), retry=Retry(NoBackoff(), 1)
+                )
             )
         self._drivers.clear()
         await self.client.connection.ping()

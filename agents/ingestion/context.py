@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
-
-from memory import Settings
-from schemas.fields import DataDictionary
+from pydantic.json_schema import SkipJsonSchema
 
 if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
     from agents.models import RuleExtractor
+    from memory import Settings
     from memory.store import GraphMemory
+    from schemas.fields import DataDictionary
+
+    # Live objects injected by Python callers: precise types for the type checker ...
+    InjectedSettings = Settings | None
+    InjectedMemory = GraphMemory | None
+    InjectedFields = DataDictionary | None
+    InjectedExtractor = RuleExtractor | None
+    InjectedChatModel = BaseChatModel | None
+else:
+    # ... and left out of the JSON schema Studio renders as the run's settings form.
+    InjectedSettings = InjectedMemory = InjectedFields = SkipJsonSchema[Any]
+    InjectedExtractor = InjectedChatModel = SkipJsonSchema[Any]
 
 MAX_ITERATIONS = 10
 VECTOR_MATCH_LABELS = ("RiskFactor", "Mitigant")
@@ -40,11 +52,11 @@ class Context:
     """
 
     namespace: str | None = None
-    settings: Settings | None = None
-    memory: GraphMemory | None = None
-    fields: DataDictionary | None = None
-    extractor: RuleExtractor | None = None
-    chat_model: BaseChatModel | None = None
+    settings: InjectedSettings = None
+    memory: InjectedMemory = None
+    fields: InjectedFields = None
+    extractor: InjectedExtractor = None
+    chat_model: InjectedChatModel = None
     max_iterations: int = MAX_ITERATIONS
     similarity_threshold: float | None = None
     vector_match_labels: tuple[str, ...] = VECTOR_MATCH_LABELS

@@ -51,6 +51,8 @@ def normalise_texts(
 ) -> list[KnowledgeText]:
     """Turn a string, a list of strings or a dict of strings (key = id) into texts.
 
+    List items may also be `{text, source, source_type, id}` objects.
+
     Args:
         raw: The input; `KnowledgeText`s pass through.
         source: Document name for texts that have none.
@@ -76,6 +78,15 @@ def normalise_texts(
     for key, value in items:
         if isinstance(value, KnowledgeText):
             texts.append(value)
+            continue
+        if isinstance(value, Mapping) and isinstance(value.get("text"), str):
+            # A {text, source, source_type[, id]} object (e.g. from LangGraph Studio).
+            doc = {"source": source, "source_type": source_type, **value}
+            doc["id"] = str(doc.get("id") or key or text_id(value["text"]))
+            try:
+                texts.append(KnowledgeText.model_validate(doc))
+            except ValidationError as exc:
+                raise ValueError(f"text {doc['id']!r} is not a knowledge text: {exc}") from exc
             continue
         if not isinstance(value, str):
             raise ValueError(

@@ -14,6 +14,7 @@ from langgraph.runtime import Runtime
 
 from agents import models
 from agents.ingestion.context import Context
+from agents.ingestion.loaders import normalise_texts
 from agents.ingestion.matching import EntityMatcher
 from agents.ingestion.state import IngestionState
 from memory import Namespace, Settings, load_settings
@@ -91,9 +92,10 @@ async def extract_and_disambiguate(
 ) -> dict[str, Any]:
     """Extract the rules of every text (unless given) and match their entities to the graph."""
     ctx = runtime.context or Context()
-    texts = state.get("texts") or []
+    # Input from JSON (Studio, the server API) arrives as plain strings and objects.
+    texts = normalise_texts(state.get("texts") or [])
     warnings: list[str] = []
-    rules = list(state.get("rules") or [])
+    rules = [ExtractedRule.model_validate(r) for r in state.get("rules") or []]
     # Pre-extracted rules carry curated names: match them by key and name only.
     vector_labels = () if rules else ctx.vector_match_labels
     if not rules:
@@ -122,6 +124,7 @@ async def extract_and_disambiguate(
         )
         resolved = [await matcher.resolve(rule) for rule in rules]
     return {
+        "texts": texts,
         "rules": resolved,
         "matches": list(matcher.matches.values()),
         "mode": mode_of(ctx),

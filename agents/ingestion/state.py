@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, TypedDict
+from collections.abc import Sequence
+from typing import Annotated
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
 
 from schemas.ingestion import EntityMatch, IngestionReport, KnowledgeText, WriteCounts
 from schemas.rules import ExtractedRule
@@ -16,12 +18,13 @@ class IngestionInput(TypedDict, total=False):
     """What a run is given.
 
     Attributes:
-        texts: Knowledge texts (their ids are the source ids of provenance).
+        texts: Knowledge texts: plain strings or `{text, source, source_type, id}`
+            objects (their ids are the source ids of provenance).
         rules: Pre-extracted rules; when given, extraction is skipped and `texts`
             only provide the source episodes.
     """
 
-    texts: list[KnowledgeText]
+    texts: Sequence[str | KnowledgeText]
     rules: list[ExtractedRule]
 
 

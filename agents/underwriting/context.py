@@ -5,11 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic.json_schema import SkipJsonSchema
+
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from memory.store import GraphMemory
     from schemas.fields import DataDictionary
+
+    # Live objects injected by Python callers: precise types for the type checker ...
+    InjectedMemory = GraphMemory | None
+    InjectedFields = DataDictionary | None
+    InjectedChatModel = BaseChatModel | None
+else:
+    # ... and left out of the JSON schema Studio renders as the run's settings form.
+    InjectedMemory = InjectedFields = InjectedChatModel = SkipJsonSchema[Any]
 
 Mode = Literal["offline", "llm"]
 
@@ -43,9 +53,9 @@ class Context:
     fields_path: str | None = None
     search_limit: int = 5
     max_llm_attempts: int = 2
-    memory: GraphMemory | None = None
-    fields: DataDictionary | None = None
-    chat_model: BaseChatModel | None = None
+    memory: InjectedMemory = None
+    fields: InjectedFields = None
+    chat_model: InjectedChatModel = None
 
     def __post_init__(self) -> None:
         if self.mode not in ("offline", "llm"):

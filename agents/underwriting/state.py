@@ -7,7 +7,9 @@ checkpointer can store it across a human-review interrupt.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict
 
 from schemas.submission import Decision
 
