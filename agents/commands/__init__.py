@@ -1,5 +1,5 @@
 """`athena` command groups; each module exposes `register(subparsers)`."""
 
-from agents.commands import db, decide, demo, eval, export, ingest, query, trace, visualize
+from agents.commands import db, decide, demo, eval, export, ingest, mcp, query, trace, visualize
 
-COMMAND_MODULES = [db, ingest, query, trace, decide, export, visualize, eval, demo]
+COMMAND_MODULES = [db, ingest, query, trace, decide, export, visualize, eval, demo, mcp]
