@@ -1,0 +1,36 @@
+"""Athena's LangGraph agents: the ingestion graph and the underwriting agent.
+
+    from agents import build_ingestion_graph, build_underwriting_agent
+
+Both builders compile the graph (optionally with a checkpointer); run settings
+travel in each graph's `Context`. Importing this package starts nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langgraph.graph.state import CompiledStateGraph
+    from langgraph.types import Checkpointer
+
+
+def build_ingestion_graph(
+    checkpointer: Checkpointer = None,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Compile the ingestion graph (extract -> agent <-> tools -> link sources -> finalize)."""
+    from agents.ingestion.graph import builder
+
+    return builder.compile(checkpointer=checkpointer)
+
+
+def build_underwriting_agent(
+    checkpointer: Checkpointer = None,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Compile the underwriting agent; give a checkpointer to use its `refer` interrupt."""
+    from agents.underwriting.graph import builder
+
+    return builder.compile(checkpointer=checkpointer)
+
+
+__all__ = ["build_ingestion_graph", "build_underwriting_agent"]
