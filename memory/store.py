@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -68,6 +68,12 @@ class GraphMemory:
         self.embedder = embedder or create_embedder(self.settings)
         self.ontology: OntologyDefinition = get(ontology)
         self.db = Database(self.settings)
+        # Write listeners, called with the namespace after each write (e.g. cache invalidation).
+        self.on_write: list[Callable[[Namespace], object]] = []
+
+    def _wrote(self, namespace: Namespace) -> None:
+        for listener in list(self.on_write):
+            listener(namespace)
 
     async def __aenter__(self) -> GraphMemory:
         await self.connect()
@@ -169,6 +175,7 @@ class GraphMemory:
             },
         )
         await self.db.call_with_retry(lambda: node.save(self.db.driver(group_id)))
+        self._wrote(ns)
         return WriteResult(status="updated" if existing else "created", key=key, uuid=node.uuid)
 
     async def entities(
@@ -296,6 +303,7 @@ class GraphMemory:
             },
         )
         await self.db.call_with_retry(lambda: edge.save(self.db.driver(group_id)))
+        self._wrote(ns)
         return WriteResult(
             status="updated" if existing else "created", key=edge_uuid, uuid=edge_uuid
         )
@@ -318,6 +326,7 @@ class GraphMemory:
             "RETURN e.uuid AS uuid",
             {"uuid": uuid, "when": when, "now": utc_now().isoformat(), "source": source},
         )
+        self._wrote(ns)
         return bool(rows)
 
     async def relationships(
@@ -359,15 +368,18 @@ class GraphMemory:
         The episode id is derived from `source_id`, so storing the same source
         again updates it in place; unknown entity keys raise before anything is written.
         """
-        return await _sources.add_source(
+        ns = as_namespace(namespace)
+        result = await _sources.add_source(
             self,
-            as_namespace(namespace),
+            ns,
             text,
             source_id=source_id,
             description=description,
             mentions=mentions,
             created_at=created_at,
         )
+        self._wrote(ns)
+        return result
 
     async def get_source(self, namespace: NamespaceLike, source_id: str) -> SourceRecord | None:
         """Return the source episode stored under `source_id`, or None."""
@@ -473,7 +485,9 @@ class GraphMemory:
     async def clear(self, namespace: NamespaceLike) -> bool:
         """Delete everything in one namespace; False if it held nothing."""
         ns = as_namespace(namespace)
-        return await self.db.delete_graph(ns.group_id)
+        deleted = await self.db.delete_graph(ns.group_id)
+        self._wrote(ns)
+        return deleted
 
     async def export(self, namespace: NamespaceLike) -> dict[str, Any]:
         """Return the namespace as a JSON-ready document (no embeddings, no namespace ids)."""
@@ -485,4 +499,7 @@ class GraphMemory:
         Raises:
             ValueError: The namespace is not empty or the document is malformed.
         """
-        return await _transfer.import_namespace(self, as_namespace(namespace), document)
+        ns = as_namespace(namespace)
+        counts = await _transfer.import_namespace(self, ns, document)
+        self._wrote(ns)
+        return counts

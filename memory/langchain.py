@@ -1,0 +1,162 @@
+"""LangChain integration: a retriever, an embeddings class and a tool over graph memory.
+
+They plug graph memory into any LangChain or LangGraph app. Each call opens a
+`GraphMemory` from the given (or environment) settings and closes it after,
+so the objects are plain, serialisable configuration and work from sync and
+async code alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    AsyncCallbackManagerForToolRun,
+    CallbackManagerForRetrieverRun,
+    CallbackManagerForToolRun,
+)
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.tools import BaseTool
+from pydantic import BaseModel, ConfigDict, Field
+
+from memory.analytics import GraphAnalytics, RuleHit, canonical_product
+from memory.embedders import WordLlamaEmbedder
+from memory.settings import Settings, load_settings
+
+T = TypeVar("T")
+
+
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine from sync code, also when an event loop is already running."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+async def _rule_hits(
+    settings: Settings | None, namespace: str, query: str, product_type: str | None, k: int
+) -> list[tuple[RuleHit, str | None]]:
+    """Return the best rules for a query with the document each rule came from."""
+    from memory.store import GraphMemory
+
+    async with GraphMemory(settings or load_settings()) as memory:
+        analytics = GraphAnalytics(memory, namespace)
+        hits = await analytics.query(query, product_type=canonical_product(product_type), limit=k)
+        sources = {
+            r.rule_name: r.source for r in await analytics.rules([h.rule_name for h in hits])
+        }
+    return [(hit, sources.get(hit.rule_name)) for hit in hits]
+
+
+def _document(hit: RuleHit, source: str | None) -> Document:
+    props = hit.properties
+    return Document(
+        page_content=hit.fact,
+        metadata={
+            "rule_name": hit.rule_name,
+            "product_type": props.get("product_type"),
+            "action": props.get("action"),
+            "source": source,
+            "relation": hit.relation,
+            "score": hit.score,
+        },
+    )
+
+
+class GraphMemoryRetriever(BaseRetriever):
+    """Rules from graph memory as LangChain `Document`s, one per rule, best first.
+
+    The page content is the rule's fact text; metadata holds the rule name,
+    product, action, source document and score.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    namespace: str = Field(default="agent:athena", description="Namespace to search.")
+    product_type: str | None = Field(default=None, description="Keep this product's and ALL rules.")
+    k: int = Field(default=5, ge=1, description="Most documents to return.")
+    settings: Settings | None = Field(default=None, description="None reads the environment.")
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, k: int | None = None
+    ) -> list[Document]:
+        hits = run_sync(
+            _rule_hits(self.settings, self.namespace, query, self.product_type, k or self.k)
+        )
+        return [_document(h, source) for h, source in hits]
+
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, k: int | None = None
+    ) -> list[Document]:
+        hits = await _rule_hits(
+            self.settings, self.namespace, query, self.product_type, k or self.k
+        )
+        return [_document(h, source) for h, source in hits]
+
+
+class WordLlamaEmbeddings(Embeddings):
+    """The offline embedder (WordLlama weights inside its wheel) as LangChain `Embeddings`."""
+
+    def __init__(self, dim: int = 256) -> None:
+        self._embedder = WordLlamaEmbedder(dim)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed texts; never touches the network."""
+        return [v.tolist() for v in self._embedder.embed(texts)]
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query."""
+        return self.embed_documents([text])[0]
+
+
+class CheckRiskArgs(BaseModel):
+    """Arguments of `memory_check_risk`."""
+
+    risk: str = Field(
+        description="Risk factor or situation, e.g. 'gas station' or 'employee count 22'."
+    )
+    product_type: str | None = Field(default=None, description="BOP, LRO, Property or GL.")
+
+
+class CheckRiskAppetiteTool(BaseTool):
+    """Look up the underwriting rules that apply to a risk (a self-contained LangChain tool)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    name: str = "memory_check_risk"
+    description: str = (
+        "Find the underwriting rules that apply to a risk factor for a product: each with "
+        "its action, thresholds (hard or soft), exceptions and source."
+    )
+    args_schema: type[BaseModel] = CheckRiskArgs
+    namespace: str = "agent:athena"
+    k: int = 5
+    settings: Settings | None = None
+
+    def _run(
+        self,
+        risk: str,
+        product_type: str | None = None,
+        run_manager: CallbackManagerForToolRun | None = None,
+    ) -> str:
+        return run_sync(self._arun(risk, product_type))
+
+    async def _arun(
+        self,
+        risk: str,
+        product_type: str | None = None,
+        run_manager: AsyncCallbackManagerForToolRun | None = None,
+    ) -> str:
+        hits = await _rule_hits(self.settings, self.namespace, risk, product_type, self.k)
+        if not hits:
+            return f"No rules found in {self.namespace} for {risk!r}."
+        return "\n".join(f"- {h.rule_name} [{source}]: {h.fact}" for h, source in hits)
