@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage
@@ -174,3 +174,35 @@ def tool_calling_model(
 
         chat_model = OfflinePlanner()
     return chat_model.bind_tools(list(tools))
+
+
+def chat_model(
+    settings: Settings,
+    tools: Sequence[BaseTool],
+    *,
+    chat_model: BaseChatModel | None = None,
+) -> Runnable[LanguageModelInput, AIMessage]:
+    """Return the chat agent's model with `tools` bound: injected, ChatOpenAI, or offline."""
+    if chat_model is None and settings.llm_enabled:
+        chat_model = openai_chat_model(settings, settings.llm_model)
+    if chat_model is None:
+        from agents.chat.offline_model import OfflineChatModel
+
+        chat_model = OfflineChatModel()
+    return chat_model.bind_tools(list(tools))
+
+
+def memory_former(settings: Settings, *, chat_model: BaseChatModel | None = None) -> Any:
+    """Return the session memory former: the LLM one with a model, else the rule-based one."""
+    from memory.sessions import RuleBasedFormer
+
+    if chat_model is None and settings.llm_enabled:
+        chat_model = openai_chat_model(settings, settings.llm_model)
+    if chat_model is None:
+        return RuleBasedFormer()
+    from agents.chat.formation import LLMMemoryFormer
+
+    try:
+        return LLMMemoryFormer(chat_model)
+    except (NotImplementedError, ValueError):  # no structured output (offline / scripted)
+        return RuleBasedFormer()

@@ -1,17 +1,37 @@
 """`athena` command groups; each module exposes `register(subparsers)`."""
 
 from agents.commands import (
+    chat,
     db,
     decide,
     demo,
     eval,
     export,
     ingest,
+    jobs,
     mcp,
     query,
     review,
+    sweep,
     trace,
     visualize,
+    worker,
 )
 
-COMMAND_MODULES = [db, ingest, query, trace, decide, export, visualize, eval, demo, mcp, review]
+COMMAND_MODULES = [
+    db,
+    ingest,
+    query,
+    trace,
+    decide,
+    export,
+    visualize,
+    eval,
+    demo,
+    mcp,
+    review,
+    chat,
+    worker,
+    jobs,
+    sweep,
+]

@@ -1,0 +1,36 @@
+"""State of the chat graph: one user message in, one reply out."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+
+class ChatInput(TypedDict):
+    """What a turn is given.
+
+    Attributes:
+        message: The user's message.
+    """
+
+    message: str
+
+
+class ChatState(TypedDict, total=False):
+    """The working state of one turn."""
+
+    message: str
+    memory_context: str
+    messages: Annotated[list[AnyMessage], add_messages]
+    rounds: int
+    reply: str
+
+
+class ChatOutput(TypedDict):
+    """What a turn returns: the reply and the memory context its prompt carried."""
+
+    reply: str
+    memory_context: str

@@ -1,0 +1,147 @@
+"""The ingestion worker: session transcripts from the job queue -> rules in the agent namespace.
+
+A job is ``{"conversation_id", "namespace", "transcript", "source", "user_id"}``.
+The worker runs the ingestion graph on the transcript with the conversation id as
+the text id, so every rule, edge and source episode it writes carries the
+conversation as provenance. Learnings that change a current rule become its next
+version and retire the old one (`memory.supersede`). Running a job twice writes
+the same graph: versions are matched to what the first run wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from agents import models
+from agents.chat.learning import SessionLearningExtractor
+from agents.ingestion import IngestionPipeline
+from memory import Namespace
+from memory.queue import Handler, Job, JobQueue, run_worker
+from memory.supersede import supersede_rule
+from schemas.fields import load_data_dictionary
+from schemas.ingestion import KnowledgeText
+
+if TYPE_CHECKING:
+    from memory.store import GraphMemory
+
+logger = logging.getLogger(__name__)
+
+INGEST = "ingest"
+
+
+def job_id_of(conversation_id: str) -> str:
+    """Return the job id of a conversation's ingestion (one job per conversation)."""
+    return f"{INGEST}:{conversation_id}"
+
+
+async def enqueue_transcript(
+    queue: JobQueue,
+    *,
+    conversation_id: str,
+    namespace: Namespace | str,
+    transcript: str,
+    user_id: str | None = None,
+    source: str | None = None,
+) -> bool:
+    """Enqueue the ingestion of one conversation; True when a job was added.
+
+    Raises:
+        ValueError: The transcript is empty or only whitespace (no job is made).
+    """
+    if not isinstance(transcript, str) or not transcript.strip():
+        raise ValueError(f"conversation {conversation_id!r} has an empty transcript: no job")
+    payload = {
+        "conversation_id": conversation_id,
+        "namespace": str(namespace),
+        "transcript": transcript,
+        "user_id": user_id,
+        "source": source or f"Conversation {conversation_id}",
+    }
+    return await queue.enqueue(job_id_of(conversation_id), payload, kind=INGEST)
+
+
+async def ingest_job(
+    memory: GraphMemory, job: Job, *, pause_after_write: float = 0.0
+) -> dict[str, Any]:
+    """Run one ingestion job and return its summary.
+
+    Args:
+        memory: Connected graph memory.
+        job: The job (kind ``ingest``).
+        pause_after_write: Seconds to wait between the writes and the supersessions
+            (a fault-injection hook for tests).
+
+    Raises:
+        ValueError: An unknown job kind or a malformed payload.
+    """
+    if job.kind != INGEST:
+        raise ValueError(f"unknown job kind {job.kind!r}; this worker runs {INGEST!r} jobs")
+    payload = job.payload
+    try:
+        conversation = str(payload["conversation_id"])
+        ns = Namespace.parse(str(payload["namespace"]))
+        transcript = str(payload["transcript"])
+    except KeyError as exc:
+        raise ValueError(f"job {job.id}: payload lacks {exc.args[0]!r}") from exc
+    if not transcript.strip():
+        return {"conversation_id": conversation, "skipped": "empty transcript"}
+    settings = memory.settings
+    fields = load_data_dictionary(settings.fields_path)
+    extractor = SessionLearningExtractor(models.rule_extractor(settings, fields), memory, ns)
+    text = KnowledgeText(
+        id=conversation, text=transcript, source=payload.get("source"), source_type="sme"
+    )
+    pipeline = IngestionPipeline(memory, ns, settings=settings, fields=fields, extractor=extractor)
+    report = await pipeline.run([text])
+    if pause_after_write:
+        await asyncio.sleep(pause_after_write)
+    written = set(report.rule_names)
+    superseded = []
+    for old, new in extractor.supersede:
+        if new in written:
+            await supersede_rule(memory, ns, old, new, source=conversation)
+            superseded.append([old, new])
+    return {
+        "conversation_id": conversation,
+        "namespace": str(ns),
+        "rules": sorted(written),
+        "superseded": superseded,
+        "warnings": report.warnings,
+    }
+
+
+def ingestion_handler(memory: GraphMemory, *, pause_after_write: float = 0.0) -> Handler:
+    """Return the queue handler running `ingest_job` on `memory`."""
+
+    async def handle(job: Job) -> dict[str, Any]:
+        return await ingest_job(memory, job, pause_after_write=pause_after_write)
+
+    return handle
+
+
+async def work(
+    memory: GraphMemory,
+    queue: JobQueue,
+    *,
+    drain: bool = False,
+    consumer: str | None = None,
+    stop: asyncio.Event | None = None,
+    pause_after_write: float = 0.0,
+) -> int:
+    """Consume ingestion jobs until stopped (or drained); return how many were handled."""
+
+    async def reconnect() -> None:
+        await memory.close()
+        await memory.connect()
+
+    return await run_worker(
+        queue,
+        ingestion_handler(memory, pause_after_write=pause_after_write),
+        consumer=consumer,
+        drain=drain,
+        stop=stop,
+        reconnect=reconnect,
+        poll_seconds=0.2 if drain else 0.5,
+    )

@@ -1,0 +1,169 @@
+"""The durable job queue: retries, dead letters, leases, redelivery after a SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents.ingestion import ingest_rules
+from agents.worker import enqueue_transcript, work
+from memory import GraphMemory, Namespace
+from memory.queue import Job, JobQueue, run_worker
+from tests.integration.test_supersede import CAP, LEARNING
+
+pytestmark = pytest.mark.integration
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def new_queue(memory: GraphMemory, **kwargs: Any) -> JobQueue:
+    kwargs.setdefault("backoff_seconds", 0.05)
+    kwargs.setdefault("visibility_timeout", 2.0)
+    return JobQueue(memory.db, prefix=f"test:{uuid.uuid4().hex[:8]}", **kwargs)
+
+
+async def test_retry_with_backoff_then_dead_letter(memory: GraphMemory) -> None:
+    queue = new_queue(memory)
+    seen: list[float] = []
+
+    async def broken(job: Job) -> dict[str, Any]:
+        seen.append(time.monotonic())
+        raise RuntimeError(f"cannot ingest {job.id}")
+
+    assert await queue.enqueue("j1", {"x": 1})
+    assert await run_worker(queue, broken, drain=True, poll_seconds=0.01) == 3
+    [job] = await queue.jobs()
+    assert (job.status, job.failures, job.attempts) == ("dead", 3, 3)
+    assert job.error == "RuntimeError: cannot ingest j1"
+    [letter] = await queue.dead_letters()
+    assert letter == {"job_id": "j1", "error": "RuntimeError: cannot ingest j1", "attempts": "3"}
+    gaps = [b - a for a, b in zip(seen, seen[1:], strict=False)]
+    assert gaps[0] >= 0.05 and gaps[1] >= 0.1  # exponential backoff
+    await queue.reset()
+
+
+async def test_flaky_job_succeeds_and_done_jobs_are_never_rerun(memory: GraphMemory) -> None:
+    queue = new_queue(memory)
+    calls: list[str] = []
+
+    async def flaky(job: Job) -> dict[str, Any]:
+        calls.append(job.id)
+        if len(calls) == 1:
+            raise ValueError("transient")
+        return {"ok": True}
+
+    await queue.enqueue("j1", {})
+    await run_worker(queue, flaky, drain=True, poll_seconds=0.01)
+    job = await queue.get("j1")
+    assert job is not None and (job.status, job.attempts, job.result) == ("done", 2, {"ok": True})
+    # Enqueuing it again, or a duplicate stream entry, does not run it again.
+    assert not await queue.enqueue("j1", {})
+    await memory.db.call(
+        lambda: memory.db.client.connection.xadd(queue.key("stream"), {"job_id": "j1"})
+    )
+    await run_worker(queue, flaky, drain=True, poll_seconds=0.01)
+    assert calls == ["j1", "j1"]
+    assert await queue.counts() == {"pending": 0, "running": 0, "retrying": 0, "done": 1, "dead": 0}
+    await queue.reset()
+
+
+async def test_two_workers_never_run_one_job_at_once(memory: GraphMemory) -> None:
+    queue = new_queue(memory, visibility_timeout=0.6)
+    running: set[str] = set()
+    runs: list[str] = []
+
+    async def slow(job: Job) -> dict[str, Any]:
+        assert job.id not in running, f"{job.id} runs twice at once"
+        running.add(job.id)
+        runs.append(job.id)
+        await asyncio.sleep(0.8)  # longer than the visibility timeout: heartbeats keep it
+        running.discard(job.id)
+        return {}
+
+    for i in range(4):
+        await queue.enqueue(f"j{i}", {})
+    await asyncio.gather(
+        *(run_worker(queue, slow, consumer=f"w{n}", drain=True, poll_seconds=0.05) for n in (1, 2))
+    )
+    assert sorted(runs) == ["j0", "j1", "j2", "j3"]
+    # A lease held by one worker keeps the job from another.
+    await queue.enqueue("held", {})
+    first = await queue.claim("w1", "token-1")
+    assert first is not None and await queue.claim("w2", "token-2") is None
+    await queue.complete(first)
+    await queue.reset()
+
+
+async def test_empty_transcript_makes_no_job(memory: GraphMemory) -> None:
+    queue = new_queue(memory)
+    with pytest.raises(ValueError, match="empty transcript"):
+        await enqueue_transcript(queue, conversation_id="c", namespace="agent:x", transcript=" \n")
+    assert await queue.jobs() == []
+
+
+def _normalised(document: dict[str, Any]) -> Any:
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if not k.endswith("_at")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    return strip({k: v for k, v in document.items() if k != "namespace"})
+
+
+async def _wait_for(predicate: Any, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not await predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not reached")
+        await asyncio.sleep(0.1)
+
+
+async def test_killed_worker_job_is_redelivered_and_graph_equals_a_clean_run(
+    memory: GraphMemory, falkordb_dir: Path
+) -> None:
+    tag = uuid.uuid4().hex[:8]
+    killed_ns, clean_ns = Namespace.agent(f"k-{tag}"), Namespace.agent(f"c-{tag}")
+    for ns in (killed_ns, clean_ns):
+        await ingest_rules(memory, ns, [CAP])
+    clean_q, queue = new_queue(memory), new_queue(memory)
+    for q, ns in ((clean_q, clean_ns), (queue, killed_ns)):
+        await enqueue_transcript(
+            q, conversation_id=f"conv-{tag}", namespace=ns, transcript=LEARNING
+        )
+    await work(memory, clean_q, drain=True)
+
+    env = {**os.environ, "ATHENA_DATA_DIR": str(falkordb_dir), "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "agents.cli", "worker", "--drain", "--queue", queue.prefix]
+    cmd += ["--visibility-timeout", "2", "--pause-after-write", "60", "--name", "doomed"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+
+        async def written() -> bool:
+            names = [e.name for e in await memory.entities(killed_ns, "Rule")]
+            return any(n.endswith("(v2)") for n in names)
+
+        await _wait_for(written, 90)
+        job = (await queue.jobs())[0]
+        assert (job.status, job.worker) == ("running", "doomed")
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert await work(memory, queue, drain=True, consumer="rescuer") == 1
+    [job] = await queue.jobs()
+    assert (job.status, job.worker, job.attempts) == ("done", "rescuer", 2)
+    assert _normalised(await memory.export(killed_ns)) == _normalised(await memory.export(clean_ns))
+    await queue.reset()
+    await clean_q.reset()
