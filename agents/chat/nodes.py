@@ -6,8 +6,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
@@ -64,9 +65,9 @@ async def prepare(state: ChatState, runtime: Runtime[Context]) -> dict[str, Any]
         ValueError: An empty message.
     """
     ctx = runtime.context or Context()
-    message = (state.get("message") or "").strip()
+    message = (state.get("message") or _last_human_text(state.get("messages") or [])).strip()
     if not message:
-        raise ValueError("a chat turn needs a non-empty message")
+        raise ValueError("a chat turn needs a non-empty message (or a human chat message)")
     ref = ref_of(ctx)
     async with memory_of(ctx) as memory:
         store = _store(memory, ctx)
@@ -91,7 +92,18 @@ async def prepare(state: ChatState, runtime: Runtime[Context]) -> dict[str, Any]
         cls = HumanMessage if episode.role == "user" else AIMessage
         prompt.append(cls(episode.content))
     prompt.append(HumanMessage(message))
-    return {"message": message, "memory_context": xml, "messages": prompt, "rounds": 0}
+    # The session's history lives in memory and is rebuilt into every prompt, so a
+    # thread's accumulated messages are replaced, not appended to.
+    reset = RemoveMessage(id=REMOVE_ALL_MESSAGES)
+    return {"message": message, "memory_context": xml, "messages": [reset, *prompt], "rounds": 0}
+
+
+def _last_human_text(messages: list[Any]) -> str:
+    """Return the text of the last human message ('' if there is none)."""
+    for item in reversed(messages):
+        if isinstance(item, HumanMessage) and isinstance(item.content, str):
+            return item.content
+    return ""
 
 
 async def agent(state: ChatState, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -9,13 +9,15 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 
-class ChatInput(TypedDict):
-    """What a turn is given.
+class ChatInput(TypedDict, total=False):
+    """What a turn is given: the user's message, as text or as chat messages.
 
     Attributes:
-        message: The user's message.
+        messages: Chat messages (LangGraph Studio's chat); the last human one is the turn.
+        message: The user's message as plain text (wins over `messages`).
     """
 
+    messages: Annotated[list[AnyMessage], add_messages]
     message: str
 
 
@@ -30,7 +32,8 @@ class ChatState(TypedDict, total=False):
 
 
 class ChatOutput(TypedDict):
-    """What a turn returns: the reply and the memory context its prompt carried."""
+    """What a turn returns: the reply, the memory context its prompt carried, the messages."""
 
     reply: str
     memory_context: str
+    messages: Annotated[list[AnyMessage], add_messages]

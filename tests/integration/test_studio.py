@@ -90,7 +90,7 @@ async def test_studio_serves_the_graphs_with_forms(studio: str) -> None:
     client = get_client(url=studio)
     assistants = await client.assistants.search()
     graphs = {a["graph_id"]: a["assistant_id"] for a in assistants}
-    assert {"ingestion", "underwriting"} <= set(graphs)
+    assert {"ingestion", "underwriting", "chat"} <= set(graphs)
     schemas = await client.assistants.get_schemas(graphs["underwriting"])
     assert "submission" in schemas["input_schema"]["properties"]
     context = schemas["context_schema"]["properties"]
@@ -147,3 +147,27 @@ async def test_ingest_decide_and_resume_a_referral(studio: str) -> None:
     )
     assert out["decision"]["decision"] == "approve_with_conditions"
     assert any("human reviewer" in n for n in out["decision"]["notes"])
+
+
+async def test_chat_turns_keep_the_session_in_memory(studio: str) -> None:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=studio)
+    thread = await client.threads.create()
+    context = {"agent_id": "studio-test", "user_id": "uw-1", "session_id": "studio-chat-1"}
+    first = await client.runs.wait(
+        thread["thread_id"],
+        "chat",
+        input={"messages": [{"role": "user", "content": "Do we write bowling alleys?"}]},
+        context=context,
+    )
+    assert first["reply"] and "<memory_context" in first["memory_context"]
+    second = await client.runs.wait(
+        thread["thread_id"],
+        "chat",
+        input={"messages": [{"role": "user", "content": "And flood zone VE property?"}]},
+        context=context,
+    )
+    assert second["reply"]
+    # The second prompt carries the first turn from session memory, not from the thread.
+    assert "bowling" in second["memory_context"].lower()
