@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,7 +120,11 @@ class GraphAnalytics:
     # -- search ---------------------------------------------------------------------------
 
     async def query(
-        self, text: str, product_type: str | None = None, limit: int = 10
+        self,
+        text: str,
+        product_type: str | None = None,
+        limit: int = 10,
+        as_of: datetime | None = None,
     ) -> list[RuleHit]:
         """Return the rules whose edges best match `text`, one hit per rule, best first.
 
@@ -130,6 +135,8 @@ class GraphAnalytics:
             text: Free text, e.g. ``"gas station"`` or ``"employee count 22"``.
             product_type: Keep this product's rules and ``ALL`` rules; None keeps every rule.
             limit: Most rules to return.
+            as_of: Match the rules as they stood at this time (superseded versions
+                included, later ones not); None matches the current rules.
 
         Raises:
             ValueError: Empty text, a non-positive limit or an unknown product.
@@ -140,7 +147,11 @@ class GraphAnalytics:
             raise ValueError(f"limit must be at least 1, got {limit}")
         product = canonical_product(product_type)
         hits = await self.memory.search(
-            self.namespace, text, limit=max(limit * OVERFETCH, 20), product_type=product
+            self.namespace,
+            text,
+            limit=max(limit * OVERFETCH, 20),
+            product_type=product,
+            as_of=as_of,
         )
         best: dict[str, RuleHit] = {}
         total: dict[str, float] = {}

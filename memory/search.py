@@ -13,6 +13,7 @@ touching them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from graphiti_core.driver.falkordb import STOPWORDS
@@ -68,10 +69,22 @@ def _config(limit: int) -> SearchConfig:
     )
 
 
+def valid_then(rel: Any, as_of: datetime | None) -> bool:
+    """True when the edge is current (`as_of` None) or was valid at `as_of`."""
+    if as_of is None:
+        return bool(rel.is_current)
+    started = rel.valid_at is None or rel.valid_at <= as_of
+    return started and (rel.invalid_at is None or rel.invalid_at > as_of)
+
+
 def _keep(
-    rel: Any, labels: Sequence[str] | None, product_type: str | None, include_invalid: bool
+    rel: Any,
+    labels: Sequence[str] | None,
+    product_type: str | None,
+    include_invalid: bool,
+    as_of: datetime | None = None,
 ) -> bool:
-    if not include_invalid and not rel.is_current:
+    if not include_invalid and not valid_then(rel, as_of):
         return False
     if labels and rel.source_label not in labels and rel.target_label not in labels:
         return False
@@ -99,7 +112,9 @@ def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], k: int = RRF_K) ->
 
 _EDGE_FILTER = (
     "($relations IS NULL OR e.name IN $relations) AND "
-    "($all OR (e.invalid_at IS NULL AND e.expired_at IS NULL)) AND "
+    "($all OR ($as_of IS NULL AND e.invalid_at IS NULL AND e.expired_at IS NULL) OR "
+    "($as_of IS NOT NULL AND (e.valid_at IS NULL OR e.valid_at <= $as_of) AND "
+    "(e.invalid_at IS NULL OR e.invalid_at > $as_of))) AND "
     "($product IS NULL OR e.p_product_type IS NULL OR e.p_product_type IN ['ALL', $product])"
 )
 
@@ -149,6 +164,7 @@ async def hybrid_search(
     product_type: str | None = None,
     include_invalid: bool = False,
     engine: str = "fused",
+    as_of: datetime | None = None,
 ) -> list[SearchHit]:
     """Search one namespace graph's edges; see `GraphMemory.search`.
 
@@ -172,6 +188,7 @@ async def hybrid_search(
             "relations": list(relations) if relations else None,
             "all": include_invalid,
             "product": product_type,
+            "as_of": as_of.isoformat() if as_of else None,
         }
         scores = reciprocal_rank_fusion(
             await _ranked_ids(db, group_id, query, vector, fetch, params)
@@ -192,7 +209,7 @@ async def hybrid_search(
     hits = [
         SearchHit(relationship=records[uuid], score=float(scores[uuid]))
         for uuid in wanted
-        if uuid in records and _keep(records[uuid], labels, product_type, include_invalid)
+        if uuid in records and _keep(records[uuid], labels, product_type, include_invalid, as_of)
     ]
     return hits[:limit]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from graphiti_core.edges import EntityEdge
@@ -405,6 +405,7 @@ class GraphMemory:
         product_type: str | None = None,
         include_invalid: bool = False,
         engine: str = "fused",
+        as_of: datetime | None = None,
     ) -> list[SearchHit]:
         """Hybrid search (BM25 fulltext + vector similarity, fused by RRF) over edge facts.
 
@@ -419,6 +420,8 @@ class GraphMemory:
             include_invalid: Also return invalidated / expired edges.
             engine: `fused` (index-friendly, default) or `graphiti` (Graphiti's stock
                 recipe, for comparison).
+            as_of: See the edges that were valid at this time (valid_at <= as_of <
+                invalid_at) instead of the current ones; a naive time is taken as UTC.
 
         Raises:
             ValueError: An unknown label, relation or engine, or a non-positive limit.
@@ -441,6 +444,7 @@ class GraphMemory:
             product_type=product_type,
             include_invalid=include_invalid,
             engine=engine,
+            as_of=as_of if as_of is None or as_of.tzinfo else as_of.replace(tzinfo=UTC),
         )
 
     async def traverse(

@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -47,6 +48,17 @@ def with_analytics(args: argparse.Namespace, work: Callable[[GraphAnalytics], Aw
     return with_memory(settings, lambda memory: work(GraphAnalytics(memory, namespace)))
 
 
+def _as_of(text: str) -> datetime:
+    """Parse `--as-of` (ISO 8601; a time without a zone is UTC)."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--as-of expects an ISO time like 2026-11-22T10:00:00Z, got {text!r}"
+        ) from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     """Add the `query` command."""
     parser = commands.add_parser(
@@ -59,6 +71,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--batch", metavar="QUERIES.jsonl", help="answer a file of queries")
     parser.add_argument("--product-type", help="keep this product's rules and ALL rules")
     parser.add_argument("--limit", type=int, default=10, help="most rules per query (10)")
+    parser.add_argument(
+        "--as-of",
+        type=_as_of,
+        metavar="TIME",
+        help="ISO time: the rules as they stood then (default: the current rules)",
+    )
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -111,7 +129,9 @@ def run(args: argparse.Namespace) -> int:
             out = []
             for row in rows:
                 product = row.get("product_type") or args.product_type
-                hits = await analytics.query(row["query"], product_type=product, limit=args.limit)
+                hits = await analytics.query(
+                    row["query"], product_type=product, limit=args.limit, as_of=args.as_of
+                )
                 out.append({"id": row["id"], "results": [hit_json(h) for h in hits]})
             return out
 
@@ -120,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     async def single(analytics: GraphAnalytics) -> list[RuleHit]:
-        return await analytics.query(args.text, product_type=args.product_type, limit=args.limit)
+        return await analytics.query(
+            args.text, product_type=args.product_type, limit=args.limit, as_of=args.as_of
+        )
 
     hits = with_analytics(args, single)
     if args.json:

@@ -318,3 +318,27 @@ async def test_reading_a_namespace_never_written(memory: GraphMemory) -> None:
     assert await memory.find_similar_entities(ns, "gas station") == []
     assert await memory.get_entity(ns, "nokey") is None
     assert ns not in await memory.list_namespaces()
+
+
+async def test_as_of_sees_what_was_true_then(memory: GraphMemory, namespace) -> None:
+    from datetime import UTC, datetime
+
+    await write_rule(memory, namespace, RULES[3])
+    [hit] = await memory.search(namespace, "employees declined", relations=["TRIGGERS"])
+    before = datetime.now(UTC)
+    await memory.invalidate_relationship(namespace, hit.relationship.uuid)
+    assert await memory.search(namespace, "employees declined", relations=["TRIGGERS"]) == []
+    then = await memory.search(
+        namespace, "employees declined", relations=["TRIGGERS"], as_of=before
+    )
+    assert [h.relationship.uuid for h in then] == [hit.relationship.uuid]
+    naive = before.replace(tzinfo=None)  # taken as UTC
+    assert (
+        len(await memory.search(namespace, "employees", as_of=naive, relations=["TRIGGERS"])) == 1
+    )
+    assert (
+        await memory.search(
+            namespace, "employees", relations=["TRIGGERS"], as_of=datetime(2000, 1, 1, tzinfo=UTC)
+        )
+        == []
+    )

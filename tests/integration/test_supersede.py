@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import inspect
 from datetime import UTC, datetime
 
 import pytest
@@ -74,11 +73,10 @@ async def test_learning_supersedes_with_as_of_before_and_after(
     [episode] = await memory.sources(namespace, source_id="conv-1")
     assert memory.entity_key(namespace, "Rule", v2) in episode.mentions
 
-    if "as_of" in inspect.signature(memory.search).parameters:
-        old = await memory.search(namespace, "employee limit", as_of=before)  # type: ignore[call-arg]
-        assert {h.relationship.properties.get("rule_name") for h in old} == {CAP.rule_name}
-        now = await memory.search(namespace, "employee limit")
-        assert {h.relationship.properties.get("rule_name") for h in now} == {v2}
+    old = await memory.search(namespace, "employee limit", as_of=before)
+    assert {h.relationship.properties.get("rule_name") for h in old} == {CAP.rule_name}
+    now = await memory.search(namespace, "employee limit")
+    assert {h.relationship.properties.get("rule_name") for h in now} == {v2}
 
     # Running the job again changes nothing; superseding twice is a no-op.
     again = await ingest_job(memory, job(namespace, "conv-1"))
