@@ -12,7 +12,7 @@ code path without a network.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
@@ -160,20 +160,28 @@ def rule_extractor(
     return OfflineRuleExtractor(fields)
 
 
+def _bind(
+    settings: Settings,
+    tools: Sequence[BaseTool],
+    chat_model: BaseChatModel | None,
+    offline: Callable[[], BaseChatModel],
+) -> Runnable[LanguageModelInput, AIMessage]:
+    """Bind tools to the injected model, else ChatOpenAI (with a key), else `offline()`."""
+    if chat_model is None and settings.llm_enabled:
+        chat_model = openai_chat_model(settings, settings.llm_model)
+    return (chat_model or offline()).bind_tools(list(tools))
+
+
 def tool_calling_model(
     settings: Settings,
     tools: Sequence[BaseTool],
     *,
     chat_model: BaseChatModel | None = None,
 ) -> Runnable[LanguageModelInput, AIMessage]:
-    """Return a chat model with `tools` bound: the injected one, ChatOpenAI, or the planner."""
-    if chat_model is None and settings.llm_enabled:
-        chat_model = openai_chat_model(settings, settings.llm_model)
-    if chat_model is None:
-        from agents.offline.planner import OfflinePlanner
+    """Return the ingestion agent's model with `tools` bound (offline: the planner)."""
+    from agents.offline.planner import OfflinePlanner
 
-        chat_model = OfflinePlanner()
-    return chat_model.bind_tools(list(tools))
+    return _bind(settings, tools, chat_model, OfflinePlanner)
 
 
 def chat_model(
@@ -182,14 +190,10 @@ def chat_model(
     *,
     chat_model: BaseChatModel | None = None,
 ) -> Runnable[LanguageModelInput, AIMessage]:
-    """Return the chat agent's model with `tools` bound: injected, ChatOpenAI, or offline."""
-    if chat_model is None and settings.llm_enabled:
-        chat_model = openai_chat_model(settings, settings.llm_model)
-    if chat_model is None:
-        from agents.chat.offline_model import OfflineChatModel
+    """Return the chat agent's model with `tools` bound (offline: a deterministic model)."""
+    from agents.chat.offline_model import OfflineChatModel
 
-        chat_model = OfflineChatModel()
-    return chat_model.bind_tools(list(tools))
+    return _bind(settings, tools, chat_model, OfflineChatModel)
 
 
 def memory_former(settings: Settings, *, chat_model: BaseChatModel | None = None) -> Any:
