@@ -167,3 +167,45 @@ async def test_killed_worker_job_is_redelivered_and_graph_equals_a_clean_run(
     assert _normalised(await memory.export(killed_ns)) == _normalised(await memory.export(clean_ns))
     await queue.reset()
     await clean_q.reset()
+
+
+async def test_worker_survives_the_server_restarting_under_it(tmp_path: Path) -> None:
+    from memory import Settings
+    from memory.server import ensure_server, server_status, stop_server
+
+    settings = Settings(ATHENA_DATA_DIR=tmp_path / "db")
+    ns = Namespace.agent("restart")
+    prefix = f"test:{uuid.uuid4().hex[:8]}"
+    env = {**os.environ, "ATHENA_DATA_DIR": str(settings.data_dir), "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "agents.cli", "worker", "--queue", prefix, "--name", "steady"]
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        async with GraphMemory(settings) as memory:
+            await ingest_rules(memory, ns, [CAP])
+            queue = JobQueue(memory.db, prefix=prefix, backoff_seconds=0.05)
+            proc = subprocess.Popen(
+                cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
+            await asyncio.sleep(3)  # the worker is waiting on the stream
+            os.kill(server_status(settings.data_dir).pid or 0, signal.SIGKILL)
+            await asyncio.sleep(0.5)
+            ensure_server(settings.data_dir)
+            await enqueue_transcript(
+                queue, conversation_id="conv-restart", namespace=ns, transcript=LEARNING
+            )
+
+            async def done() -> bool:
+                jobs = await queue.jobs()
+                return bool(jobs) and jobs[0].status == "done"
+
+            await _wait_for(done, 60)
+            assert proc.poll() is None, "the worker died with the server"
+            [job] = await queue.jobs()
+            assert job.worker == "steady"
+            names = [e.name for e in await memory.entities(ns, "Rule")]
+            assert any(n.endswith("(v2)") for n in names)
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            proc.wait(20)
+        stop_server(settings.data_dir)
