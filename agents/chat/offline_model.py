@@ -9,17 +9,15 @@ the chat-model interface, so the offline run walks the same graph as the LLM mod
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable
-from langchain_core.tools import BaseTool
 
 from agents.chat.tools import CHECK_RISK_APPETITE
+from agents.offline.tool_model import OfflineToolModel
 
 MAX_RULES_IN_REPLY = 3
 _QUESTION_WORDS = ("can ", "could ", "should ", "what", "how", "is ", "are ", "do ", "does ", "why")
@@ -50,27 +48,14 @@ def summarise_rules(results: Sequence[dict[str, Any]]) -> list[str]:
     return lines
 
 
-class OfflineChatModel(BaseChatModel):
+class OfflineChatModel(OfflineToolModel):
     """Calls `check_risk_appetite` with the user's message, then summarises the rules."""
+
+    required_tool = CHECK_RISK_APPETITE
 
     @property
     def _llm_type(self) -> str:
         return "athena-offline-chat"
-
-    def bind_tools(
-        self,
-        tools: Sequence[dict[str, Any] | type | Callable | BaseTool],
-        **kwargs: Any,
-    ) -> Runnable[LanguageModelInput, AIMessage]:
-        """Return the model itself after checking that `check_risk_appetite` is bound.
-
-        Raises:
-            ValueError: No tool named `check_risk_appetite`.
-        """
-        names = {getattr(t, "name", None) for t in tools}
-        if CHECK_RISK_APPETITE not in names:
-            raise ValueError(f"the offline chat model needs a {CHECK_RISK_APPETITE!r} tool")
-        return self  # type: ignore[return-value]
 
     def _generate(
         self,

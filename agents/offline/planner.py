@@ -9,16 +9,14 @@ LLM mode.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable
-from langchain_core.tools import BaseTool
 
+from agents.offline.tool_model import OfflineToolModel
 from prompts.relationship import parse_rules_block
 
 WRITE_RULE = "write_rule"
@@ -29,29 +27,14 @@ def _text(message: BaseMessage) -> str:
     return content if isinstance(content, str) else str(content)
 
 
-class OfflinePlanner(BaseChatModel):
+class OfflinePlanner(OfflineToolModel):
     """Emits `write_rule` calls for the rules in the prompt, then a final summary."""
+
+    required_tool = WRITE_RULE
 
     @property
     def _llm_type(self) -> str:
         return "athena-offline-planner"
-
-    def bind_tools(
-        self,
-        tools: Sequence[dict[str, Any] | type | Callable | BaseTool],
-        **kwargs: Any,
-    ) -> Runnable[LanguageModelInput, AIMessage]:
-        """Return the planner itself after checking that `write_rule` is among the tools.
-
-        Raises:
-            ValueError: No tool named `write_rule` is bound.
-        """
-        names = {getattr(t, "name", None) for t in tools}
-        if WRITE_RULE not in names:
-            raise ValueError(
-                f"the offline planner needs a {WRITE_RULE!r} tool; got {sorted(map(str, names))}"
-            )
-        return self  # type: ignore[return-value]
 
     def _generate(
         self,
