@@ -29,6 +29,16 @@ from memory import server  # noqa: E402
 from memory.settings import Settings  # noqa: E402
 
 logger = logging.getLogger(__name__)
+
+# Range indexes for the store's own lookups (upserts read by entity_key, sources by
+# name, retrieval filters rules by label and edges by rule name); without them each
+# lookup scans the graph. Graphiti's driver treats "already indexed" as success.
+STORE_INDEXES = (
+    "CREATE INDEX FOR (n:Entity) ON (n.entity_key)",
+    "CREATE INDEX FOR (n:Entity) ON (n.label)",
+    "CREATE INDEX FOR (n:Episodic) ON (n.name)",
+    "CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.p_rule_name)",
+)
 logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNING)
 
 
@@ -162,10 +172,13 @@ class Database:
         return [dict(zip(header, row, strict=False)) for row in result.result_set]
 
     async def ensure_indices(self, group_id: str) -> None:
-        """Create Graphiti's range and fulltext indexes on a graph once per connection."""
+        """Create Graphiti's indexes and the store's own lookups on a graph, once per connection."""
         if group_id in self._indexed:
             return
-        await self.call_with_retry(lambda: self.driver(group_id).build_indices_and_constraints())
+        driver = self.driver(group_id)
+        await self.call_with_retry(driver.build_indices_and_constraints)
+        for query in STORE_INDEXES:
+            await self.call_with_retry(partial(driver.execute_query, query))
         self._indexed.add(group_id)
 
     async def call_with_retry(self, fn: Callable[[], Any]) -> Any:

@@ -1,6 +1,7 @@
 """`athena` command groups; each module exposes `register(subparsers)`."""
 
 from agents.commands import (
+    bench,
     chat,
     db,
     decide,
@@ -34,4 +35,5 @@ COMMAND_MODULES = [
     worker,
     jobs,
     sweep,
+    bench,
 ]
