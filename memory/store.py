@@ -194,6 +194,42 @@ class GraphMemory:
         )
         return [entity_from_row(r) for r in rows]
 
+    async def entity_names(
+        self, namespace: NamespaceLike, label: str
+    ) -> list[tuple[str, str, str | None]]:
+        """Return (entity_key, name, text_id) of every entity of a label: a light listing."""
+        self.ontology.check_label(label)
+        ns = as_namespace(namespace)
+        rows = await self.db.query(
+            ns.group_id,
+            "MATCH (n:Entity) WHERE n.label = $label RETURN n.entity_key AS key, n.name AS name, "
+            "CASE WHEN $label = 'Rule' THEN n.props_json ELSE NULL END AS props",
+            {"label": label},
+            read_only=True,
+        )
+        return [
+            (
+                r["key"],
+                r["name"],
+                json.loads(r["props"] or "{}").get("text_id") if label == "Rule" else None,
+            )
+            for r in rows
+        ]
+
+    async def existing_keys(self, namespace: NamespaceLike, keys: Iterable[str]) -> set[str]:
+        """Return which of `keys` are entity keys present in the namespace (index lookup)."""
+        wanted = sorted(set(keys))
+        if not wanted:
+            return set()
+        ns = as_namespace(namespace)
+        rows = await self.db.query(
+            ns.group_id,
+            "MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN n.entity_key AS key",
+            {"keys": wanted},
+            read_only=True,
+        )
+        return {r["key"] for r in rows}
+
     async def find_similar_entities(
         self,
         namespace: NamespaceLike,

@@ -73,11 +73,11 @@ class EntityMatcher:
     async def _load(self, label: str) -> _Known:
         if label not in self._known:
             known = _Known()
-            for entity in await self.memory.entities(self.namespace, label):
-                known.by_key[entity.entity_key] = entity.name
-                known.by_canonical.setdefault(canonical_name(entity.name), entity.name)
+            for key, name, text_id in await self.memory.entity_names(self.namespace, label):
+                known.by_key[key] = name
+                known.by_canonical.setdefault(canonical_name(name), name)
                 if label == "Rule":
-                    known.rule_text[entity.name] = entity.properties.get("text_id")
+                    known.rule_text[name] = text_id
             self._known[label] = known
         return self._known[label]
 

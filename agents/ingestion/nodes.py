@@ -172,7 +172,8 @@ async def link_sources(state: IngestionState, runtime: Runtime[Context]) -> dict
     ns = namespace_of(ctx)
     counts, warnings = WriteCounts(), []
     async with memory_of(ctx) as memory:
-        existing = {e.entity_key for e in await memory.entities(ns)}
+        wanted = {m.matched_entity_key for m in state.get("matches") or []}
+        existing = await memory.existing_keys(ns, wanted)
         for text in state.get("texts") or []:
             if not text.text.strip():
                 continue
