@@ -1,9 +1,9 @@
-"""LangChain integration: a retriever, an embeddings class and a tool over graph memory.
+"""LangChain integration: a retriever, an embeddings class and tools over graph memory.
 
-They plug graph memory into any LangChain or LangGraph app. Each call opens a
-`GraphMemory` from the given (or environment) settings and closes it after,
-so the objects are plain, serialisable configuration and work from sync and
-async code alike.
+They plug graph memory into any LangChain or LangGraph app (`memory_tools()`
+returns the read-only tools). Each call opens a `GraphMemory` from the given
+(or environment) settings and closes it after, so the objects are plain,
+serialisable configuration and work from sync and async code alike.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.analytics import GraphAnalytics, RuleHit, canonical_product
+from memory.analytics import DecisionPath, GraphAnalytics, RuleHit, canonical_product
 from memory.embedders import WordLlamaEmbedder
 from memory.settings import Settings, load_settings
 
@@ -127,17 +127,18 @@ class CheckRiskArgs(BaseModel):
     product_type: str | None = Field(default=None, description="BOP, LRO, Property or GL.")
 
 
-class CheckRiskAppetiteTool(BaseTool):
-    """Look up the underwriting rules that apply to a risk (a self-contained LangChain tool)."""
+class TracePathArgs(BaseModel):
+    """Arguments of `memory_trace_path`."""
+
+    risk: str = Field(description="Risk factor, e.g. 'Gas Station', or a short description.")
+    product_type: str | None = Field(default=None, description="BOP, LRO, Property or GL.")
+
+
+class _MemoryTool(BaseTool):
+    """A tool that opens graph memory for each call (plain, serialisable fields)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    name: str = "memory_check_risk"
-    description: str = (
-        "Find the underwriting rules that apply to a risk factor for a product: each with "
-        "its action, thresholds (hard or soft), exceptions and source."
-    )
-    args_schema: type[BaseModel] = CheckRiskArgs
     namespace: str = "agent:athena"
     k: int = 5
     settings: Settings | None = None
@@ -156,7 +157,75 @@ class CheckRiskAppetiteTool(BaseTool):
         product_type: str | None = None,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
     ) -> str:
+        raise NotImplementedError  # pragma: no cover - every subclass answers
+
+
+class CheckRiskAppetiteTool(_MemoryTool):
+    """Look up the underwriting rules that apply to a risk (a self-contained LangChain tool)."""
+
+    name: str = "memory_check_risk"
+    description: str = (
+        "Find the underwriting rules that apply to a risk factor for a product: each with "
+        "its action, thresholds (hard or soft), exceptions and source."
+    )
+    args_schema: type[BaseModel] = CheckRiskArgs
+
+    async def _arun(
+        self,
+        risk: str,
+        product_type: str | None = None,
+        run_manager: AsyncCallbackManagerForToolRun | None = None,
+    ) -> str:
         hits = await _rule_hits(self.settings, self.namespace, risk, product_type, self.k)
         if not hits:
             return f"No rules found in {self.namespace} for {risk!r}."
         return "\n".join(f"- {h.rule_name} [{source}]: {h.fact}" for h, source in hits)
+
+
+class TraceDecisionPathTool(_MemoryTool):
+    """Explain a risk's decision paths (risk -> rule -> outcome, mitigants, source)."""
+
+    name: str = "memory_trace_path"
+    description: str = (
+        "Explain how a risk factor is decided: each rule it triggers with the outcome, "
+        "the mitigants that can override it and the document it comes from."
+    )
+    args_schema: type[BaseModel] = TracePathArgs
+
+    async def _arun(
+        self,
+        risk: str,
+        product_type: str | None = None,
+        run_manager: AsyncCallbackManagerForToolRun | None = None,
+    ) -> str:
+        from memory.store import GraphMemory
+
+        async with GraphMemory(self.settings or load_settings()) as memory:
+            analytics = GraphAnalytics(memory, self.namespace)
+            paths = await analytics.trace(
+                risk, product_type=canonical_product(product_type), limit=self.k
+            )
+        if not paths:
+            return f"No decision paths found in {self.namespace} for {risk!r}."
+        return "\n".join(_path_line(p) for p in paths)
+
+
+def _path_line(path: DecisionPath) -> str:
+    mitigants = ", ".join(path.mitigants) or "none"
+    return f"- {path.describe()} (mitigants: {mitigants}; source: {path.source or 'unknown'})"
+
+
+def memory_tools(
+    namespace: str = "agent:athena", *, settings: Settings | None = None, k: int = 5
+) -> list[BaseTool]:
+    """Return the read-only memory tools for any LangChain or LangGraph agent.
+
+    Args:
+        namespace: Namespace the tools read.
+        settings: Where the memory lives; None reads the environment on each call.
+        k: Most rules or paths per answer.
+    """
+    return [
+        CheckRiskAppetiteTool(namespace=namespace, settings=settings, k=k),
+        TraceDecisionPathTool(namespace=namespace, settings=settings, k=k),
+    ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic.json_schema import SkipJsonSchema
 
@@ -27,6 +27,8 @@ else:
     InjectedExtractor = InjectedChatModel = SkipJsonSchema[Any]
 
 MAX_ITERATIONS = 10
+Mode = Literal["auto", "offline", "llm"]
+MODES = ("auto", "offline", "llm")
 VECTOR_MATCH_LABELS = ("RiskFactor", "Mitigant")
 
 
@@ -39,6 +41,10 @@ class Context:
 
     Attributes:
         namespace: Namespace to write to (text form); None uses `settings.namespace`.
+        mode: ``auto`` (LLM when `OPENAI_API_KEY` is set, else offline), ``offline``
+            (deterministic extractor and planner) or ``llm`` (needs a key or a chat model).
+        llm_model: Model of the relationship agent (LLM mode); None uses the settings'.
+        extraction_model: Model of the extraction step (LLM mode); None uses the settings'.
         settings: Run settings; None loads them from the environment.
         memory: A connected graph memory (injected by the pipeline).
         fields: Data dictionary; None loads `settings.fields_path` or the packaged one.
@@ -52,6 +58,9 @@ class Context:
     """
 
     namespace: str | None = None
+    mode: Mode = "auto"
+    llm_model: str | None = None
+    extraction_model: str | None = None
     settings: InjectedSettings = None
     memory: InjectedMemory = None
     fields: InjectedFields = None
@@ -60,3 +69,9 @@ class Context:
     max_iterations: int = MAX_ITERATIONS
     similarity_threshold: float | None = None
     vector_match_labels: tuple[str, ...] = VECTOR_MATCH_LABELS
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}; got {self.mode!r}")
+        if self.max_iterations < 1:
+            raise ValueError(f"max_iterations must be at least 1, got {self.max_iterations}")

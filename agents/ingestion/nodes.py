@@ -44,11 +44,37 @@ def fields_of(ctx: Context) -> DataDictionary:
     return ctx.fields or load_data_dictionary(settings_of(ctx).fields_path)
 
 
+def model_settings_of(ctx: Context) -> Settings:
+    """Return the settings the model factories see: the run's mode and model names applied.
+
+    Raises:
+        ValueError: `mode` is ``llm`` but there is neither an `OPENAI_API_KEY` nor a chat model.
+    """
+    settings = settings_of(ctx)
+    update: dict[str, Any] = {}
+    if ctx.mode == "offline":
+        update["openai_api_key"] = None  # the models only; the memory keeps its embedder
+    elif ctx.mode == "llm" and ctx.chat_model is None and not settings.llm_enabled:
+        raise ValueError("ingestion mode 'llm' needs OPENAI_API_KEY or an injected chat_model")
+    if ctx.llm_model:
+        update["llm_model"] = ctx.llm_model
+    if ctx.extraction_model:
+        update["extraction_model"] = ctx.extraction_model
+    return settings.model_copy(update=update) if update else settings
+
+
 def mode_of(ctx: Context) -> str:
     """Return `llm` or `offline` for the run."""
     if ctx.extractor is not None:
         return ctx.extractor.mode
-    return "llm" if ctx.chat_model is not None else models.mode(settings_of(ctx))
+    if ctx.chat_model is not None and ctx.mode != "offline":
+        return "llm"
+    return models.mode(model_settings_of(ctx))
+
+
+def _chat_model_of(ctx: Context) -> Any:
+    """Return the injected chat model unless the run is forced offline."""
+    return None if ctx.mode == "offline" else ctx.chat_model
 
 
 @asynccontextmanager
@@ -100,7 +126,7 @@ async def extract_and_disambiguate(
     vector_labels = () if rules else ctx.vector_match_labels
     if not rules:
         extractor = ctx.extractor or models.rule_extractor(
-            settings_of(ctx), fields_of(ctx), chat_model=ctx.chat_model
+            model_settings_of(ctx), fields_of(ctx), chat_model=_chat_model_of(ctx)
         )
         for text in texts:
             if not text.text.strip():
@@ -145,7 +171,7 @@ async def relationship_agent(state: IngestionState, runtime: Runtime[Context]) -
         messages = list(new)
     async with memory_of(ctx) as memory:
         model = models.tool_calling_model(
-            settings_of(ctx), _tools(memory, ctx), chat_model=ctx.chat_model
+            model_settings_of(ctx), _tools(memory, ctx), chat_model=_chat_model_of(ctx)
         )
     reply = await model.ainvoke(messages)
     return {"messages": [*new, reply], "iterations": state.get("iterations", 0) + 1}

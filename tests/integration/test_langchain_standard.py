@@ -15,7 +15,13 @@ from langchain_tests.integration_tests import (
 from langchain_tests.unit_tests import EmbeddingsUnitTests, ToolsUnitTests
 
 from memory import GraphMemory, Namespace, Settings
-from memory.langchain import CheckRiskAppetiteTool, GraphMemoryRetriever, WordLlamaEmbeddings
+from memory.langchain import (
+    CheckRiskAppetiteTool,
+    GraphMemoryRetriever,
+    TraceDecisionPathTool,
+    WordLlamaEmbeddings,
+    memory_tools,
+)
 from memory.rulebook import apply_rule_graph, rule_graph
 from schemas.rules import ExtractedRule
 
@@ -127,3 +133,41 @@ class TestCheckRiskToolIntegration(ToolsIntegrationTests):
     @property
     def tool_invoke_params_example(self) -> dict[str, Any]:
         return {"risk": "fireworks store", "product_type": "BOP"}
+
+
+class TestTracePathToolUnit(ToolsUnitTests):
+    @property
+    def tool_constructor(self) -> type[TraceDecisionPathTool]:
+        return TraceDecisionPathTool
+
+    @property
+    def tool_constructor_params(self) -> dict[str, Any]:
+        return {"namespace": NS, "settings": SETTINGS["s"]}
+
+    @property
+    def tool_invoke_params_example(self) -> dict[str, Any]:
+        return {"risk": "Trampoline Park"}
+
+
+class TestTracePathToolIntegration(ToolsIntegrationTests):
+    @property
+    def tool_constructor(self) -> type[TraceDecisionPathTool]:
+        return TraceDecisionPathTool
+
+    @property
+    def tool_constructor_params(self) -> dict[str, Any]:
+        return {"namespace": NS, "settings": SETTINGS["s"]}
+
+    @property
+    def tool_invoke_params_example(self) -> dict[str, Any]:
+        return {"risk": "Trampoline Park"}
+
+
+async def test_memory_tools_answer_from_the_graph() -> None:
+    check, trace = memory_tools(NS, settings=SETTINGS["s"], k=3)
+    assert "Fireworks Store Decline" in await check.ainvoke({"risk": "fireworks store"})
+    path = trace.invoke({"risk": "Trampoline Park", "product_type": "GL"})
+    assert path.startswith("- Trampoline Park -> Trampoline Park Decline ->")
+    assert "LangChain Test Manual" in path
+    [_, empty] = memory_tools("agent:langchain-never-written", settings=SETTINGS["s"])
+    assert "No decision paths" in empty.invoke({"risk": "Zeppelin Hangar"})

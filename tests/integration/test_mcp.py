@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 ROOT = Path(__file__).resolve().parents[2]
 NS = "agent:mcp-test"
@@ -127,16 +131,46 @@ async def test_every_tool_over_stdio(falkordb_dir: Path) -> None:
             assert not (await session.call_tool("memory_list_ontologies", {})).isError
 
 
-@pytest.mark.parametrize("flag", ["--read-only"])
-async def test_read_only_registers_no_writes(falkordb_dir: Path, flag: str) -> None:
-    async with stdio_client(_params(falkordb_dir, flag)) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            names = {t.name for t in (await session.list_tools()).tools}
-            assert "memory_search" in names and "memory_decide" in names
-            assert not names & {
-                "memory_ingest_rule",
-                "memory_add_mitigant",
-                "memory_run_pipeline",
-                "memory_clear_graph",
-            }
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+async def test_read_only_over_streamable_http(falkordb_dir: Path) -> None:
+    port = _free_port()
+    params = _params(falkordb_dir, "--read-only", "--http", "--port", str(port))
+    proc = subprocess.Popen(
+        [params.command, *params.args],
+        env=params.env,
+        cwd=params.cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not _listening(port):
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            assert time.monotonic() < deadline, "athena mcp --http did not listen"
+            await asyncio.sleep(0.2)
+        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, _):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                names = {t.name for t in (await session.list_tools()).tools}
+                assert "memory_search" in names and "memory_decide" in names
+                assert not names & {
+                    "memory_ingest_rule",
+                    "memory_add_mitigant",
+                    "memory_run_pipeline",
+                    "memory_clear_graph",
+                }
+                hits = await session.call_tool("memory_check_risk", {"risk": "sawmill"})
+                assert not hits.isError
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

@@ -98,6 +98,9 @@ async def test_studio_serves_the_graphs_with_forms(studio: str) -> None:
     assert "memory" not in context  # injected objects are not form fields
     ingest = await client.assistants.get_schemas(graphs["ingestion"])
     assert "texts" in ingest["input_schema"]["properties"]
+    form = ingest["context_schema"]["properties"]
+    assert {"namespace", "mode", "llm_model", "extraction_model", "max_iterations"} <= set(form)
+    assert "memory" not in form and "chat_model" not in form
 
 
 async def test_ingest_decide_and_resume_a_referral(studio: str) -> None:
@@ -108,9 +111,12 @@ async def test_ingest_decide_and_resume_a_referral(studio: str) -> None:
     ns = {"namespace": "agent:studio-test"}
     thread = await client.threads.create()
     out = await client.runs.wait(
-        thread["thread_id"], "ingestion", input={"texts": KNOWLEDGE}, context=ns
+        thread["thread_id"],
+        "ingestion",
+        input={"texts": KNOWLEDGE},
+        context={**ns, "mode": "offline", "max_iterations": 6},
     )
-    assert out["report"]["rules_written"] >= 2
+    assert out["report"]["rules_written"] >= 2 and out["report"]["mode"] == "offline"
     state = await client.threads.get_state(thread["thread_id"])
     assert state["values"]["report"]["namespace"] == "agent:studio-test"
 
