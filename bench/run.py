@@ -4,64 +4,42 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import resource
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.eval_run import percentile
-from agents.ingestion import ingest_rules
+from agents.eval_run import evaluate_decisions, percentile, read_jsonl
+from agents.ingestion import ingest_rules, load_rules
 from agents.underwriting.service import decide_submission
+from bench.engines import SLOW, Ranker, SqliteLike, rankers, rule_facts, score_names
 from bench.synthetic import generate_rules, query_for
 from memory import GraphMemory, Namespace, Settings
+from memory import search as _search
 from memory.analytics import GraphAnalytics
+from memory.embedders import embed_async
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import ExtractedRule
 
-Ranker = Callable[[str, str | None], Awaitable[list[str]]]
 SAMPLES = 100
+SLOW_SAMPLES = 20  # brute-force engines at sizes above SLOW_FROM
+SLOW_FROM = 1_000
 
 
-class SqliteLike:
-    """The keyword baseline: a table of memories searched with LIKE, ranked by words matched."""
-
-    def __init__(self, rules: Sequence[tuple[str, str]]) -> None:
-        self.db = sqlite3.connect(":memory:")
-        self.db.execute("CREATE TABLE memories (rule_name TEXT, fact TEXT)")
-        self.db.executemany("INSERT INTO memories VALUES (?, ?)", rules)
-
-    def search(self, query: str, limit: int = 5) -> list[str]:
-        """Return rule names whose fact contains the most query words."""
-        words = [w for w in re.findall(r"[a-z0-9]+", query.lower()) if len(w) > 2][:8]
-        if not words:
-            return []
-        score = " + ".join("(fact LIKE ?)" for _ in words)
-        rows = self.db.execute(
-            f"SELECT rule_name, {score} AS s FROM memories WHERE s > 0 "  # noqa: S608 - fixed shape
-            "GROUP BY rule_name ORDER BY s DESC LIMIT ?",
-            [*(f"%{w}%" for w in words), limit],
-        ).fetchall()
-        return [r[0] for r in rows]
+def _path_samples(size: int) -> int:
+    """Calls of trace / decide measured: decide loads every rule reading a submitted field."""
+    return 30 if size <= 1_000 else 10 if size <= 10_000 else 5
 
 
-def _rankers(memory: GraphMemory, ns: Namespace, facts: SqliteLike) -> dict[str, Ranker]:
-    analytics = GraphAnalytics(memory, ns)
+ANN_TOP = 20
+Progress = Callable[[dict[str, Any]], None]
 
-    async def ours(query: str, product: str | None) -> list[str]:
-        return [h.rule_name for h in await analytics.query(query, product_type=product, limit=5)]
+__all__ = ["SqliteLike", "bench_dataset", "bench_size", "run_bench"]
 
-    async def stock(query: str, product: str | None) -> list[str]:
-        hits = await memory.search(ns, query, limit=20, product_type=product, engine="graphiti")
-        names = [h.relationship.properties.get("rule_name") for h in hits]
-        return [n for n in dict.fromkeys(names) if n][:5]
 
-    async def like(query: str, product: str | None) -> list[str]:
-        return facts.search(query)
-
-    return {"ours (fused BM25+vector)": ours, "graphiti stock recipe": stock, "sqlite LIKE": like}
+def _latency(values: Sequence[float]) -> dict[str, float | None]:
+    return {f"p{q}_ms": percentile(values, q) for q in (50, 95, 99)}
 
 
 async def _score(
@@ -74,23 +52,26 @@ async def _score(
         began = time.perf_counter()
         names = await ranker(query, product)
         latencies.append((time.perf_counter() - began) * 1000)
-        ranks = [i for i, n in enumerate(names, 1) if n in expected]
-        hits1 += bool(ranks) and ranks[0] == 1
-        hits5 += bool(ranks) and ranks[0] <= 5
-        mrr += 1 / ranks[0] if ranks else 0.0
+        one, five, rr = score_names(names, expected)
+        hits1, hits5, mrr = hits1 + one, hits5 + five, mrr + rr
     n = len(cases) or 1
     return {
         "recall_at_1": hits1 / n,
         "recall_at_5": hits5 / n,
         "mrr": mrr / n,
-        "p50_ms": percentile(latencies, 50),
-        "p95_ms": percentile(latencies, 95),
+        "queries": len(cases),
+        **_latency(latencies),
     }
 
 
-async def _facts(memory: GraphMemory, ns: Namespace) -> SqliteLike:
-    edges = await memory.relationships(ns, relation="TRIGGERS")
-    return SqliteLike([(e.properties.get("rule_name", ""), e.fact) for e in edges])
+async def _compare(
+    memory: GraphMemory, ns: Namespace, cases: Sequence[tuple[str, str | None, set[str]]], slow: int
+) -> dict[str, Any]:
+    engines = rankers(memory, ns, await rule_facts(memory, ns))
+    return {
+        name: await _score(rank, cases[:slow] if name in SLOW else cases)
+        for name, rank in engines.items()
+    }
 
 
 async def _timed(samples: Sequence[Any], call: Callable[[Any], Awaitable[Any]]) -> dict[str, Any]:
@@ -99,8 +80,34 @@ async def _timed(samples: Sequence[Any], call: Callable[[Any], Awaitable[Any]]) 
         began = time.perf_counter()
         await call(item)
         latencies.append((time.perf_counter() - began) * 1000)
+    return _latency(latencies)
+
+
+async def bench_vector(
+    memory: GraphMemory, ns: Namespace, queries: Sequence[str]
+) -> dict[str, Any]:
+    """Exact (brute force) against HNSW top-k: latency of each and their agreement."""
+    db, group = memory.db, ns.group_id
+    params = {"relations": None, "all": False, "product": None, "as_of": None}
+    exact_ms, ann_ms, text_ms, agree = [], [], [], []
+    for query in queries:
+        [vector] = await embed_async(memory.embedder, [query])
+        began = time.perf_counter()
+        exact = await _search.exact_vector_ids(db, group, vector, ANN_TOP, params)
+        exact_ms.append((time.perf_counter() - began) * 1000)
+        began = time.perf_counter()
+        ann = await _search.ann_vector_ids(db, group, vector, ANN_TOP, params)
+        ann_ms.append((time.perf_counter() - began) * 1000)
+        began = time.perf_counter()
+        await _search._fulltext_ids(db, group, query, ANN_TOP * _search.OVERFETCH, params)
+        text_ms.append((time.perf_counter() - began) * 1000)
+        agree.append(len(set(exact) & set(ann)) / len(exact) if exact else 1.0)
     return {
-        q: percentile(latencies, p) for q, p in (("p50_ms", 50), ("p95_ms", 95), ("p99_ms", 99))
+        "edges": await db.edge_count(group),
+        "exact": _latency(exact_ms),
+        "hnsw": _latency(ann_ms),
+        "fulltext": _latency(text_ms),
+        "hnsw_agreement_at_20": sum(agree) / (len(agree) or 1),
     }
 
 
@@ -127,59 +134,88 @@ async def bench_size(
     began = time.perf_counter()
     await ingest_rules(memory, ns, rules)
     ingest_s = time.perf_counter() - began
-    rng = random.Random(size)
-    sample = rng.sample(rules, min(SAMPLES, len(rules)))
+    sample = random.Random(size).sample(rules, min(SAMPLES, len(rules)))
     analytics = GraphAnalytics(memory, ns)
     cases = [(query_for(r), None, {r.rule_name}) for r in sample]
-    quality = {
-        name: await _score(rank, cases)
-        for name, rank in _rankers(memory, ns, await _facts(memory, ns)).items()
-    }
-    info = await memory.db.client.connection.info("memory")
-    return {
+    slow = SLOW_SAMPLES if size > SLOW_FROM else SAMPLES
+    paths = _path_samples(size)
+    result = {
         "size": size,
         "ingest_rules_per_s": size / ingest_s,
+        "ingest_s": ingest_s,
+        "samples": {"queries": len(sample), "slow_engines": min(slow, len(sample)), "paths": paths},
         "check_risk_appetite": await _timed(
             [query_for(r) for r in sample], lambda q: analytics.check_risk_appetite(q, limit=5)
         ),
-        "trace": await _timed([r.risk_factor for r in sample[:30]], analytics.trace),
+        "trace": await _timed([r.risk_factor for r in sample[:paths]], analytics.trace),
         "decide": await _timed(
-            [_submission(r) for r in sample[:30]],
+            [_submission(r) for r in sample[:paths]],
             lambda s: decide_submission(memory, ns, s, fields),
         ),
-        "alternatives": quality,
-        "server_peak_mb": int(info.get("used_memory_peak", 0)) / 1e6,
-        "process_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
-        "disk_mb": _disk_bytes(data_dir) / 1e6,
+        "vector": await bench_vector(memory, ns, [q for q, _, _ in cases[:50]]),
+        "alternatives": await _compare(memory, ns, cases, slow),
     }
+    info = await memory.db.client.connection.info("memory")
+    result.update(
+        server_peak_mb=int(info.get("used_memory_peak", 0)) / 1e6,
+        process_peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
+        disk_mb=_disk_bytes(data_dir) / 1e6,
+    )
+    return result
 
 
 async def bench_dataset(memory: GraphMemory, dataset: Path) -> dict[str, Any]:
-    """Retrieval quality and speed of each engine on a dataset folder's gold rules."""
-    from agents.ingestion import load_rules
-
+    """Retrieval quality of each engine and decision accuracy on a dataset's gold rules."""
     ns = Namespace.agent("bench-dataset")
     await memory.clear(ns)
-    await ingest_rules(memory, ns, load_rules(dataset / "rules.jsonl"))
-    queries = [
-        json.loads(line)
-        for line in (dataset / "queries.jsonl").read_text().splitlines()
-        if line.strip()
-    ]
+    gold = load_rules(dataset / "rules.jsonl")
+    await ingest_rules(memory, ns, gold)
+    queries = read_jsonl(dataset / "queries.jsonl")
     cases = [(q["query"], q.get("product_type"), set(q["expected"])) for q in queries]
-    facts = await _facts(memory, ns)
-    return {name: await _score(rank, cases) for name, rank in _rankers(memory, ns, facts).items()}
+    result: dict[str, Any] = {"path": str(dataset), **await _compare(memory, ns, cases, len(cases))}
+    submissions = dataset / "submissions.jsonl"
+    if submissions.is_file():
+        fields_path = dataset / "fields.json"
+        fields = load_data_dictionary(fields_path if fields_path.is_file() else None)
+        aliases = {r.rule_name: {r.rule_name} for r in gold}
+        summary, latencies = await evaluate_decisions(
+            memory, ns, read_jsonl(submissions), fields, aliases
+        )
+        result["decisions"] = {
+            "submissions": summary["submissions"],
+            "accuracy": summary["accuracy"],
+            "cited_rule_recall": summary["cited_rule_recall"],
+            **_latency(latencies),
+        }
+    return result
 
 
 async def run_bench(
-    sizes: Sequence[int], data_dir: Path, dataset: Path | None, fields_path: Path | None
+    sizes: Sequence[int],
+    data_dir: Path,
+    datasets: Sequence[Path],
+    fields_path: Path | None,
+    on_result: Progress | None = None,
 ) -> dict[str, Any]:
-    """Run every measurement in a fresh embedded database under `data_dir`."""
+    """Run every measurement in a fresh embedded database under `data_dir`.
+
+    `on_result` gets the results so far after each dataset and size (long runs keep them).
+    """
     fields = load_data_dictionary(fields_path)
+    results: dict[str, Any] = {"datasets": [], "sizes": []}
     async with GraphMemory(Settings(ATHENA_DATA_DIR=data_dir)) as memory:
-        results: dict[str, Any] = {"sizes": []}
-        if dataset is not None:
-            results["dataset"] = {"path": str(dataset), **await bench_dataset(memory, dataset)}
+        for dataset in datasets:
+            results["datasets"].append(await bench_dataset(memory, dataset))
+            if on_result is not None:
+                on_result(results)
         for size in sizes:
             results["sizes"].append(await bench_size(memory, fields, size, data_dir))
+            if on_result is not None:
+                on_result(results)
     return results
+
+
+def save(results: dict[str, Any], path: Path) -> None:
+    """Write raw results as JSON."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2))

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
 
@@ -40,6 +41,21 @@ STORE_INDEXES = (
     "CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.p_rule_name)",
 )
 logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNING)
+
+# HNSW index over edge fact embeddings (retrieval must not scan every edge). FalkorDB's
+# defaults (M=16, efRuntime=10) agreed with exact search on about 20% of a top 20 at
+# 20k edges; these settings trade a few ms for near-exact recall (see docs/benchmarks.md).
+VECTOR_M = 32
+VECTOR_EF_CONSTRUCTION = 100
+VECTOR_EF_RUNTIME = 400
+EDGE_COUNT_TTL_S = 5.0
+
+
+T = TypeVar("T")
+
+
+def _generation_key(group_id: str) -> str:
+    return f"athena:generation:{group_id}"
 
 
 class _SerialSession(FalkorDriverSession):
@@ -80,12 +96,18 @@ class SerialFalkorDriver(FalkorDriver):
 class Database:
     """The FalkorDB server behind a `GraphMemory`, embedded or at a URL."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, vector_dim: Callable[[], int] | None = None) -> None:
         self.settings = settings
         self.lock = asyncio.Lock()
         self.client: Any = None
         self._drivers: dict[str, SerialFalkorDriver] = {}
         self._indexed: set[str] = set()
+        # The embedder's dimension (0 while unknown): sizes the vector index.
+        self.vector_dim = vector_dim or (lambda: 0)
+        self._vector_indexed: set[str] = set()
+        self._edge_counts: dict[str, tuple[float, int]] = {}
+        self._derived: dict[tuple[str, str], tuple[int, Any]] = {}
+        self._derived_locks: dict[tuple[str, str], asyncio.Lock] = {}
 
     @property
     def target(self) -> str:
@@ -179,7 +201,74 @@ class Database:
         await self.call_with_retry(driver.build_indices_and_constraints)
         for query in STORE_INDEXES:
             await self.call_with_retry(partial(driver.execute_query, query))
+        await self._ensure_vector_index(group_id)
         self._indexed.add(group_id)
+
+    async def _ensure_vector_index(self, group_id: str) -> None:
+        """Create the HNSW index on RELATES_TO fact embeddings, sized by the embedder."""
+        dim = int(self.vector_dim())
+        if dim <= 0:
+            logger.info("embedding dimension unknown yet: no vector index on %s", group_id)
+            return
+        options = (
+            f"{{dimension: {dim}, similarityFunction: 'cosine', M: {VECTOR_M}, "
+            f"efConstruction: {VECTOR_EF_CONSTRUCTION}, efRuntime: {VECTOR_EF_RUNTIME}}}"
+        )
+        try:
+            await self.query(
+                group_id,
+                "CREATE VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding) "
+                f"OPTIONS {options}",
+            )
+        except ResponseError as exc:
+            if "already indexed" not in str(exc).lower():
+                raise
+        self._vector_indexed.add(group_id)
+
+    def has_vector_index(self, group_id: str) -> bool:
+        """True once `ensure_indices` created (or found) the graph's vector index."""
+        return group_id in self._vector_indexed
+
+    async def edge_count(self, group_id: str) -> int:
+        """Number of RELATES_TO edges of a graph (cached for a few seconds)."""
+        now = time.monotonic()
+        cached = self._edge_counts.get(group_id)
+        if cached is not None and now - cached[0] < EDGE_COUNT_TTL_S:
+            return cached[1]
+        rows = await self.query(
+            group_id, "MATCH ()-[e:RELATES_TO]->() RETURN count(e) AS n", read_only=True
+        )
+        count = int(rows[0]["n"]) if rows else 0
+        self._edge_counts[group_id] = (now, count)
+        return count
+
+    async def generation(self, group_id: str) -> int:
+        """The graph's write generation: a server-side counter every write bumps."""
+        value = await self.call(lambda: self.client.connection.get(_generation_key(group_id)))
+        return int(value or 0)
+
+    async def derived(
+        self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]
+    ) -> T:
+        """A structure derived from a graph (an in-process index), rebuilt after its writes.
+
+        The cached value is kept while the graph's write generation is unchanged;
+        `build` runs at most once at a time per graph and kind.
+        """
+        key = (group_id, kind)
+        async with self._derived_locks.setdefault(key, asyncio.Lock()):
+            generation = await self.generation(group_id)
+            cached = self._derived.get(key)
+            if cached is not None and cached[0] == generation:
+                value: T = cached[1]
+                return value
+            value = await build()
+            self._derived[key] = (generation, value)
+            return value
+
+    async def bump_generation(self, group_id: str) -> None:
+        """Mark the graph as written (readers holding derived caches rebuild them)."""
+        await self.call(lambda: self.client.connection.incr(_generation_key(group_id)))
 
     async def call_with_retry(self, fn: Callable[[], Any]) -> Any:
         """Await `fn()` (which takes the lock itself), reconnecting once on a lost connection."""
@@ -199,4 +288,6 @@ class Database:
             return False
         await self.call(lambda: self.client.select_graph(group_id).delete())
         self._indexed.discard(group_id)
+        self._vector_indexed.discard(group_id)
+        self._edge_counts.pop(group_id, None)
         return True

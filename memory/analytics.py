@@ -6,9 +6,9 @@
   per rule, scored by all its matching edges), filtered to a product's rules plus ``ALL`` rules.
 * `trace`: full decision paths RiskFactor -> Rule -> Outcome with mitigants,
   source and threshold metadata, for audit.
-* `rules_for_fields`: the rules whose conditions reference given fields (the
-  by-field half of runtime retrieval, so a number that no text mentions still
-  reaches its rule).
+* `rules_for_submission`: the rules that can fire on a submission's values,
+  found through an index of their conditions (the by-field half of runtime
+  retrieval, so a number that no text mentions still reaches its rule).
 * `export` / `export_to_json`: every current rule in ``rules.jsonl`` shape plus
   ids and provenance.
 * `visualize`: a PNG or a self-contained interactive HTML page of the graph.
@@ -19,16 +19,17 @@ A rule is *current* unless every edge it has was invalidated or expired.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memory.conditions import condition_index
 from memory.keys import entity_key
 from memory.namespaces import Namespace, as_namespace
-from memory.records import EntityRecord, RelationshipRecord
+from memory.records import EntityRecord
 from memory.rulebook import rule_from_properties
 from memory.visualize import draw_graph
 from schemas.rules import PRODUCT_TYPES, ExtractedRule
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 OVERFETCH = 4
 _CURRENT = "e.invalid_at IS NULL AND e.expired_at IS NULL"
-_RULE_NODES = (
+RULE_NODES = (
     "OPTIONAL MATCH (n)-[e:RELATES_TO]-() WITH n, count(e) AS total, "
     f"sum(CASE WHEN {_CURRENT} THEN 1 ELSE 0 END) AS live WHERE total = 0 OR live > 0 "
 )
@@ -218,17 +219,17 @@ class GraphAnalytics:
         names = list(dict.fromkeys(rule_names))
         if not names:
             return []
-        from memory.rows import EDGE_FIELDS, relationship_from_row
-
-        rows = await self._rows(
-            "MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) "
-            f"WHERE e.p_rule_name IN $names AND {_CURRENT} RETURN {EDGE_FIELDS}",
+        rows = await self._rows(  # by the p_rule_name index (a typed pattern scans nodes)
+            f"MATCH ()-[e:RELATES_TO]->() WHERE e.p_rule_name IN $names AND {_CURRENT} "
+            "RETURN e.p_rule_name AS rule, e.name AS relation, startNode(e).name AS source, "
+            "endNode(e).name AS target, e.props_json AS props",
             {"names": names},
         )
-        edges: dict[str, list[RelationshipRecord]] = {}
+        edges: dict[str, list[_PathEdge]] = {}
         for row in rows:
-            rel = relationship_from_row(row)
-            edges.setdefault(rel.properties["rule_name"], []).append(rel)
+            props = json.loads(row["props"] or "{}")
+            edge = _PathEdge(row["relation"], row["source"], row["target"], props)
+            edges.setdefault(row["rule"], []).append(edge)
         return [_path(name, edges[name]) for name in names if name in edges]
 
     # -- structured rules -----------------------------------------------------------------
@@ -239,7 +240,7 @@ class GraphAnalytics:
 
         clause = f" AND ({where})" if where else ""
         rows = await self._rows(
-            f"MATCH (n:Entity) WHERE n.label = 'Rule'{clause} {_RULE_NODES}"
+            f"MATCH (n:Entity) WHERE n.label = 'Rule'{clause} {RULE_NODES}"
             f"RETURN {NODE_FIELDS} ORDER BY n.name",
             params,
         )
@@ -255,26 +256,28 @@ class GraphAnalytics:
             entities = await self.rule_entities("n.name IN $names", names=list(names))
         return _applicable(entities, canonical_product(product_type))
 
-    async def rules_for_fields(
-        self, fields: Sequence[str], product_type: str | None = None
+    async def rules_for_submission(
+        self, values: Mapping[str, Any], product_type: str | None = None
     ) -> list[ExtractedRule]:
-        """Return the current rules with a condition on any of `fields`.
+        """Return the current rules that can fire on a submission, or that lack only its data.
 
-        The server pre-selects Rule nodes whose stored rule mentions a field name;
-        the conditions are then checked exactly.
+        These are the rules with a condition on a submitted field whose conditions on
+        submitted fields all hold (see `memory.conditions.ConditionIndex`): the rules
+        that fire, and those that would fire but for an absent field. Rules with a
+        failing condition cannot change the decision and are not loaded.
+
+        Args:
+            values: The submission's canonical field values (None counts as absent).
+            product_type: Keep this product's rules and ``ALL`` rules; None keeps every rule.
         """
-        wanted = set(fields)
-        if not wanted:
-            return []
-        entities = await self.rule_entities(
-            "any(f IN $fields WHERE n.props_json CONTAINS ('\"' + f + '\"'))", fields=sorted(wanted)
-        )
-        rules = _applicable(entities, canonical_product(product_type))
-        return [r for r in rules if any(c.field in wanted for c in r.conditions)]
+        product = canonical_product(product_type)
+        index = await condition_index(self.memory, self.namespace)
+        names = index.candidates(values, product)
+        return await self.rules(names, product_type=product) if names else []
 
     async def rule_count(self) -> int:
         """Return how many current Rule nodes the namespace holds."""
-        return len(await self.rule_entities())
+        return len(await condition_index(self.memory, self.namespace))
 
     # -- export ---------------------------------------------------------------------------
 
@@ -343,7 +346,16 @@ def _applicable(entities: Iterable[EntityRecord], product: str | None) -> list[E
     ]
 
 
-def _path(name: str, edges: list[RelationshipRecord]) -> DecisionPath:
+class _PathEdge(NamedTuple):
+    """What a decision path needs of one edge."""
+
+    relation: str
+    source_name: str
+    target_name: str
+    properties: dict[str, Any]
+
+
+def _path(name: str, edges: list[_PathEdge]) -> DecisionPath:
     """Assemble one rule's decision path from its edges."""
     values: dict[str, Any] = {"rule_name": name, "outcomes": [], "mitigants": []}
     for rel in sorted(edges, key=lambda r: (r.relation, r.source_name, r.target_name)):

@@ -10,8 +10,8 @@ The Rule node keeps the whole structured rule in its properties (so decisions
 can be evaluated and exports rebuilt), and every edge carries the rule's
 nuance in its `fact` text too, because semantic search works over facts.
 The ingestion agent's planner turns a `RuleGraph` into tool calls; bulk
-writers apply it directly with `apply_rule_graph`. Both end in the same
-`GraphMemory` upserts.
+writers apply many at once with `memory.bulk.apply_rule_graphs`. Both write
+what `GraphMemory`'s one-at-a-time upserts would (`apply_rule_graph_per_item`).
 """
 
 from __future__ import annotations
@@ -213,7 +213,24 @@ def merge_shared(
 async def apply_rule_graph(
     memory: GraphMemory, namespace: Namespace | str, graph: RuleGraph, *, source: str
 ) -> tuple[WriteTally, WriteTally]:
-    """Upsert a rule's nodes then edges; return (node tally, edge tally)."""
+    """Upsert a rule's nodes then edges; return (node tally, edge tally).
+
+    Writes through `memory.bulk.apply_rule_graphs` (a few queries per rule); the
+    result is the same as `apply_rule_graph_per_item`'s.
+    """
+    from memory.bulk import apply_rule_graphs
+
+    return await apply_rule_graphs(memory, namespace, [graph], source=source)
+
+
+async def apply_rule_graph_per_item(
+    memory: GraphMemory, namespace: Namespace | str, graph: RuleGraph, *, source: str
+) -> tuple[WriteTally, WriteTally]:
+    """Upsert a rule's nodes then edges one `GraphMemory` call at a time (the reference path).
+
+    Returns:
+        The node tally and the edge tally.
+    """
     nodes, edges = WriteTally(), WriteTally()
     keys: dict[tuple[str, str], str] = {}
     for spec in graph.entities:

@@ -1,13 +1,18 @@
 """Hybrid retrieval over edge facts, behind the store's `search` method.
 
-Two rankings over Graphiti's data model, fused by reciprocal rank: BM25 from the
-fulltext index Graphiti creates on RELATES_TO facts, and cosine similarity of
-fact embeddings. Each ranking query returns ids only: Graphiti's stock search
-(still available as `engine="graphiti"`) returns every candidate's embedding
-and spends most of its time parsing them. Filters the queries cannot express
-(endpoint labels) are applied after over-fetching. Callers only see
-`GraphMemory.search`, so an index-backed path can replace this module without
-touching them.
+Two rankings over Graphiti's data model, fused by reciprocal rank: BM25 over the
+RELATES_TO facts (the in-process `memory.lexical` index for current facts; the
+fulltext index Graphiti creates for point-in-time and invalidated-edge searches),
+and cosine similarity of fact embeddings. The vector ranking comes from FalkorDB's HNSW index on
+`fact_embedding` (created by `Database.ensure_indices` with the embedder's
+dimension), over-fetched and filtered because the index does not pre-filter; on
+small graphs (at most `EXACT_MAX_EDGES` edges) exact brute force is as fast and is
+used instead. Each ranking query returns ids only, and only the returned records
+are loaded, through the edge uuid index. Graphiti's stock search (`engine="graphiti"`,
+edge-only, and `engine="graphiti-combined"`, its COMBINED_HYBRID_SEARCH_RRF recipe)
+is kept for comparison: it scans every edge and ships every candidate's embedding
+back to Python. Filters the queries cannot express (endpoint labels) are applied
+after over-fetching.
 """
 
 from __future__ import annotations
@@ -27,17 +32,27 @@ from graphiti_core.search.search_config import (
     EdgeSearchMethod,
     SearchConfig,
 )
+from graphiti_core.search.search_config_recipes import COMBINED_HYBRID_SEARCH_RRF
 from graphiti_core.search.search_filters import SearchFilters
 from graphiti_core.tracer import NoOpTracer
 
 from memory._db import Database
+from memory.bulk import EDGES_BY_UUID
 from memory.embedders import Embedder, embed_async
+from memory.lexical import lexical_index
 from memory.records import SearchHit
 
 OVERFETCH = 4
 RRF_K = 1  # Graphiti's rank constant
 MAX_TERMS = 32
 MIN_SIMILARITY = 0.2  # static word embeddings score paraphrases low; let RRF decide.
+# Below this many edges brute force is about as fast as the HNSW index and exact.
+EXACT_MAX_EDGES = 2000
+ANN_OVERFETCH = 4  # the vector index does not pre-filter: ask it for this many times more
+ANN_MAX_K = 4000
+# fused: ours. graphiti: Graphiti's search with an edge-only hybrid config.
+# graphiti-combined: Graphiti's stock COMBINED_HYBRID_SEARCH_RRF recipe (edges ranked).
+ENGINES = ("fused", "graphiti", "graphiti-combined")
 
 
 class _GraphitiEmbedder(EmbedderClient):
@@ -67,6 +82,11 @@ def _config(limit: int) -> SearchConfig:
             sim_min_score=MIN_SIMILARITY,
         ),
     )
+
+
+def _combined_config(limit: int) -> SearchConfig:
+    """Graphiti's stock COMBINED_HYBRID_SEARCH_RRF (edges, nodes, episodes, communities)."""
+    return COMBINED_HYBRID_SEARCH_RRF.model_copy(update={"limit": limit})
 
 
 def valid_then(rel: Any, as_of: datetime | None) -> bool:
@@ -119,6 +139,84 @@ _EDGE_FILTER = (
 )
 
 
+async def _fulltext_ids(
+    db: Database, group_id: str, query: str, fetch: int, params: dict[str, Any]
+) -> list[str] | None:
+    """The BM25 ranking from the fulltext index (None when the query has no terms)."""
+    terms = fulltext_query(query)
+    if not terms:
+        return None
+    rows = await db.query(
+        group_id,
+        "CALL db.idx.fulltext.queryRelationships('RELATES_TO', $terms) "
+        f"YIELD relationship AS e, score WHERE {_EDGE_FILTER} "
+        "RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
+        {**params, "terms": terms, "fetch": fetch},
+        read_only=True,
+    )
+    return [r["uuid"] for r in rows]
+
+
+async def lexical_ids(
+    db: Database, group_id: str, query: str, fetch: int, params: dict[str, Any]
+) -> list[str] | None:
+    """The BM25 ranking: the in-process index for current facts, else the fulltext index."""
+    if params["all"] or params["as_of"] is not None:
+        return await _fulltext_ids(db, group_id, query, fetch, params)
+    index = await lexical_index(db, group_id)
+    return index.search(query, fetch, relations=params["relations"], product=params["product"])
+
+
+async def exact_vector_ids(
+    db: Database, group_id: str, vector: list[float], fetch: int, params: dict[str, Any]
+) -> list[str]:
+    """The vector ranking by brute force: cosine similarity to every (filtered) edge."""
+    rows = await db.query(
+        group_id,
+        f"MATCH ()-[e:RELATES_TO]->() WHERE {_EDGE_FILTER} "
+        "WITH e, (2 - vec.cosineDistance(e.fact_embedding, vecf32($vector))) / 2 AS score "
+        "WHERE score >= $min_score RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
+        {**params, "vector": vector, "fetch": fetch, "min_score": MIN_SIMILARITY},
+        read_only=True,
+    )
+    return [r["uuid"] for r in rows]
+
+
+async def ann_vector_ids(
+    db: Database, group_id: str, vector: list[float], fetch: int, params: dict[str, Any]
+) -> list[str]:
+    """The vector ranking from the HNSW index.
+
+    The index does not pre-filter, so a filtered search asks it for `ANN_OVERFETCH`
+    times what it needs, filters, and asks again for more (up to `ANN_MAX_K`) while
+    too few are left.
+    """
+    filtered = params["relations"] is not None or params["product"] is not None
+    k = fetch * ANN_OVERFETCH if filtered else fetch  # invalidated edges are few: ask again
+    while True:
+        rows = await db.query(
+            group_id,
+            "CALL db.idx.vector.queryRelationships('RELATES_TO', 'fact_embedding', $k, "
+            "vecf32($vector)) YIELD relationship AS e, score "
+            f"WITH e, (2 - score) / 2 AS sim WHERE {_EDGE_FILTER} AND sim >= $min_score "
+            "RETURN e.uuid AS uuid ORDER BY sim DESC LIMIT $fetch",
+            {**params, "vector": vector, "k": k, "fetch": fetch, "min_score": MIN_SIMILARITY},
+            read_only=True,
+        )
+        if len(rows) >= fetch or k >= ANN_MAX_K:
+            return [r["uuid"] for r in rows]
+        k = min(k * 4, ANN_MAX_K)
+
+
+async def vector_ids(
+    db: Database, group_id: str, vector: list[float], fetch: int, params: dict[str, Any]
+) -> list[str]:
+    """The vector ranking: exact on small graphs, from the HNSW index on large ones."""
+    if await db.edge_count(group_id) <= EXACT_MAX_EDGES or not db.has_vector_index(group_id):
+        return await exact_vector_ids(db, group_id, vector, fetch, params)
+    return await ann_vector_ids(db, group_id, vector, fetch, params)
+
+
 async def _ranked_ids(
     db: Database,
     group_id: str,
@@ -128,27 +226,9 @@ async def _ranked_ids(
     params: dict[str, Any],
 ) -> list[list[str]]:
     """Return the BM25 ranking and the vector ranking of edge uuids (filters applied)."""
-    rankings: list[list[str]] = []
-    terms = fulltext_query(query)
-    if terms:
-        rows = await db.query(
-            group_id,
-            "CALL db.idx.fulltext.queryRelationships('RELATES_TO', $terms) "
-            f"YIELD relationship AS e, score WHERE {_EDGE_FILTER} "
-            "RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
-            {**params, "terms": terms, "fetch": fetch},
-            read_only=True,
-        )
-        rankings.append([r["uuid"] for r in rows])
-    rows = await db.query(
-        group_id,
-        f"MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) WHERE {_EDGE_FILTER} "
-        "WITH e, (2 - vec.cosineDistance(e.fact_embedding, vecf32($vector))) / 2 AS score "
-        "WHERE score >= $min_score RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
-        {**params, "vector": vector, "fetch": fetch, "min_score": MIN_SIMILARITY},
-        read_only=True,
-    )
-    rankings.append([r["uuid"] for r in rows])
+    bm25 = await lexical_ids(db, group_id, query, fetch, params)
+    rankings = [] if bm25 is None else [bm25]
+    rankings.append(await vector_ids(db, group_id, vector, fetch, params))
     return rankings
 
 
@@ -168,21 +248,23 @@ async def hybrid_search(
 ) -> list[SearchHit]:
     """Search one namespace graph's edges; see `GraphMemory.search`.
 
-    `engine="fused"` (default) ranks by FalkorDB's fulltext index (BM25) and by
-    cosine similarity of fact embeddings, returning ids only, and fuses the two
+    `engine="fused"` (default) ranks by BM25 (`memory.lexical`) and by cosine
+    similarity of fact embeddings (HNSW index), returning ids only, and fuses the two
     rankings with RRF; `engine="graphiti"` runs Graphiti's stock recipe (kept for
     comparison: it ships every candidate's embedding back to Python).
     """
-    from memory.rows import EDGE_FIELDS, relationship_from_row
+    from memory.rows import relationship_from_row
 
-    if engine not in ("fused", "graphiti"):
-        raise ValueError(f"unknown search engine {engine!r}; allowed: fused, graphiti")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown search engine {engine!r}; allowed: {', '.join(ENGINES)}")
     if not query.strip() or group_id not in await db.list_graphs():
         return []
+    await db.ensure_indices(group_id)
     [vector] = await embed_async(embedder, [query])
     fetch = limit * OVERFETCH
-    if engine == "graphiti":
-        scores = await _graphiti_scores(db, embedder, group_id, query, vector, fetch, relations)
+    if engine != "fused":
+        config = _config(fetch) if engine == "graphiti" else _combined_config(fetch)
+        scores = await _graphiti_scores(db, embedder, group_id, query, vector, config, relations)
     else:
         params = {
             "relations": list(relations) if relations else None,
@@ -201,7 +283,7 @@ async def hybrid_search(
     wanted = ranked if labels else ranked[:limit]
     rows = await db.query(
         group_id,
-        f"MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) WHERE e.uuid IN $uuids RETURN {EDGE_FIELDS}",
+        EDGES_BY_UUID,
         {"uuids": wanted},
         read_only=True,
     )
@@ -220,7 +302,7 @@ async def _graphiti_scores(
     group_id: str,
     query: str,
     vector: list[float],
-    fetch: int,
+    config: SearchConfig,
     relations: Sequence[str] | None,
 ) -> dict[str, float]:
     clients = GraphitiClients.model_construct(
@@ -232,8 +314,6 @@ async def _graphiti_scores(
     )
     filters = SearchFilters(edge_types=list(relations) if relations else None)
     results = await db.call_with_retry(
-        lambda: graphiti_search(
-            clients, query, [group_id], _config(fetch), filters, query_vector=vector
-        )
+        lambda: graphiti_search(clients, query, [group_id], config, filters, query_vector=vector)
     )
     return {e.uuid: s for e, s in zip(results.edges, results.edge_reranker_scores, strict=False)}

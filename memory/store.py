@@ -67,11 +67,13 @@ class GraphMemory:
         self.settings = settings or load_settings()
         self.embedder = embedder or create_embedder(self.settings)
         self.ontology: OntologyDefinition = get(ontology)
-        self.db = Database(self.settings)
+        self.db = Database(self.settings, vector_dim=lambda: self.embedder.dim)
         # Write listeners, called with the namespace after each write (e.g. cache invalidation).
         self.on_write: list[Callable[[Namespace], object]] = []
 
-    def _wrote(self, namespace: Namespace) -> None:
+    async def _wrote(self, namespace: Namespace) -> None:
+        """Bump the namespace's write generation and tell the write listeners."""
+        await self.db.bump_generation(namespace.group_id)
         for listener in list(self.on_write):
             listener(namespace)
 
@@ -175,7 +177,7 @@ class GraphMemory:
             },
         )
         await self.db.call_with_retry(lambda: node.save(self.db.driver(group_id)))
-        self._wrote(ns)
+        await self._wrote(ns)
         return WriteResult(status="updated" if existing else "created", key=key, uuid=node.uuid)
 
     async def entities(
@@ -339,7 +341,7 @@ class GraphMemory:
             },
         )
         await self.db.call_with_retry(lambda: edge.save(self.db.driver(group_id)))
-        self._wrote(ns)
+        await self._wrote(ns)
         return WriteResult(
             status="updated" if existing else "created", key=edge_uuid, uuid=edge_uuid
         )
@@ -362,7 +364,7 @@ class GraphMemory:
             "RETURN e.uuid AS uuid",
             {"uuid": uuid, "when": when, "now": utc_now().isoformat(), "source": source},
         )
-        self._wrote(ns)
+        await self._wrote(ns)
         return bool(rows)
 
     async def relationships(
@@ -414,7 +416,7 @@ class GraphMemory:
             mentions=mentions,
             created_at=created_at,
         )
-        self._wrote(ns)
+        await self._wrote(ns)
         return result
 
     async def get_source(self, namespace: NamespaceLike, source_id: str) -> SourceRecord | None:
@@ -526,7 +528,7 @@ class GraphMemory:
         """Delete everything in one namespace; False if it held nothing."""
         ns = as_namespace(namespace)
         deleted = await self.db.delete_graph(ns.group_id)
-        self._wrote(ns)
+        await self._wrote(ns)
         return deleted
 
     async def export(self, namespace: NamespaceLike) -> dict[str, Any]:
@@ -541,5 +543,5 @@ class GraphMemory:
         """
         ns = as_namespace(namespace)
         counts = await _transfer.import_namespace(self, ns, document)
-        self._wrote(ns)
+        await self._wrote(ns)
         return counts

@@ -19,12 +19,13 @@ from agents.ingestion.state import IngestionInput
 from memory import Namespace, Settings
 from memory.store import GraphMemory
 from schemas.fields import DataDictionary, load_data_dictionary
-from schemas.ingestion import IngestionReport, KnowledgeText
+from schemas.ingestion import IngestionReport, KnowledgeText, WriteCounts
 from schemas.rules import ExtractedRule
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_BATCH_SIZE = 8
+BULK_RULES = 1000  # rules per bulk write of `ingest_rules`
 Progress = Callable[[int, int], None]
 
 
@@ -205,6 +206,78 @@ async def ingest_rules(
     batch_size: int = DEFAULT_BATCH_SIZE,
     **kwargs: Any,
 ) -> IngestionReport:
-    """Write pre-extracted (e.g. gold) rules (see `IngestionPipeline.run_rules`)."""
+    """Write pre-extracted (e.g. gold) rules in bulk.
+
+    The same steps as the ingestion graph's pre-extracted path (see
+    `IngestionPipeline.run_rules`): rules are grouped by `text_id` (else `source`,
+    else the rule's source), their entity names matched to the graph by key and
+    name, each rule written with the rulebook's mapping (provenance: its text id)
+    and each group stored as a source episode mentioning what its rules wrote, but
+    many rules per query (`memory.bulk.apply_rule_graphs`) instead of one tool
+    call per rule. `batch_size` is in texts; batches hold at least `BULK_RULES` rules.
+    """
+    from agents.ingestion.matching import EntityMatcher
+    from agents.ingestion.nodes import _field_warnings
+    from memory.bulk import apply_rule_graphs
+    from memory.bulk_sources import SourceItem, add_sources
+    from memory.rulebook import rule_graph
+
     pipeline = IngestionPipeline(memory, namespace, **kwargs)
-    return await pipeline.run_rules(rules, source=source, batch_size=batch_size)
+    ns, started = pipeline.namespace, time.perf_counter()
+    report = IngestionReport(mode=pipeline.mode, namespace=str(ns))  # type: ignore[arg-type]
+    groups: dict[str, list[ExtractedRule]] = {}
+    for rule in rules:
+        tid = rule.text_id or source or f"rules:{rule.source}"
+        groups.setdefault(tid, []).append(rule.model_copy(update={"text_id": tid}))
+    if not groups:
+        report.warnings.append("no texts to ingest")
+    report.warnings += _field_warnings([r for g in groups.values() for r in g], pipeline.fields)
+    await memory.db.ensure_indices(ns.group_id)
+    threshold = pipeline.context.similarity_threshold
+    matcher = EntityMatcher(
+        memory,
+        ns,
+        threshold=pipeline.settings.similarity_threshold if threshold is None else threshold,
+        vector_labels=(),  # pre-extracted rules carry curated names: key and name only
+    )
+    batch: list[tuple[str, list[ExtractedRule]]] = []
+    done, total = 0, len(groups)
+    for n, item in enumerate(groups.items(), start=1):
+        batch.append(item)
+        if n < total and (len(batch) < batch_size or sum(len(g) for _, g in batch) < BULK_RULES):
+            continue
+        before = len(matcher.matches)
+        resolved = [await matcher.resolve(r) for _, group in batch for r in group]
+        nodes, edges = await apply_rule_graphs(
+            memory,
+            ns,
+            [rule_graph(r) for r in resolved],
+            source=[r.text_id or "" for r in resolved],
+        )
+        report.nodes.merge(_counts(nodes))
+        report.edges.merge(_counts(edges))
+        report.rules_written += len(resolved)
+        report.rule_names += [r.rule_name for r in resolved]
+        mentions: dict[str | None, list[str]] = {}
+        for m in list(matcher.matches.values())[before:]:
+            mentions.setdefault(m.text_id, []).append(m.matched_entity_key)
+        items = []
+        for tid, group in batch:
+            text = _rules_text(tid, group)
+            where = f"{text.source} ({text.source_type})" if text.source_type else text.source
+            items.append(SourceItem(tid, text.text, where or "", tuple(mentions.get(tid, []))))
+        for status in await add_sources(memory, ns, items):
+            report.sources.add(status)
+        done += len(batch)
+        batch = []
+        if pipeline.on_progress is not None:
+            pipeline.on_progress(done, total)
+    report.texts_processed, report.rules_extracted = total, len(rules)
+    report.entities_matched = sum(1 for m in matcher.matches.values() if not m.is_new)
+    report.entities_new = sum(1 for m in matcher.matches.values() if m.is_new)
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report
+
+
+def _counts(tally: Any) -> WriteCounts:
+    return WriteCounts(created=tally.created, updated=tally.updated, unchanged=tally.unchanged)

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from memory.conditions import holds as condition_holds
+from memory.conditions import is_number
 from schemas.rules import Condition, ConditionValue, ExtractedRule, Scalar
 from schemas.submission import DecisionLabel, RuleOutcome
 
@@ -114,7 +116,7 @@ def check_condition(condition: Condition, values: Mapping[str, Any]) -> Conditio
         return ConditionResult(
             condition.field, condition.operator, condition.value, None, False, True
         )
-    holds = _holds(condition.operator, actual, condition.value)
+    holds = condition_holds(condition.operator, actual, condition.value)
     return ConditionResult(
         condition.field, condition.operator, condition.value, actual, holds, False
     )
@@ -225,7 +227,7 @@ def in_soft_zone(rule: ExtractedRule, results: Iterable[ConditionResult]) -> boo
         return False
     for result in results:
         if result.field == condition.field and result.operator == condition.operator:
-            if not _is_number(result.actual):
+            if not is_number(result.actual):
                 return False
             actual = cast(float, result.actual)
             if condition.operator in ("gt", "gte"):
@@ -268,49 +270,6 @@ def most_severe(outcomes: Iterable[str]) -> DecisionLabel:
         if _RANK[outcome] < _RANK[best]:
             best = SEVERITY[_RANK[outcome]]
     return best
-
-
-def _is_number(value: Any) -> bool:
-    """Return whether `value` is an int or float (booleans are not numbers)."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _equal(actual: Any, expected: Any) -> bool | None:
-    """Compare two scalars; None when their types are not comparable."""
-    if isinstance(actual, bool) or isinstance(expected, bool):
-        if isinstance(actual, bool) and isinstance(expected, bool):
-            return actual is expected
-        return None
-    if _is_number(actual) and _is_number(expected):
-        return bool(actual == expected)
-    if isinstance(actual, str) and isinstance(expected, str):
-        return actual.strip().casefold() == expected.strip().casefold()
-    return None
-
-
-def _holds(operator: str, actual: Any, expected: ConditionValue) -> bool:
-    """Return whether ``actual <operator> expected`` holds; False on a type mismatch."""
-    if operator in ("in", "not_in"):
-        members = expected if isinstance(expected, list) else [expected]
-        matches = [_equal(actual, member) for member in members]
-        if operator == "in":
-            return any(m is True for m in matches)
-        return all(m is False for m in matches)
-    if operator in ("eq", "neq"):
-        if isinstance(expected, list):
-            return False
-        same = _equal(actual, expected)
-        return same is not None and same is (operator == "eq")
-    if not (_is_number(actual) and _is_number(expected)):
-        return False
-    left, right = cast(float, actual), cast(float, expected)
-    if operator == "gt":
-        return left > right
-    if operator == "gte":
-        return left >= right
-    if operator == "lt":
-        return left < right
-    return operator == "lte" and left <= right
 
 
 def _fmt(value: Any) -> str:

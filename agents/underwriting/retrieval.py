@@ -2,9 +2,9 @@
 
 Every field the submission carries is a risk signal. Each signal is searched by
 meaning (its data-dictionary name, synonyms and value, e.g. ``"employee count
-headcount staff 22"``), and the rules whose conditions reference any present
-field are fetched by field, so a number that no rule text mentions still
-reaches its rule. Everything field-specific comes from the data dictionary.
+headcount staff 22"``), and the rules that can fire on the submitted values are
+fetched by field through the condition index, so a number that no rule text
+mentions still reaches its rule. Everything field-specific comes from the data dictionary.
 """
 
 from __future__ import annotations
@@ -96,11 +96,12 @@ async def retrieve_rules(
 
     Returns:
         The rules found by field or by meaning (by-field first), with the signals
-        that found each (``field`` marks the by-field lookup) and their paths.
+        that found each (``field`` marks the by-field lookup), and the decision
+        paths of the rules that can fire.
     """
     found: dict[str, list[str]] = {}
-    present = [name for name in values if name in fields.fields and name not in _FILTER_FIELDS]
-    by_field = await analytics.rules_for_fields(present, product_type=product_type)
+    known_values = {name: value for name, value in values.items() if name in fields.fields}
+    by_field = await analytics.rules_for_submission(known_values, product_type=product_type)
     for rule in by_field:
         found.setdefault(rule.rule_name, []).append(BY_FIELD)
     for signal in risk_signals(values, fields):
@@ -112,7 +113,8 @@ async def retrieve_rules(
         for rule in await analytics.rules(extra, product_type=product_type):
             known[rule.rule_name] = rule
     rules = [known[name] for name in found if name in known]
-    paths = {p.rule_name: p for p in await analytics.paths(r.rule_name for r in rules)}
+    # Only a rule that can fire is explained by its path, and those are the by-field ones.
+    paths = {p.rule_name: p for p in await analytics.paths(r.rule_name for r in by_field)}
     return Retrieval(
         rules=rules,
         found_by={r.rule_name: found[r.rule_name] for r in rules},

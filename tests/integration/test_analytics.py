@@ -97,20 +97,36 @@ async def test_trace_gives_full_paths_with_metadata(
     assert crew.historical_exceptions == "Approved up to 34 for seasonal crews"
 
 
-async def test_rules_for_fields_and_current_rules_only(
+async def test_rules_for_submission_and_current_rules_only(
     memory: GraphMemory, namespace: Namespace
 ) -> None:
     analytics = await _analytics(memory, namespace)
-    found = await analytics.rules_for_fields(["crew_size"], product_type="GL")
+    found = await analytics.rules_for_submission({"crew_size": 31}, product_type="GL")
     assert [r.rule_name for r in found] == ["Crew Size Limit"]
-    by_occupancy = await analytics.rules_for_fields(["occupancy"], product_type="BOP")
+    assert await analytics.rules_for_submission({"crew_size": 30}, product_type="GL") == []
+    kiln = {"occupancy": "Pottery Studio", "crew_size": 4}
+    by_occupancy = await analytics.rules_for_submission(kiln, product_type="BOP")
     assert [r.rule_name for r in by_occupancy] == ["Kiln BOP Decline"]
     assert await analytics.rule_count() == 3
     for rel in await memory.relationships(namespace):
         if rel.properties.get("rule_name") == "Kiln BOP Decline":
             await memory.invalidate_relationship(namespace, rel.uuid)
     assert await analytics.rule_count() == 2
-    assert await analytics.rules_for_fields(["occupancy"], product_type="BOP") == []
+    assert await analytics.rules_for_submission(kiln, product_type="BOP") == []
+
+
+async def test_rules_for_submission_sees_writes_made_by_another_process_connection(
+    memory: GraphMemory, namespace: Namespace
+) -> None:
+    analytics = await _analytics(memory, namespace)
+    crew = {"crew_size": 45}
+    assert [r.rule_name for r in await analytics.rules_for_submission(crew)] == ["Crew Size Limit"]
+    # A second client (as a worker process would be) writes a rule: the index is rebuilt.
+    async with GraphMemory(memory.settings) as other:
+        extra = RULES[2].model_copy(update={"rule_name": "Crew Size Decline"})
+        await apply_rule_graph(other, namespace, rule_graph(extra), source="t002")
+    names = [r.rule_name for r in await analytics.rules_for_submission(crew)]
+    assert names == ["Crew Size Decline", "Crew Size Limit"]
 
 
 async def test_export_and_visualize(

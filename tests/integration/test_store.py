@@ -304,9 +304,12 @@ async def test_graphiti_engine_agrees_on_the_top_hit(memory: GraphMemory, namesp
     stock = await memory.search(
         namespace, "jewelry store burglar alarm", limit=3, engine="graphiti"
     )
-    assert ours[0].relationship.source_name == "Jewelry Store"
-    assert stock[0].relationship.uuid in {h.relationship.uuid for h in ours}
-    with pytest.raises(ValueError, match="allowed: fused, graphiti"):
+    # Both engines put the jewelry rule first (its trigger and its outcome edges
+    # tie on our side: each leads one of the two rankings).
+    top = ours[0].relationship
+    assert "Jewelry Alarm Requirement" in (top.source_name, top.target_name)
+    assert stock[0].relationship.uuid in {h.relationship.uuid for h in ours[:2]}
+    with pytest.raises(ValueError, match="allowed: fused, graphiti, graphiti-combined"):
         await memory.search(namespace, "x", engine="magic")
 
 

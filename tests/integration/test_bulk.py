@@ -1,0 +1,74 @@
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tools.rules
+from agents.ingestion import IngestionPipeline, ingest_rules, load_rules
+from memory import GraphMemory, Namespace
+from memory.bulk import apply_rule_graphs
+from memory.rulebook import WriteTally, apply_rule_graph_per_item, rule_graph
+
+pytestmark = pytest.mark.integration
+
+TIMES = ("created_at", "updated_at", "valid_at")
+
+
+def _timeless(document: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in document.items() if k != "namespace"}
+    for kind in ("entities", "relationships", "sources"):
+        out[kind] = [{k: v for k, v in d.items() if k not in TIMES} for d in document[kind]]
+    return out
+
+
+def _sum(tallies: list[WriteTally]) -> WriteTally:
+    total = WriteTally()
+    for tally in tallies:
+        for status, n in vars(tally).items():
+            setattr(total, status, getattr(total, status) + n)
+    return total
+
+
+async def _fresh(memory: GraphMemory, *names: str) -> list[Namespace]:
+    spaces = [Namespace.agent(n) for n in names]
+    for ns in spaces:
+        await memory.clear(ns)
+    return spaces
+
+
+async def test_bulk_and_per_item_writes_give_the_same_graph(
+    memory: GraphMemory, dev_set: Path
+) -> None:
+    graphs = [rule_graph(r) for r in load_rules(dev_set / "rules.jsonl")]
+    bulk, item = await _fresh(memory, "bulk-a", "bulk-b")
+    nodes, edges = await apply_rule_graphs(memory, bulk, graphs, source="dev")
+    per_item = [await apply_rule_graph_per_item(memory, item, g, source="dev") for g in graphs]
+    assert (nodes, edges) == (_sum([n for n, _ in per_item]), _sum([e for _, e in per_item]))
+    exported = await memory.export(bulk)
+    assert _timeless(exported) == _timeless(await memory.export(item))
+    # Idempotent: the same batch again changes nothing, not even updated_at.
+    nodes, edges = await apply_rule_graphs(memory, bulk, graphs, source="dev")
+    assert nodes.created == nodes.updated == edges.created == edges.updated == 0
+    assert await memory.export(bulk) == exported
+    assert await memory.search(bulk, graphs[0].rule_name, limit=5)
+
+
+async def test_bulk_ingest_equals_the_agent_path_with_per_item_writes(
+    memory: GraphMemory, dev_set: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = load_rules(dev_set / "rules.jsonl")
+    bulk, item = await _fresh(memory, "bulk-ingest-a", "bulk-ingest-b")
+    report = await ingest_rules(memory, bulk, rules)
+    assert report.rules_written == len(rules) and report.sources.created > 0
+    monkeypatch.setattr(tools.rules, "apply_rule_graph", apply_rule_graph_per_item)
+    reference = await IngestionPipeline(memory, item).run_rules(rules)
+    assert (report.nodes, report.edges, report.sources) == (
+        reference.nodes,
+        reference.edges,
+        reference.sources,
+    )
+    exported = await memory.export(bulk)
+    assert _timeless(exported) == _timeless(await memory.export(item))
+    again = await ingest_rules(memory, bulk, rules)
+    assert again.nodes.created == again.nodes.updated == again.sources.updated == 0
+    assert await memory.export(bulk) == exported
