@@ -10,9 +10,8 @@ from memory import GraphMemory, Namespace
 from memory.analytics import GraphAnalytics
 
 Ranker = Callable[[str, str | None], Awaitable[list[str]]]
-OURS = "ours (fused BM25 + HNSW)"
+OURS = "ours (BM25 index + HNSW, fused)"
 STOCK = "graphiti COMBINED_HYBRID_SEARCH_RRF"
-SLOW = ("graphiti edge hybrid", STOCK)  # brute-force engines: fewer samples at scale
 _WORD = re.compile(r"[a-z0-9]+")
 
 

@@ -63,6 +63,10 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
+def _s(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
 def _ratio(theirs: float | None, ours: float | None) -> str:
     if theirs is None or not ours:
         return "-"
@@ -92,13 +96,15 @@ def _pct(t: dict[str, Any]) -> str:
 
 def _scale(sizes: list[dict[str, Any]]) -> list[str]:
     lines = [
-        "| rules | ingest rules/s | check_risk_appetite p50/p95/p99 ms | trace p50/p95/p99 ms | "
-        "decide p50/p95/p99 ms | server peak MB | process peak MB | disk MB |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| rules | ingest rules/s | index rebuild s | check_risk_appetite p50/p95/p99 ms | "
+        "trace p50/p95/p99 ms | decide p50/p95/p99 ms | server peak MB | process peak MB "
+        "| disk MB |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for s in sizes:
         lines.append(
-            f"| {s['size']} | {s['ingest_rules_per_s']:.0f} | {_pct(s['check_risk_appetite'])} "
+            f"| {s['size']} | {s['ingest_rules_per_s']:.0f} | {_s(s.get('index_rebuild_s'))} "
+            f"| {_pct(s['check_risk_appetite'])} "
             f"| {_pct(s['trace'])} | {_pct(s['decide'])} | {s['server_peak_mb']:.0f} "
             f"| {s['process_peak_mb']:.0f} | {s['disk_mb']:.1f} |"
         )
@@ -107,9 +113,9 @@ def _scale(sizes: list[dict[str, Any]]) -> list[str]:
 
 def _vector(sizes: list[dict[str, Any]]) -> list[str]:
     lines = [
-        "| rules | edges | exact p50/p95 ms | HNSW p50/p95 ms | HNSW agreement@20 with exact "
-        "| fulltext (BM25) p50/p95 ms |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| rules | edges | exact cosine p50/p95 ms | HNSW p50/p95 ms | HNSW agreement@20 "
+        "with exact | FalkorDB fulltext p50/p95 ms | BM25 index p50/p95 ms |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for s in sizes:
         v = s.get("vector")
@@ -119,9 +125,14 @@ def _vector(sizes: list[dict[str, Any]]) -> list[str]:
             f"| {s['size']} | {v['edges']} | {_ms(v['exact']['p50_ms'])} / "
             f"{_ms(v['exact']['p95_ms'])} | {_ms(v['hnsw']['p50_ms'])} / "
             f"{_ms(v['hnsw']['p95_ms'])} | {v['hnsw_agreement_at_20']:.3f} | "
-            f"{_ms(v['fulltext']['p50_ms'])} / {_ms(v['fulltext']['p95_ms'])} |"
+            f"{_ms(v['fulltext']['p50_ms'])} / {_ms(v['fulltext']['p95_ms'])} | "
+            f"{_pair(v.get('lexical'))} |"
         )
     return lines
+
+
+def _pair(t: dict[str, Any] | None) -> str:
+    return "-" if not t else f"{_ms(t['p50_ms'])} / {_ms(t['p95_ms'])}"
 
 
 def _targets(results: dict[str, Any]) -> list[str]:
@@ -172,7 +183,10 @@ def _plot(results: dict[str, Any], out: Path) -> None:
     left.set_title("p95 latency by rule count")
     with_vector = [s for s in sizes if s.get("vector")]
     vx = [s["size"] for s in with_vector]
-    for kind, style in (("exact", "--"), ("hnsw", "-"), ("fulltext", ":")):
+    kinds = (("exact", "--"), ("hnsw", "-"), ("fulltext", ":"), ("lexical", "-."))
+    for kind, style in kinds:
+        if not all(kind in s["vector"] for s in with_vector):
+            continue
         right.plot(
             vx,
             [s["vector"][kind]["p95_ms"] for s in with_vector],

@@ -247,9 +247,7 @@ class Database:
         value = await self.call(lambda: self.client.connection.get(_generation_key(group_id)))
         return int(value or 0)
 
-    async def derived(
-        self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]
-    ) -> T:
+    async def derived(self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]) -> T:
         """A structure derived from a graph (an in-process index), rebuilt after its writes.
 
         The cached value is kept while the graph's write generation is unchanged;

@@ -19,7 +19,7 @@ A rule is *current* unless every edge it has was invalidated or expired.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memory.conditions import condition_index
 from memory.keys import entity_key
 from memory.namespaces import Namespace, as_namespace
-from memory.records import EntityRecord
+from memory.records import EntityRecord, SearchHit
 from memory.rulebook import rule_from_properties
 from memory.visualize import draw_graph
 from schemas.rules import PRODUCT_TYPES, ExtractedRule
@@ -142,38 +142,35 @@ class GraphAnalytics:
         Raises:
             ValueError: Empty text, a non-positive limit or an unknown product.
         """
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError("query needs a non-empty text")
+        [hits] = await self.query_many([text], product_type, limit, as_of)
+        return hits
+
+    async def query_many(
+        self,
+        texts: Sequence[str],
+        product_type: str | None = None,
+        limit: int = 10,
+        as_of: datetime | None = None,
+    ) -> list[list[RuleHit]]:
+        """`query` for several texts at once (one search round for all); one list per text.
+
+        Raises:
+            ValueError: An empty text, a non-positive limit or an unknown product.
+        """
+        for text in texts:
+            if not isinstance(text, str) or not text.strip():
+                raise ValueError("query needs a non-empty text")
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         product = canonical_product(product_type)
-        hits = await self.memory.search(
+        found = await self.memory.search_many(
             self.namespace,
-            text,
+            texts,
             limit=max(limit * OVERFETCH, 20),
             product_type=product,
             as_of=as_of,
         )
-        best: dict[str, RuleHit] = {}
-        total: dict[str, float] = {}
-        for hit in hits:
-            rel = hit.relationship
-            name = rel.properties.get("rule_name")
-            if not isinstance(name, str):
-                continue
-            total[name] = total.get(name, 0.0) + hit.score
-            if name not in best:
-                best[name] = RuleHit(
-                    rule_name=name,
-                    source=rel.source_name,
-                    relation=rel.relation,
-                    target=rel.target_name,
-                    fact=rel.fact,
-                    properties=rel.properties,
-                    score=hit.score,
-                )
-        ranked = sorted(best, key=lambda name: -total[name])
-        return [best[n].model_copy(update={"score": total[n]}) for n in ranked[:limit]]
+        return [_rule_hits(hits, limit) for hits in found]
 
     async def check_risk_appetite(
         self, risk: str, product_type: str | None = None, limit: int = 10
@@ -344,6 +341,30 @@ def _applicable(entities: Iterable[EntityRecord], product: str | None) -> list[E
         for r in rules
         if r is not None and (product is None or r.product_type in ("ALL", product))
     ]
+
+
+def _rule_hits(hits: Sequence[SearchHit], limit: int) -> list[RuleHit]:
+    """Collapse edge hits into rule hits: a rule scores the sum of its edges' scores."""
+    best: dict[str, RuleHit] = {}
+    total: dict[str, float] = {}
+    for hit in hits:
+        rel = hit.relationship
+        name = rel.properties.get("rule_name")
+        if not isinstance(name, str):
+            continue
+        total[name] = total.get(name, 0.0) + hit.score
+        if name not in best:
+            best[name] = RuleHit(
+                rule_name=name,
+                source=rel.source_name,
+                relation=rel.relation,
+                target=rel.target_name,
+                fact=rel.fact,
+                properties=rel.properties,
+                score=hit.score,
+            )
+    ranked = sorted(best, key=lambda name: -total[name])
+    return [best[n].model_copy(update={"score": total[n]}) for n in ranked[:limit]]
 
 
 class _PathEdge(NamedTuple):

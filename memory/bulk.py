@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+from falkordb.helpers import stringify_param_value
 from graphiti_core.utils.datetime_utils import utc_now
 
-from memory.embedders import embed_async
+from memory.embedders import Embedder
 from memory.keys import entity_key, stable_uuid
 from memory.namespaces import Namespace, as_namespace
 from memory.rows import (
@@ -67,6 +69,88 @@ class _Vector:
 
     def __str__(self) -> str:
         return self.text
+
+
+class Literal:
+    """Rows rendered once, straight into the query's parameter header.
+
+    Renders exactly as the FalkorDB client's `stringify_param_value` (strings quoted
+    with backslash and double quote escaped, map keys in backticks, None as null),
+    without its per-value dispatch: 2x faster on the rows of a bulk write.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, value: Any) -> None:
+        self.text = _literal(value)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _literal(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if value is None:
+        return "null"
+    if kind is list or kind is tuple:
+        return "[" + ",".join(map(_literal, value)) + "]"
+    if kind is dict:
+        parts = []
+        for key, item in value.items():
+            if not key or "`" in key:
+                raise ValueError(f"a map key must be non-empty and without backticks: {key!r}")
+            parts.append(f"`{key}`:{_literal(item)}")
+        return "{" + ",".join(parts) + "}"
+    if kind is _Vector:
+        return str(value.text)
+    if isinstance(value, str | list | tuple | dict):  # subclasses: the general path
+        return str(stringify_param_value(value))
+    return str(value)
+
+
+class EmbeddingPrefetch:
+    """Embeds the texts of coming batches in a worker thread while earlier ones are written.
+
+    `start(texts)` schedules them; `take(texts)` waits for what was scheduled, embeds
+    whatever is still missing, and hands the vectors over (dropping them from the
+    prefetch, so memory stays at about two batches).
+    """
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._vectors: dict[str, np.ndarray] = {}
+        self._pending: dict[str, asyncio.Future[None]] = {}
+
+    def start(self, texts: Sequence[str]) -> None:
+        """Begin embedding `texts` (those not embedded or scheduled already) in the background."""
+        wanted = [
+            t for t in dict.fromkeys(texts) if t not in self._vectors and t not in self._pending
+        ]
+        if wanted:
+            task = asyncio.ensure_future(self._embed(wanted))
+            self._pending.update(dict.fromkeys(wanted, task))
+
+    async def _embed(self, texts: list[str]) -> None:
+        vectors = await asyncio.to_thread(self.embedder.embed, texts)
+        self._vectors.update(zip(texts, vectors, strict=True))
+
+    async def take(self, texts: Sequence[str]) -> list[list[float]]:
+        """The vectors of `texts`, in order (embedding the ones never scheduled)."""
+        unique = list(dict.fromkeys(texts))
+        waits = {id(f): f for t in unique if (f := self._pending.pop(t, None)) is not None}
+        await asyncio.gather(*waits.values())
+        missing = [t for t in unique if t not in self._vectors]
+        if missing:
+            await self._embed(missing)
+        found = {t: self._vectors.pop(t) for t in unique}
+        return [found[t].tolist() for t in texts]
+
+    async def close(self) -> None:
+        """Wait for background work (call before dropping the prefetch)."""
+        await asyncio.gather(*set(self._pending.values()), return_exceptions=True)
+        self._pending, self._vectors = {}, {}
 
 
 @dataclass
@@ -269,16 +353,22 @@ def _plan_edge(
     return "updated" if current else "created"
 
 
-async def _write(memory: GraphMemory, group_id: str, plan: _Plan) -> None:
+async def _write(
+    memory: GraphMemory, group_id: str, plan: _Plan, prefetch: EmbeddingPrefetch | None
+) -> None:
     """Embed what changed in one call per kind and write it with UNWIND.
 
-    The facts are embedded (in a worker thread) while the nodes are written.
+    The facts are embedded (in a worker thread) while the nodes are written, unless
+    a prefetch embedded them already.
     """
     nodes = list(plan.nodes.values())
     edges = list(plan.edges.values())
-    fact_vectors = asyncio.ensure_future(embed_async(memory.embedder, [e["fact"] for e in edges]))
+    facts = [e["fact"] for e in edges]
+    if prefetch is None:
+        prefetch = EmbeddingPrefetch(memory.embedder)
+        prefetch.start(facts)
     try:
-        vectors = await embed_async(memory.embedder, [n["name"] for n in nodes])
+        vectors = await prefetch.take([n["name"] for n in nodes])
         for row, vector in zip(nodes, vectors, strict=True):
             row["name_embedding"] = _Vector(vector)
         for label in sorted({n["label"] for n in nodes}):
@@ -290,10 +380,10 @@ async def _write(memory: GraphMemory, group_id: str, plan: _Plan) -> None:
                     "UNWIND $rows AS row MERGE (n:Entity {uuid: row.uuid}) "
                     f"SET n:{label} SET n = row "
                     "SET n.name_embedding = vecf32(row.name_embedding)",
-                    {"rows": chunk},
+                    {"rows": Literal(chunk)},
                 )
     finally:
-        vectors = await fact_vectors
+        vectors = await prefetch.take(facts)
     for row, vector in zip(edges, vectors, strict=True):
         row["fact_embedding"] = _Vector(vector)
     for chunk in chunks(edges):
@@ -303,7 +393,7 @@ async def _write(memory: GraphMemory, group_id: str, plan: _Plan) -> None:
             "MATCH (s:Entity {uuid: row.source_uuid}) MATCH (t:Entity {uuid: row.target_uuid}) "
             "MERGE (s)-[e:RELATES_TO {uuid: row.uuid}]->(t) SET e = row "
             "SET e.fact_embedding = vecf32(row.fact_embedding)",
-            {"rows": chunk},
+            {"rows": Literal(chunk)},
         )
 
 
@@ -313,6 +403,7 @@ async def apply_rule_graphs(
     graphs: Sequence[RuleGraph],
     *,
     source: str | Sequence[str],
+    prefetch: EmbeddingPrefetch | None = None,
 ) -> tuple[WriteTally, WriteTally]:
     """Upsert many rules' nodes and edges in a few queries; return (node tally, edge tally).
 
@@ -321,6 +412,7 @@ async def apply_rule_graphs(
         namespace: Where to write.
         graphs: Rule graphs (`memory.rulebook.rule_graph`), applied in order.
         source: Provenance stamped on what each graph changes: one for all, or one per graph.
+        prefetch: Embeddings started ahead of time (`EmbeddingPrefetch`); None embeds here.
 
     Raises:
         ValueError: An unknown label or relation, an empty name or fact, a bad
@@ -363,6 +455,6 @@ async def apply_rule_graphs(
             status = _plan_edge(memory, (nodes, edges), plan, ends, rel, graph, src, now, group_id)
             edge_tally.add(status)
     if plan.nodes or plan.edges:
-        await _write(memory, group_id, plan)
+        await _write(memory, group_id, plan, prefetch)
         await memory._wrote(ns)
     return node_tally, edge_tally

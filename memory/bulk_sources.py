@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphiti_core.utils.datetime_utils import utc_now
 
-from memory.bulk import chunks
+from memory.bulk import Literal, chunks
 from memory.keys import stable_uuid
 from memory.namespaces import Namespace, as_namespace
 
@@ -119,7 +119,7 @@ async def _write_sources(
         await memory.db.query(
             group_id,
             "UNWIND $rows AS row MERGE (n:Episodic {uuid: row.uuid}) SET n = row",
-            {"rows": chunk},
+            {"rows": Literal(chunk)},
         )
     for chunk in chunks(links):
         await memory.db.query(
@@ -127,5 +127,5 @@ async def _write_sources(
             "UNWIND $rows AS row MATCH (ep:Episodic {uuid: row.episode}) "
             "MATCH (n:Entity {uuid: row.node}) MERGE (ep)-[e:MENTIONS {uuid: row.uuid}]->(n) "
             "SET e.group_id = $group_id, e.created_at = row.created_at",
-            {"rows": chunk, "group_id": group_id},
+            {"rows": Literal(chunk), "group_id": group_id},
         )

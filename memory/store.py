@@ -445,7 +445,7 @@ class GraphMemory:
         engine: str = "fused",
         as_of: datetime | None = None,
     ) -> list[SearchHit]:
-        """Hybrid search (BM25 fulltext + vector similarity, fused by RRF) over edge facts.
+        """Hybrid search (BM25 + vector similarity, fused by RRF) over edge facts.
 
         Args:
             namespace: Where to search.
@@ -456,13 +456,44 @@ class GraphMemory:
             product_type: Keep edges whose `product_type` property is this product or `ALL`
                 (edges without the property are kept).
             include_invalid: Also return invalidated / expired edges.
-            engine: `fused` (index-friendly, default) or `graphiti` (Graphiti's stock
-                recipe, for comparison).
+            engine: `fused` (index-backed, default), `graphiti` or `graphiti-combined`
+                (Graphiti's stock recipes, for comparison).
             as_of: See the edges that were valid at this time (valid_at <= as_of <
                 invalid_at) instead of the current ones; a naive time is taken as UTC.
 
         Raises:
             ValueError: An unknown label, relation or engine, or a non-positive limit.
+        """
+        [hits] = await self.search_many(
+            namespace,
+            [query],
+            limit=limit,
+            labels=labels,
+            relations=relations,
+            product_type=product_type,
+            include_invalid=include_invalid,
+            engine=engine,
+            as_of=as_of,
+        )
+        return hits
+
+    async def search_many(
+        self,
+        namespace: NamespaceLike,
+        queries: Sequence[str],
+        *,
+        limit: int = 10,
+        labels: Sequence[str] | None = None,
+        relations: Sequence[str] | None = None,
+        product_type: str | None = None,
+        include_invalid: bool = False,
+        engine: str = "fused",
+        as_of: datetime | None = None,
+    ) -> list[list[SearchHit]]:
+        """`search` for several queries at once (one embedding call, one vector query).
+
+        Returns:
+            One hit list per query, in the order given.
         """
         for label in labels or ():
             self.ontology.check_label(label)
@@ -471,11 +502,11 @@ class GraphMemory:
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         ns = as_namespace(namespace)
-        return await _search.hybrid_search(
+        return await _search.hybrid_search_many(
             self.db,
             self.embedder,
             ns.group_id,
-            query,
+            list(queries),
             limit=limit,
             labels=labels,
             relations=relations,

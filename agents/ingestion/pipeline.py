@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -218,7 +218,7 @@ async def ingest_rules(
     """
     from agents.ingestion.matching import EntityMatcher
     from agents.ingestion.nodes import _field_warnings
-    from memory.bulk import apply_rule_graphs
+    from memory.bulk import EmbeddingPrefetch, apply_rule_graphs
     from memory.bulk_sources import SourceItem, add_sources
     from memory.rulebook import rule_graph
 
@@ -240,43 +240,70 @@ async def ingest_rules(
         threshold=pipeline.settings.similarity_threshold if threshold is None else threshold,
         vector_labels=(),  # pre-extracted rules carry curated names: key and name only
     )
-    batch: list[tuple[str, list[ExtractedRule]]] = []
+    batches = _bulk_batches(list(groups.items()), batch_size)
+    prefetch = EmbeddingPrefetch(memory.embedder)  # the next batch embeds while one writes
     done, total = 0, len(groups)
-    for n, item in enumerate(groups.items(), start=1):
-        batch.append(item)
-        if n < total and (len(batch) < batch_size or sum(len(g) for _, g in batch) < BULK_RULES):
-            continue
-        before = len(matcher.matches)
-        resolved = [await matcher.resolve(r) for _, group in batch for r in group]
-        nodes, edges = await apply_rule_graphs(
-            memory,
-            ns,
-            [rule_graph(r) for r in resolved],
-            source=[r.text_id or "" for r in resolved],
-        )
-        report.nodes.merge(_counts(nodes))
-        report.edges.merge(_counts(edges))
-        report.rules_written += len(resolved)
-        report.rule_names += [r.rule_name for r in resolved]
-        mentions: dict[str | None, list[str]] = {}
-        for m in list(matcher.matches.values())[before:]:
-            mentions.setdefault(m.text_id, []).append(m.matched_entity_key)
-        items = []
-        for tid, group in batch:
-            text = _rules_text(tid, group)
-            where = f"{text.source} ({text.source_type})" if text.source_type else text.source
-            items.append(SourceItem(tid, text.text, where or "", tuple(mentions.get(tid, []))))
-        for status in await add_sources(memory, ns, items):
-            report.sources.add(status)
-        done += len(batch)
-        batch = []
-        if pipeline.on_progress is not None:
-            pipeline.on_progress(done, total)
+    try:
+        for n, batch in enumerate(batches):
+            for ahead in batches[n : n + 2]:
+                prefetch.start(_graph_texts(r for _, group in ahead for r in group))
+            before = len(matcher.matches)
+            resolved = [await matcher.resolve(r) for _, group in batch for r in group]
+            nodes, edges = await apply_rule_graphs(
+                memory,
+                ns,
+                [rule_graph(r) for r in resolved],
+                source=[r.text_id or "" for r in resolved],
+                prefetch=prefetch,
+            )
+            report.nodes.merge(_counts(nodes))
+            report.edges.merge(_counts(edges))
+            report.rules_written += len(resolved)
+            report.rule_names += [r.rule_name for r in resolved]
+            mentions: dict[str | None, list[str]] = {}
+            for m in list(matcher.matches.values())[before:]:
+                mentions.setdefault(m.text_id, []).append(m.matched_entity_key)
+            items = []
+            for tid, group in batch:
+                text = _rules_text(tid, group)
+                where = f"{text.source} ({text.source_type})" if text.source_type else text.source
+                items.append(SourceItem(tid, text.text, where or "", tuple(mentions.get(tid, []))))
+            for status in await add_sources(memory, ns, items):
+                report.sources.add(status)
+            done += len(batch)
+            if pipeline.on_progress is not None:
+                pipeline.on_progress(done, total)
+    finally:
+        await prefetch.close()
     report.texts_processed, report.rules_extracted = total, len(rules)
     report.entities_matched = sum(1 for m in matcher.matches.values() if not m.is_new)
     report.entities_new = sum(1 for m in matcher.matches.values() if m.is_new)
     report.seconds = round(time.perf_counter() - started, 3)
     return report
+
+
+def _bulk_batches(
+    groups: list[tuple[str, list[ExtractedRule]]], batch_size: int
+) -> list[list[tuple[str, list[ExtractedRule]]]]:
+    """Split text groups into batches of at least `batch_size` texts and `BULK_RULES` rules."""
+    batches: list[list[tuple[str, list[ExtractedRule]]]] = [[]]
+    for item in groups:
+        current = batches[-1]
+        if len(current) >= batch_size and sum(len(g) for _, g in current) >= BULK_RULES:
+            batches.append(current := [])
+        current.append(item)
+    return [b for b in batches if b]
+
+
+def _graph_texts(rules: Iterable[ExtractedRule]) -> list[str]:
+    """The entity names and facts a batch of rules will embed (as written, before matching)."""
+    from memory.rulebook import rule_graph
+
+    texts = []
+    for rule_texts in map(rule_graph, rules):
+        texts += [spec.name.strip() for spec in rule_texts.entities]
+        texts += [rel.fact for rel in rule_texts.relationships]
+    return texts
 
 
 def _counts(tally: Any) -> WriteCounts:

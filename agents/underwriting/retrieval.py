@@ -104,8 +104,12 @@ async def retrieve_rules(
     by_field = await analytics.rules_for_submission(known_values, product_type=product_type)
     for rule in by_field:
         found.setdefault(rule.rule_name, []).append(BY_FIELD)
-    for signal in risk_signals(values, fields):
-        for hit in await analytics.query(signal.query, product_type=product_type, limit=limit):
+    signals = risk_signals(values, fields)
+    found_by_meaning = await analytics.query_many(
+        [s.query for s in signals], product_type=product_type, limit=limit
+    )
+    for signal, hits in zip(signals, found_by_meaning, strict=True):
+        for hit in hits:
             found.setdefault(hit.rule_name, []).append(signal.field)
     known = {rule.rule_name: rule for rule in by_field}
     extra = [name for name in found if name not in known]

@@ -4,8 +4,7 @@ from pathlib import Path
 import pytest
 
 from agents.ingestion import ingest_rules, load_rules
-from memory import GraphMemory, Namespace
-from memory import search as search_module
+from memory import GraphMemory, Namespace, ranking
 
 pytestmark = pytest.mark.integration
 
@@ -27,7 +26,7 @@ async def test_vector_index_is_sized_by_the_embedder_and_agrees_with_exact_searc
     assert (options["M"], options["efRuntime"]) == (32, 400)
     queries = ["gas station", "roof age over twenty years", "restaurant with deep fryers"]
     exact = [await memory.search(namespace, q, limit=10) for q in queries]
-    monkeypatch.setattr(search_module, "EXACT_MAX_EDGES", 0)  # force the HNSW path
+    monkeypatch.setattr(ranking, "EXACT_MAX_EDGES", 0)  # force the HNSW path
     indexed = [await memory.search(namespace, q, limit=10) for q in queries]
     for a, b in zip(exact, indexed, strict=True):
         assert [h.relationship.uuid for h in a][:5] == [h.relationship.uuid for h in b][:5]

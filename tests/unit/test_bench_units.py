@@ -1,3 +1,5 @@
+"""The benchmark helpers: synthetic rules, baselines, scoring, the report."""
+
 from pathlib import Path
 
 from bench.engines import OURS, STOCK, Bm25Facts, SqliteLike, score_names

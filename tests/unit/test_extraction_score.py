@@ -9,13 +9,19 @@ from agents.evaluation import load_rules_jsonl, rules_match, score_extraction, v
 from schemas.rules import ExtractedRule
 
 
-def _rule(name: str, action: str, conditions: list[tuple[str, str, object]],
-          text_id: str | None = "t1") -> ExtractedRule:
-    return ExtractedRule.model_validate({
-        "rule_name": name, "risk_factor": name, "risk_category": "eligibility",
-        "action": action, "text_id": text_id,
-        "conditions": [{"field": f, "operator": o, "value": v} for f, o, v in conditions],
-    })
+def _rule(
+    name: str, action: str, conditions: list[tuple[str, str, object]], text_id: str | None = "t1"
+) -> ExtractedRule:
+    return ExtractedRule.model_validate(
+        {
+            "rule_name": name,
+            "risk_factor": name,
+            "risk_category": "eligibility",
+            "action": action,
+            "text_id": text_id,
+            "conditions": [{"field": f, "operator": o, "value": v} for f, o, v in conditions],
+        }
+    )
 
 
 def test_values_equal_numbers_strings_lists() -> None:

@@ -13,51 +13,112 @@ from schemas.rules import Condition, ExtractedRule
 DEV = Path(__file__).parents[2].parent / "shared/datasets/underwriting/dev"
 
 FIELDS = {
-    "product_type": {"type": "str", "synonyms": ["product"],
-                     "description": "Product: BOP, LRO, Property, GL"},
+    "product_type": {
+        "type": "str",
+        "synonyms": ["product"],
+        "description": "Product: BOP, LRO, Property, GL",
+    },
     "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter US state code"},
-    "occupancy": {"type": "str", "synonyms": ["occupancy", "class of business"],
-                  "description": "Business class, lower case (e.g. 'nail salon', 'bakery')"},
-    "flood_zone": {"type": "str", "synonyms": ["flood zone"],
-                   "description": "FEMA flood zone, upper case (A, AE, V, VE, X)"},
-    "construction_type": {"type": "str", "synonyms": ["construction"],
-                          "description": "frame, joisted masonry, non-combustible, fire resistive"},
-    "protection_class": {"type": "int", "unit": "class",
-                         "synonyms": ["protection class", "PPC"], "description": "ISO class"},
-    "wildfire_score": {"type": "int", "unit": "points",
-                       "synonyms": ["wildfire score", "brush score"],
-                       "description": "Wildfire model score 0-100"},
-    "hydrant_distance_ft": {"type": "float", "unit": "ft",
-                            "synonyms": ["distance to hydrant", "feet from a hydrant"],
-                            "description": "Distance to the nearest hydrant"},
-    "shore_distance_miles": {"type": "float", "unit": "miles",
-                             "synonyms": ["distance to shore", "miles from the shoreline"],
-                             "description": "Distance to the shoreline"},
-    "fleet_size": {"type": "int", "unit": "vehicles", "synonyms": ["fleet", "vehicles"],
-                   "description": "Owned vehicles"},
-    "building_limit_usd": {"type": "float", "unit": "USD",
-                           "synonyms": ["building limit", "limit of insurance"],
-                           "description": "Building limit"},
-    "payroll_usd": {"type": "float", "unit": "USD", "synonyms": ["payroll"],
-                    "description": "Annual payroll"},
-    "inland_marine_rate": {"type": "float", "unit": "rate", "synonyms": ["inland marine rate"],
-                           "description": "Rate as a decimal (0.5% = 0.005)"},
-    "schedule_credit_pct": {"type": "float", "unit": "percent",
-                            "synonyms": ["schedule credit", "credits"],
-                            "description": "Schedule credit in percent"},
-    "payroll_mismatch_pct": {"type": "float", "unit": "percent",
-                             "synonyms": ["payroll mismatch", "payroll differs"],
-                             "description": "Gap between reported and audited payroll, percent"},
-    "hazmat_storage": {"type": "bool", "synonyms": ["hazardous materials", "hazmat"],
-                       "description": "Hazardous materials stored on premises"},
-    "open_claims": {"type": "bool", "synonyms": ["open claims", "open claim"],
-                    "description": "A claim is still open"},
-    "lapse_in_coverage": {"type": "bool", "synonyms": ["lapse in coverage", "coverage gap"],
-                          "description": "Prior coverage lapsed"},
-    "monitored_alarm": {"type": "bool", "synonyms": ["monitored alarm"],
-                        "description": "Alarm monitored by a central station"},
-    "defensible_space": {"type": "bool", "synonyms": ["defensible space", "brush clearance"],
-                         "description": "Defensible space is maintained"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["occupancy", "class of business"],
+        "description": "Business class, lower case (e.g. 'nail salon', 'bakery')",
+    },
+    "flood_zone": {
+        "type": "str",
+        "synonyms": ["flood zone"],
+        "description": "FEMA flood zone, upper case (A, AE, V, VE, X)",
+    },
+    "construction_type": {
+        "type": "str",
+        "synonyms": ["construction"],
+        "description": "frame, joisted masonry, non-combustible, fire resistive",
+    },
+    "protection_class": {
+        "type": "int",
+        "unit": "class",
+        "synonyms": ["protection class", "PPC"],
+        "description": "ISO class",
+    },
+    "wildfire_score": {
+        "type": "int",
+        "unit": "points",
+        "synonyms": ["wildfire score", "brush score"],
+        "description": "Wildfire model score 0-100",
+    },
+    "hydrant_distance_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["distance to hydrant", "feet from a hydrant"],
+        "description": "Distance to the nearest hydrant",
+    },
+    "shore_distance_miles": {
+        "type": "float",
+        "unit": "miles",
+        "synonyms": ["distance to shore", "miles from the shoreline"],
+        "description": "Distance to the shoreline",
+    },
+    "fleet_size": {
+        "type": "int",
+        "unit": "vehicles",
+        "synonyms": ["fleet", "vehicles"],
+        "description": "Owned vehicles",
+    },
+    "building_limit_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["building limit", "limit of insurance"],
+        "description": "Building limit",
+    },
+    "payroll_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["payroll"],
+        "description": "Annual payroll",
+    },
+    "inland_marine_rate": {
+        "type": "float",
+        "unit": "rate",
+        "synonyms": ["inland marine rate"],
+        "description": "Rate as a decimal (0.5% = 0.005)",
+    },
+    "schedule_credit_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["schedule credit", "credits"],
+        "description": "Schedule credit in percent",
+    },
+    "payroll_mismatch_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["payroll mismatch", "payroll differs"],
+        "description": "Gap between reported and audited payroll, percent",
+    },
+    "hazmat_storage": {
+        "type": "bool",
+        "synonyms": ["hazardous materials", "hazmat"],
+        "description": "Hazardous materials stored on premises",
+    },
+    "open_claims": {
+        "type": "bool",
+        "synonyms": ["open claims", "open claim"],
+        "description": "A claim is still open",
+    },
+    "lapse_in_coverage": {
+        "type": "bool",
+        "synonyms": ["lapse in coverage", "coverage gap"],
+        "description": "Prior coverage lapsed",
+    },
+    "monitored_alarm": {
+        "type": "bool",
+        "synonyms": ["monitored alarm"],
+        "description": "Alarm monitored by a central station",
+    },
+    "defensible_space": {
+        "type": "bool",
+        "synonyms": ["defensible space", "brush clearance"],
+        "description": "Defensible space is maintained",
+    },
 }
 
 
@@ -161,8 +222,11 @@ def test_compound_trigger_of_flags(extractor: OfflineExtractor) -> None:
         "materials on site is an automatic decline, no matter how good the pricing is."
     )
     rule = _only(extractor.extract(text), "decline")
-    assert {("open_claims", "eq", True), ("lapse_in_coverage", "eq", True),
-            ("hazmat_storage", "eq", True)} <= _conds(rule)
+    assert {
+        ("open_claims", "eq", True),
+        ("lapse_in_coverage", "eq", True),
+        ("hazmat_storage", "eq", True),
+    } <= _conds(rule)
     assert rule.compound_trigger == "open_claims AND lapse_in_coverage AND hazmat_storage"
 
 
@@ -241,9 +305,12 @@ def test_dev_set_floor() -> None:
     for line in (DEV / "knowledge.jsonl").read_text("utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
-            extracted += extractor.extract(row["text"], source=row.get("source"),
-                                           source_type=row.get("source_type"),
-                                           text_id=row["id"])
+            extracted += extractor.extract(
+                row["text"],
+                source=row.get("source"),
+                source_type=row.get("source_type"),
+                text_id=row["id"],
+            )
     score = score_extraction(load_rules_jsonl(DEV / "rules.jsonl"), extracted)
     assert score.recall >= 0.85, score.missed
     assert score.precision >= 0.85

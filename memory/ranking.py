@@ -1,0 +1,202 @@
+"""The two rankings behind the fused search, for one query or many at once.
+
+Each ranking returns edge uuids only, best first, with the search's filters
+applied (`Filters`). BM25 comes from the in-process `memory.lexical` index (the
+FalkorDB fulltext index for point-in-time and invalidated-edge searches);
+cosine similarity from FalkorDB's HNSW index above `EXACT_MAX_EDGES` edges and
+by brute force below (as fast there, and exact). Many queries share one
+embedding call and one vector query (`UNWIND` over the query vectors), which
+is how a submission's risk signals are searched together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graphiti_core.driver.falkordb import STOPWORDS
+from graphiti_core.driver.falkordb.fulltext import sanitize_falkor_fulltext_query
+
+from memory._db import Database
+from memory.lexical import lexical_index
+
+RRF_K = 1  # Graphiti's rank constant
+MAX_TERMS = 32
+MIN_SIMILARITY = 0.2  # static word embeddings score paraphrases low; let RRF decide.
+# Below this many edges brute force is about as fast as the HNSW index and exact.
+EXACT_MAX_EDGES = 2000
+ANN_OVERFETCH = 4  # the vector index does not pre-filter: ask it for this many times more
+ANN_MAX_K = 4000
+
+EDGE_FILTER = (
+    "($relations IS NULL OR e.name IN $relations) AND "
+    "($all OR ($as_of IS NULL AND e.invalid_at IS NULL AND e.expired_at IS NULL) OR "
+    "($as_of IS NOT NULL AND (e.valid_at IS NULL OR e.valid_at <= $as_of) AND "
+    "(e.invalid_at IS NULL OR e.invalid_at > $as_of))) AND "
+    "($product IS NULL OR e.p_product_type IS NULL OR e.p_product_type IN ['ALL', $product])"
+)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a ranking keeps: relations, validity (or a point in time) and product."""
+
+    relations: tuple[str, ...] | None = None
+    include_invalid: bool = False
+    product: str | None = None
+    as_of: str | None = None  # ISO time
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The `EDGE_FILTER` query parameters."""
+        return {
+            "relations": list(self.relations) if self.relations else None,
+            "all": self.include_invalid,
+            "product": self.product,
+            "as_of": self.as_of,
+        }
+
+
+def fulltext_query(text: str) -> str:
+    """Turn free text into a RediSearch OR-query of its non-stopword terms ('' if none)."""
+    words = [w for w in sanitize_falkor_fulltext_query(text).split() if w.lower() not in STOPWORDS]
+    return " | ".join(dict.fromkeys(words[:MAX_TERMS]))
+
+
+def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> dict[str, float]:
+    """Fuse ranked id lists: each id scores the sum of 1 / (k + rank) over the lists."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, uuid in enumerate(ranking, start=1):
+            scores[uuid] = scores.get(uuid, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+async def fulltext_ids(
+    db: Database, group_id: str, query: str, fetch: int, filters: Filters
+) -> list[str] | None:
+    """The BM25 ranking from FalkorDB's fulltext index (None when the query has no terms).
+
+    The procedure returns every matching edge before Cypher can limit, so this slows
+    down with the graph; it serves the searches the in-process index cannot answer.
+    """
+    terms = fulltext_query(query)
+    if not terms:
+        return None
+    rows = await db.query(
+        group_id,
+        "CALL db.idx.fulltext.queryRelationships('RELATES_TO', $terms) "
+        f"YIELD relationship AS e, score WHERE {EDGE_FILTER} "
+        "RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
+        {**filters.params, "terms": terms, "fetch": fetch},
+        read_only=True,
+    )
+    return [r["uuid"] for r in rows]
+
+
+async def lexical_ids(
+    db: Database, group_id: str, query: str, fetch: int, filters: Filters
+) -> list[str] | None:
+    """The BM25 ranking: the in-process index for current facts, else the fulltext index."""
+    if filters.include_invalid or filters.as_of is not None:
+        return await fulltext_ids(db, group_id, query, fetch, filters)
+    index = await lexical_index(db, group_id)
+    return index.search(query, fetch, relations=filters.relations, product=filters.product)
+
+
+def _grouped(rows: list[dict[str, Any]], count: int) -> list[list[str]]:
+    ranked: list[list[str]] = [[] for _ in range(count)]
+    for row in rows:
+        ranked[int(row["i"])] = list(row["uuids"])
+    return ranked
+
+
+async def exact_vector_ids(
+    db: Database, group_id: str, vectors: list[list[float]], fetch: int, filters: Filters
+) -> list[list[str]]:
+    """The vector ranking of each query by brute force: cosine to every (filtered) edge."""
+    rows = await db.query(
+        group_id,
+        f"UNWIND range(0, size($vectors) - 1) AS i MATCH ()-[e:RELATES_TO]->() WHERE {EDGE_FILTER} "
+        "WITH i, e, (2 - vec.cosineDistance(e.fact_embedding, vecf32($vectors[i]))) / 2 AS score "
+        "WHERE score >= $min_score WITH i, e.uuid AS uuid, score ORDER BY i, score DESC "
+        "WITH i, collect(uuid) AS uuids RETURN i, uuids[0..$fetch] AS uuids",
+        {**filters.params, "vectors": vectors, "fetch": fetch, "min_score": MIN_SIMILARITY},
+        read_only=True,
+    )
+    return _grouped(rows, len(vectors))
+
+
+async def _ann_query(
+    db: Database,
+    group_id: str,
+    vectors: list[list[float]],
+    k: int,
+    fetch: int,
+    filters: Filters,
+) -> list[list[str]]:
+    rows = await db.query(
+        group_id,
+        "UNWIND range(0, size($vectors) - 1) AS i "
+        "CALL db.idx.vector.queryRelationships('RELATES_TO', 'fact_embedding', $k, "
+        "vecf32($vectors[i])) YIELD relationship AS e, score "
+        f"WITH i, e, (2 - score) / 2 AS sim WHERE {EDGE_FILTER} AND sim >= $min_score "
+        "WITH i, e.uuid AS uuid, sim ORDER BY i, sim DESC "
+        "WITH i, collect(uuid) AS uuids RETURN i, uuids[0..$fetch] AS uuids",
+        {**filters.params, "vectors": vectors, "k": k, "fetch": fetch, "min_score": MIN_SIMILARITY},
+        read_only=True,
+    )
+    return _grouped(rows, len(vectors))
+
+
+async def ann_vector_ids(
+    db: Database, group_id: str, vectors: list[list[float]], fetch: int, filters: Filters
+) -> list[list[str]]:
+    """The vector ranking of each query from the HNSW index.
+
+    The index does not pre-filter, so a filtered search asks it for `ANN_OVERFETCH`
+    times what it needs, filters, and asks again for more (up to `ANN_MAX_K`) for
+    the queries left short.
+    """
+    filtered = filters.relations is not None or filters.product is not None
+    k = fetch * ANN_OVERFETCH if filtered else fetch  # invalidated edges are few: ask again
+    ranked = await _ann_query(db, group_id, vectors, k, fetch, filters)
+    while k < ANN_MAX_K:
+        short = [i for i, ids in enumerate(ranked) if len(ids) < fetch]
+        if not short:
+            break
+        k = min(k * 4, ANN_MAX_K)
+        again = await _ann_query(db, group_id, [vectors[i] for i in short], k, fetch, filters)
+        for i, ids in zip(short, again, strict=True):
+            ranked[i] = ids
+    return ranked
+
+
+async def vector_ids(
+    db: Database, group_id: str, vectors: list[list[float]], fetch: int, filters: Filters
+) -> list[list[str]]:
+    """The vector ranking of each query: exact on small graphs, HNSW on large ones."""
+    if not vectors:
+        return []
+    if await db.edge_count(group_id) <= EXACT_MAX_EDGES or not db.has_vector_index(group_id):
+        return await exact_vector_ids(db, group_id, vectors, fetch, filters)
+    return await ann_vector_ids(db, group_id, vectors, fetch, filters)
+
+
+async def fused_scores(
+    db: Database,
+    group_id: str,
+    queries: Sequence[str],
+    vectors: list[list[float]],
+    fetch: int,
+    filters: Filters,
+) -> list[dict[str, float]]:
+    """RRF of the BM25 and vector rankings, per query: uuid -> fused score."""
+    by_vector = await vector_ids(db, group_id, vectors, fetch, filters)
+    fused = []
+    for query, vector_ranking in zip(queries, by_vector, strict=True):
+        bm25 = await lexical_ids(db, group_id, query, fetch, filters)
+        rankings = [vector_ranking] if bm25 is None else [bm25, vector_ranking]
+        fused.append(reciprocal_rank_fusion(rankings))
+    return fused
