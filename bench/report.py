@@ -15,47 +15,54 @@ TARGETS = (
 NOTES = """## How to read this
 
 - Every engine runs in the same process on the same graph (the alternatives on the
-  same rule fact texts), same queries. Ratios are "theirs / ours": recall below 1.0x
-  means worse than ours, latency above 1.0x means slower than ours.
+  same rule fact texts) and answers the same queries. Ratios are "theirs / ours":
+  recall below 1.0x means worse than ours, latency above 1.0x means slower than ours.
+  Graphiti's recipes scan every edge (about 1 s a query at 10k rules), so above 10k
+  rules all engines are compared on the first 20 queries (see "samples" in
+  benchmarks.json); the `check_risk_appetite` column always uses 100.
 - Synthetic queries are a rule's risk factor plus its threshold field ("coastal bakery
-  employee count"); many rules share both, so recall@1 at scale is bounded by ties and
-  is a speed test more than a quality test. Quality is judged on the dataset tables.
-- Vector search: below 2,000 edges we rank by exact cosine over the filtered edges; above,
-  by FalkorDB's HNSW index (M=32, efConstruction=100, efRuntime=400), asking it for 4x
-  what we need and filtering (the index does not pre-filter), asking again for more when
-  too few survive. "agreement@20" is the share of the exact top 20 the index returns.
-- Graphiti's stock search computes `vec.cosineDistance` over every edge (and every node
-  for the COMBINED recipe) and ships each candidate's embedding back to Python, so its
-  latency grows linearly with the graph; the brute-force engines are measured on
-  20 queries above 1k rules. `trace` and `decide` are measured on 30 calls up to 1k
-  rules, 10 up to 10k and 5 above (see "samples" in benchmarks.json).
+  employee count"); many rules share both, so recall@1 at scale is bounded by ties.
+  Quality is judged on the dataset tables.
+- Our search (`memory/search.py`, `memory/ranking.py`) fuses two rankings of edge ids
+  by RRF: BM25 from an in-process index of the current facts (`memory/lexical.py`:
+  bm25s weights, Snowball stemming, only the query terms' posting lists are read) and
+  cosine similarity from FalkorDB's HNSW index (M=32, efConstruction=100,
+  efRuntime=400; exact cosine below 2,000 edges). The HNSW index does not pre-filter:
+  filtered searches ask it for 4x what they need and again while too few survive.
+  "agreement@20" is the share of the exact top 20 the index returns.
+- FalkorDB's fulltext procedure returns every matching edge before Cypher can sort and
+  limit, so an OR-query slows down linearly with the graph (the "FalkorDB fulltext"
+  column); it also scores documents differently once a vector index exists on the same
+  relationship type. It still serves point-in-time and invalidated-edge searches.
+- `decide` runs the whole underwriting graph. Its by-field half asks an in-process
+  condition index (`memory/conditions.py`: equality conditions by value, thresholds by
+  bisection) for the rules whose conditions on submitted fields all hold, then loads
+  only those and their decision paths; its by-meaning half searches every risk signal
+  of the submission in one round (one embedding call, one vector query, one load).
+- Both in-process indexes are rebuilt on the first read after a write to the namespace
+  (a server-side write generation, so other processes' writes are seen): "index
+  rebuild s" is that first read after ingest.
 - Ingest runs `agents.ingestion.ingest_rules` (pre-extracted rules): entity matching by
   key and name, `memory.bulk.apply_rule_graphs` (one read of the batch's nodes and
-  edges, one embedding call, UNWIND writes) and `memory.bulk_sources.add_sources`
-  (source episodes with MENTIONS links), 1,000 rules per batch. The exports equal those
-  of the one-call-per-node path (tests/integration/test_bulk.py).
+  edges, UNWIND writes of 1,000 rows with parameters rendered once) and
+  `memory.bulk_sources.add_sources`, 1,000 rules per batch, the next batch's texts
+  embedded in a worker thread meanwhile. The exports equal those of the one-call-per-item
+  path (tests/integration/test_bulk.py).
+- Memory: process peak is this Python process's max RSS (it also holds the other
+  engines' indexes); server peak is FalkorDB's `used_memory_peak` over the whole run.
+  Disk is the embedded server's data dir (AOF + RDB) after all sizes so far.
 
 ## Where a target is missed, and why
 
-- `decide` is dominated by the underwriting graph's by-field lookup
-  (`agents/underwriting/retrieval.py`: `GraphAnalytics.rules_for_fields`), not by search:
-  it loads every rule that reads any submitted field, evaluates each with the policy and
-  loads its decision path. Every synthetic rule reads `occupancy`, so one decision loads
-  the whole rulebook and grows linearly with it. Meeting 100 ms at 10k rules needs a
-  narrower lookup, e.g. an index of equality conditions (field, value) so only rules whose
-  `occupancy` equals the submission's come back, plus range conditions only for the
-  numeric fields present; and `GraphAnalytics.paths` should read edges by
-  `p_rule_name` through the edge index (`MATCH ()-[e:RELATES_TO]->() WHERE ... WITH e,
-  startNode(e) AS s, endNode(e) AS t`), since `MATCH (s:Entity)-[e]->(t:Entity)` plans as a
-  scan of every Entity node (the same fix this change made in search and bulk reads).
-- `trace` calls `query` then `paths`, so it carries the same `paths` scan.
-- Ingest throughput is bounded by the server: edge writes update the fulltext and HNSW
-  indexes; on this machine the run-to-run spread is large (200 to 330 rules/s on the
-  same 5k rules), mostly server-side.
-
-- Memory: process peak is this Python process's max RSS (includes the other engines'
-  in-memory indexes); server peak is FalkorDB's `used_memory_peak` over the whole run.
-  Disk is the embedded server's data dir (AOF + RDB) after all sizes so far.
+- Ingest (about 250 to 290 rules/s here, against 300): the write path is CPU-bound on
+  two cores shared by three parties. Per 1,000 rules (about 4,000 edges) the server
+  spends about 1.5 s maintaining the fulltext, range and HNSW indexes (HNSW inserts
+  alone about 0.6 s: 300 rules/s without the vector index, 260 with it), the Python
+  side about 2 s building and rendering rows (embeddings as text are a third of it),
+  and WordLlama about 1 s tokenising and embedding, which holds the GIL much of the
+  time, so a worker thread overlaps little and a worker process did not help either.
+  What it would take: ship vectors in binary (FalkorDB's client only takes text
+  parameters), defer the HNSW index build to the end of a bulk load, or a third core.
 """
 
 
@@ -82,12 +89,21 @@ def _engines(rows: dict[str, Any]) -> list[str]:
     ]
     for name, r in rows.items():
         lines.append(
-            f"| {name} | {r.get('queries', '-')} | {r['recall_at_1']:.3f} | "
+            f"| {name} | {_queries(r)} | {r['recall_at_1']:.3f} | "
             f"{r['recall_at_5']:.3f} | {r['mrr']:.3f} | {_ms(r['p50_ms'])} | {_ms(r['p95_ms'])} "
             f"| {_ratio(r['recall_at_5'], ours['recall_at_5'])} "
             f"| {_ratio(r['p95_ms'], ours['p95_ms'])} |"
         )
     return lines
+
+
+def _queries(r: dict[str, Any]) -> str:
+    failed = r.get("failed") or 0
+    return (
+        f"{r.get('queries', '-')} ({failed} failed: {r.get('error')})"
+        if failed
+        else str(r.get("queries", "-"))
+    )
 
 
 def _pct(t: dict[str, Any]) -> str:

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from graphiti_core.utils.datetime_utils import utc_now
 
-from memory.bulk import Literal, chunks
+from memory.bulk import chunks
 from memory.keys import stable_uuid
+from memory.literals import Literal
 from memory.namespaces import Namespace, as_namespace
 
 if TYPE_CHECKING:

@@ -83,6 +83,49 @@ class OpenAIEmbedder:
         return vectors
 
 
+class EmbeddingPrefetch:
+    """Embeds the texts of coming batches in a worker thread while earlier ones are written.
+
+    `start(texts)` schedules them; `take(texts)` waits for what was scheduled, embeds
+    whatever is still missing, and hands the vectors over (dropping them from the
+    prefetch, so memory stays at about two batches).
+    """
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._vectors: dict[str, np.ndarray] = {}
+        self._pending: dict[str, asyncio.Future[None]] = {}
+
+    def start(self, texts: Sequence[str]) -> None:
+        """Begin embedding `texts` (those not embedded or scheduled already) in the background."""
+        wanted = [
+            t for t in dict.fromkeys(texts) if t not in self._vectors and t not in self._pending
+        ]
+        if wanted:
+            task = asyncio.ensure_future(self._embed(wanted))
+            self._pending.update(dict.fromkeys(wanted, task))
+
+    async def _embed(self, texts: list[str]) -> None:
+        vectors = await asyncio.to_thread(self.embedder.embed, texts)
+        self._vectors.update(zip(texts, vectors, strict=True))
+
+    async def take(self, texts: Sequence[str]) -> list[list[float]]:
+        """The vectors of `texts`, in order (embedding the ones never scheduled)."""
+        unique = list(dict.fromkeys(texts))
+        waits = {id(f): f for t in unique if (f := self._pending.pop(t, None)) is not None}
+        await asyncio.gather(*waits.values())
+        missing = [t for t in unique if t not in self._vectors]
+        if missing:
+            await self._embed(missing)
+        found = {t: self._vectors.pop(t) for t in unique}
+        return [found[t].tolist() for t in texts]
+
+    async def close(self) -> None:
+        """Wait for background work (call before dropping the prefetch)."""
+        await asyncio.gather(*set(self._pending.values()), return_exceptions=True)
+        self._pending, self._vectors = {}, {}
+
+
 def create_embedder(settings: Settings) -> Embedder:
     """Build the embedder the settings choose (`auto`: OpenAI with a key, else WordLlama)."""
     if settings.resolved_embedder == "openai":

@@ -115,17 +115,23 @@ def _grouped(rows: list[dict[str, Any]], count: int) -> list[list[str]]:
 async def exact_vector_ids(
     db: Database, group_id: str, vectors: list[list[float]], fetch: int, filters: Filters
 ) -> list[list[str]]:
-    """The vector ranking of each query by brute force: cosine to every (filtered) edge."""
-    rows = await db.query(
-        group_id,
-        f"UNWIND range(0, size($vectors) - 1) AS i MATCH ()-[e:RELATES_TO]->() WHERE {EDGE_FILTER} "
-        "WITH i, e, (2 - vec.cosineDistance(e.fact_embedding, vecf32($vectors[i]))) / 2 AS score "
-        "WHERE score >= $min_score WITH i, e.uuid AS uuid, score ORDER BY i, score DESC "
-        "WITH i, collect(uuid) AS uuids RETURN i, uuids[0..$fetch] AS uuids",
-        {**filters.params, "vectors": vectors, "fetch": fetch, "min_score": MIN_SIMILARITY},
-        read_only=True,
-    )
-    return _grouped(rows, len(vectors))
+    """The vector ranking of each query by brute force: cosine to every (filtered) edge.
+
+    One query per vector: ORDER BY with LIMIT keeps only the top `fetch` on the server
+    (a grouped collect would sort every edge), and this path serves small graphs only.
+    """
+    ranked = []
+    for vector in vectors:
+        rows = await db.query(
+            group_id,
+            f"MATCH ()-[e:RELATES_TO]->() WHERE {EDGE_FILTER} "
+            "WITH e, (2 - vec.cosineDistance(e.fact_embedding, vecf32($vector))) / 2 AS score "
+            "WHERE score >= $min_score RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
+            {**filters.params, "vector": vector, "fetch": fetch, "min_score": MIN_SIMILARITY},
+            read_only=True,
+        )
+        ranked.append([r["uuid"] for r in rows])
+    return ranked
 
 
 async def _ann_query(

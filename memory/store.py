@@ -8,16 +8,15 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from graphiti_core.edges import EntityEdge
-from graphiti_core.nodes import EntityNode
 from graphiti_core.utils.datetime_utils import utc_now
 
 from memory import search as _search
 from memory import sources as _sources
 from memory import transfer as _transfer
+from memory import upserts as _upserts
 from memory._db import Database
 from memory.embedders import Embedder, create_embedder, embed_async
-from memory.keys import entity_key, stable_uuid
+from memory.keys import entity_key
 from memory.namespaces import Namespace, as_namespace
 from memory.ontology import OntologyDefinition, get
 from memory.records import (
@@ -32,8 +31,6 @@ from memory.records import (
 from memory.rows import (
     EDGE_FIELDS,
     NODE_FIELDS,
-    check_confidence,
-    dumps_properties,
     entity_from_row,
     relationship_from_row,
 )
@@ -133,52 +130,16 @@ class GraphMemory:
         Raises:
             ValueError: Unknown label, empty name or a confidence outside [0, 1].
         """
-        self.ontology.check_label(label)
-        if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"entity name must be a non-empty string, got {name!r}")
-        check_confidence(confidence)
-        ns, group_id = await self._graph(namespace)
-        key = entity_key(group_id, label, name)
-        existing = await self.get_entity(ns, key)
-        # The first spelling of a name stays its display name.
-        display = existing.name if existing else name.strip()
-        new = {
-            "name": display,
-            "summary": summary,
-            "properties": properties or {},
-            "confidence": confidence,
-        }
-        if existing is not None:
-            old = {
-                "name": existing.name,
-                "summary": existing.summary,
-                "properties": existing.properties,
-                "confidence": existing.confidence,
-            }
-            if json.loads(dumps_properties(new)) == json.loads(dumps_properties(old)):
-                return WriteResult(status="unchanged", key=key, uuid=existing.uuid)
-        now = utc_now()
-        [embedding] = await embed_async(self.embedder, [display])
-        node = EntityNode(
-            uuid=existing.uuid if existing else stable_uuid(group_id, "entity", key),
-            name=display,
-            group_id=group_id,
-            labels=[label],
+        return await _upserts.upsert_entity(
+            self,
+            as_namespace(namespace),
+            label,
+            name,
             summary=summary,
-            name_embedding=embedding,
-            created_at=existing.created_at if existing and existing.created_at else now,
-            attributes={
-                "entity_key": key,
-                "label": label,
-                "props_json": dumps_properties(properties),
-                "confidence": confidence,
-                "last_update_source": source,
-                "updated_at": now.isoformat(),
-            },
+            properties=properties,
+            source=source,
+            confidence=confidence,
         )
-        await self.db.call_with_retry(lambda: node.save(self.db.driver(group_id)))
-        await self._wrote(ns)
-        return WriteResult(status="updated" if existing else "created", key=key, uuid=node.uuid)
 
     async def entities(
         self, namespace: NamespaceLike, label: str | None = None
@@ -294,56 +255,17 @@ class GraphMemory:
             ValueError: Unknown relation, endpoints missing or of labels the
                 relation does not allow, a bad property value, or an empty fact.
         """
-        self.ontology.edge_type(relation)
-        if not isinstance(fact, str) or not fact.strip():
-            raise ValueError("a relationship needs a non-empty fact text")
-        check_confidence(confidence)
-        ns, group_id = await self._graph(namespace)
-        ends = {}
-        for role, key in (("source", source_key), ("target", target_key)):
-            node = await self.get_entity(ns, key)
-            if node is None:
-                raise ValueError(f"{role} entity {key!r} does not exist in namespace {ns}")
-            ends[role] = node
-        props = json.loads(dumps_properties(properties))
-        self.ontology.validate_edge(ends["source"].label, relation, ends["target"].label, props)
-        edge_uuid = stable_uuid(group_id, "edge", source_key, relation, target_key)
-        existing = await self.get_relationship(ns, edge_uuid)
-        if (
-            existing is not None
-            and (existing.fact, existing.properties, existing.confidence)
-            == (fact, props, confidence)
-            and existing.is_current
-        ):
-            return WriteResult(status="unchanged", key=edge_uuid, uuid=edge_uuid)
-        now = utc_now()
-        [embedding] = await embed_async(self.embedder, [fact])
-        flat = {f"p_{k}": v for k, v in props.items() if isinstance(v, str | int | float | bool)}
-        edge = EntityEdge(
-            uuid=edge_uuid,
-            source_node_uuid=ends["source"].uuid,
-            target_node_uuid=ends["target"].uuid,
-            name=relation,
+        return await _upserts.upsert_relationship(
+            self,
+            as_namespace(namespace),
+            source_key,
+            relation,
+            target_key,
             fact=fact,
-            fact_embedding=embedding,
-            group_id=group_id,
-            episodes=[],
-            created_at=existing.created_at if existing and existing.created_at else now,
-            valid_at=valid_at or (existing.valid_at if existing else now),
-            attributes={
-                **flat,
-                "props_json": dumps_properties(props),
-                "source_key": source_key,
-                "target_key": target_key,
-                "confidence": confidence,
-                "last_update_source": source,
-                "updated_at": now.isoformat(),
-            },
-        )
-        await self.db.call_with_retry(lambda: edge.save(self.db.driver(group_id)))
-        await self._wrote(ns)
-        return WriteResult(
-            status="updated" if existing else "created", key=edge_uuid, uuid=edge_uuid
+            properties=properties,
+            source=source,
+            confidence=confidence,
+            valid_at=valid_at,
         )
 
     async def invalidate_relationship(

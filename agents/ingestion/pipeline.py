@@ -218,8 +218,9 @@ async def ingest_rules(
     """
     from agents.ingestion.matching import EntityMatcher
     from agents.ingestion.nodes import _field_warnings
-    from memory.bulk import EmbeddingPrefetch, apply_rule_graphs
+    from memory.bulk import apply_rule_graphs
     from memory.bulk_sources import SourceItem, add_sources
+    from memory.embedders import EmbeddingPrefetch
     from memory.rulebook import rule_graph
 
     pipeline = IngestionPipeline(memory, namespace, **kwargs)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from memory.bulk import EmbeddingPrefetch
+from memory.embedders import EmbeddingPrefetch
 
 
 class CountingEmbedder:
@@ -28,7 +28,7 @@ class CountingEmbedder:
 def test_bulk_literal_renders_exactly_as_the_falkordb_client() -> None:
     from falkordb.helpers import stringify_param_value
 
-    from memory.bulk import Literal
+    from memory.literals import Literal
 
     rows = [
         {
