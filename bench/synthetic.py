@@ -92,6 +92,14 @@ def generate_rules(fields: DataDictionary, n: int, seed: int = 7) -> list[Extrac
 
 
 def query_for(rule: ExtractedRule) -> str:
-    """A retrieval query a user could type for a rule (its risk and its field)."""
-    field = rule.threshold.field if rule.threshold else ""
-    return f"{rule.risk_factor.lower()} {field.replace('_', ' ')}"
+    """A query a user could type for a rule: product, risk, field and limit.
+
+    Like the dataset queries (``"employee count 22"`` for a BOP submission); without
+    the limit and product, hundreds of synthetic rules share a query at 100k.
+    """
+    threshold = rule.threshold
+    words: list[str] = [] if rule.product_type == "ALL" else [str(rule.product_type)]
+    words.append(rule.risk_factor.lower())
+    if threshold is not None:
+        words += [threshold.field.replace("_", " "), "over", f"{threshold.value:g}"]
+    return " ".join(words)

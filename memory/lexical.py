@@ -106,23 +106,24 @@ class LexicalIndex:
         return [self.uuids[d] for d in self._top(ids, fetch, self._mask(relations, product))]
 
     def _top(self, token_ids: list[int], fetch: int, mask: np.ndarray | None) -> list[int]:
-        """The best `fetch` documents, summing only the query terms' posting lists."""
+        """The best `fetch` documents, adding up only the query terms' posting lists."""
         assert self.retriever is not None
         scores = self.retriever.scores  # per-term (column) sparse BM25 weights
-        spans = [(scores["indptr"][t], scores["indptr"][t + 1]) for t in token_ids]
-        docs = np.concatenate([scores["indices"][a:b] for a, b in spans])
-        weights = np.concatenate([scores["data"][a:b] for a, b in spans])
+        indptr, indices, data = scores["indptr"], scores["indices"], scores["data"]
+        totals = np.zeros(len(self.uuids), dtype=np.float32)
+        for term in token_ids:  # a term lists each document once: plain fancy-index adds
+            span = slice(indptr[term], indptr[term + 1])
+            totals[indices[span]] += data[span]
         if mask is not None:
-            keep = mask[docs]
-            docs, weights = docs[keep], weights[keep]
-        if docs.size == 0:
+            totals[~mask] = 0.0
+        candidates = np.flatnonzero(totals)
+        if candidates.size == 0:
             return []
-        unique, inverse = np.unique(docs, return_inverse=True)
-        totals = np.bincount(inverse, weights=weights)
-        k = min(fetch, unique.size)
-        best = np.argpartition(-totals, k - 1)[:k] if k < unique.size else np.arange(unique.size)
-        best = best[np.argsort(-totals[best], kind="stable")]
-        return [int(unique[i]) for i in best if totals[i] > 0]
+        values = totals[candidates]
+        k = min(fetch, candidates.size)
+        best = np.argpartition(-values, k - 1)[:k] if k < candidates.size else np.arange(k)
+        best = best[np.lexsort((candidates[best], -values[best]))]  # ties: index order
+        return [int(candidates[i]) for i in best]
 
 
 async def lexical_index(db: Database, group_id: str) -> LexicalIndex:

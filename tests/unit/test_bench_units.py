@@ -18,7 +18,12 @@ def test_synthetic_rules_use_the_data_dictionary_and_are_distinct() -> None:
         if rule.threshold_type == "soft":
             assert rule.soft_limit is not None and rule.soft_limit > rule.threshold.value
     assert generate_rules(fields, 5) == generate_rules(fields, 5)  # deterministic
-    assert query_for(rules[0]).startswith(rules[0].risk_factor.lower())
+    rule = rules[0]
+    assert rule.threshold is not None
+    query = query_for(rule)
+    assert rule.risk_factor.lower() in query
+    assert query.endswith(f"{rule.threshold.field.replace('_', ' ')} over {rule.threshold.value:g}")
+    assert query.startswith(rule.product_type) != (rule.product_type == "ALL")
 
 
 FACTS = [("A", "gas stations are referred"), ("B", "gas is fine"), ("C", "restaurants need hoods")]
