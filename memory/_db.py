@@ -12,6 +12,8 @@ import asyncio
 import logging
 import os
 import time
+import uuid
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, TypeVar
@@ -52,6 +54,9 @@ EDGE_COUNT_TTL_S = 5.0
 
 
 T = TypeVar("T")
+# In-process indexes derived from graphs, least recently used first: (target, graph, kind).
+_DERIVED: OrderedDict[tuple[str, str, str], tuple[str, Any]] = OrderedDict()
+DERIVED_MAX = 64
 
 
 def _generation_key(group_id: str) -> str:
@@ -106,7 +111,6 @@ class Database:
         self.vector_dim = vector_dim or (lambda: 0)
         self._vector_indexed: set[str] = set()
         self._edge_counts: dict[str, tuple[float, int]] = {}
-        self._derived: dict[tuple[str, str], tuple[int, Any]] = {}
         self._derived_locks: dict[tuple[str, str], asyncio.Lock] = {}
 
     @property
@@ -242,31 +246,43 @@ class Database:
         self._edge_counts[group_id] = (now, count)
         return count
 
-    async def generation(self, group_id: str) -> int:
-        """The graph's write generation: a server-side counter every write bumps."""
-        value = await self.call(lambda: self.client.connection.get(_generation_key(group_id)))
-        return int(value or 0)
+    async def generation(self, group_id: str) -> str:
+        """The graph's write generation: a server-side token every write replaces.
 
-    async def derived(self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]) -> T:
+        A random token rather than a counter, so a server started afresh over a
+        deleted data dir cannot repeat a generation an old index was built at.
+        """
+        value = await self.call(lambda: self.client.connection.get(_generation_key(group_id)))
+        return value.decode() if isinstance(value, bytes) else str(value or "")
+
+    async def derived(
+        self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]
+    ) -> T:
         """A structure derived from a graph (an in-process index), rebuilt after its writes.
 
-        The cached value is kept while the graph's write generation is unchanged;
-        `build` runs at most once at a time per graph and kind.
+        The value is kept while the graph's write generation is unchanged, and shared
+        by every `Database` of this process that talks to the same server (a graph run
+        that opens its own memory still finds the index built). `build` runs at most
+        once at a time per graph and kind on this connection.
         """
-        key = (group_id, kind)
-        async with self._derived_locks.setdefault(key, asyncio.Lock()):
+        key = (self.target, group_id, kind)
+        async with self._derived_locks.setdefault((group_id, kind), asyncio.Lock()):
             generation = await self.generation(group_id)
-            cached = self._derived.get(key)
+            cached = _DERIVED.get(key)
             if cached is not None and cached[0] == generation:
+                _DERIVED.move_to_end(key)
                 value: T = cached[1]
                 return value
             value = await build()
-            self._derived[key] = (generation, value)
+            _DERIVED[key] = (generation, value)
+            while len(_DERIVED) > DERIVED_MAX:
+                _DERIVED.popitem(last=False)
             return value
 
     async def bump_generation(self, group_id: str) -> None:
         """Mark the graph as written (readers holding derived caches rebuild them)."""
-        await self.call(lambda: self.client.connection.incr(_generation_key(group_id)))
+        token = uuid.uuid4().hex
+        await self.call(lambda: self.client.connection.set(_generation_key(group_id), token))
 
     async def call_with_retry(self, fn: Callable[[], Any]) -> Any:
         """Await `fn()` (which takes the lock itself), reconnecting once on a lost connection."""

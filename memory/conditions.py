@@ -9,8 +9,8 @@ rules a lookup takes well under a millisecond where loading every rule reading
 a submitted field took seconds.
 
 `condition_index(memory, namespace)` builds the index from the namespace's Rule
-nodes and keeps it until the namespace's write generation changes (a counter
-every write bumps on the server, so writes by other processes are seen too;
+nodes and keeps it until the namespace's write generation changes (a token
+every write replaces on the server, so writes by other processes are seen too;
 see `Database.derived`).
 """
 
