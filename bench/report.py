@@ -41,7 +41,9 @@ NOTES = """## How to read this
   of the submission in one round (one embedding call, one vector query, one load).
 - Both in-process indexes are rebuilt on the first read after a write to the namespace
   (a server-side write generation, so other processes' writes are seen): "index
-  rebuild s" is that first read after ingest.
+  rebuild s" is that first read after ingest. Reads are then measured once the server
+  has finished the background AOF rewrite a large ingest triggers
+  ("persistence_settle_s" in benchmarks.json).
 - Ingest runs `agents.ingestion.ingest_rules` (pre-extracted rules): entity matching by
   key and name, `memory.bulk.apply_rule_graphs` (one read of the batch's nodes and
   edges, UNWIND writes of 1,000 rows with parameters rendered once) and
@@ -223,6 +225,17 @@ def _plot(results: dict[str, Any], out: Path) -> None:
     plt.close(fig)
 
 
+def _provenance(results: dict[str, Any], command: str) -> str:
+    """Which command measured what (a merged report names each run)."""
+    runs: dict[str, list[str]] = {}
+    for size in results["sizes"]:
+        runs.setdefault(size.get("command") or command, []).append(f"{size['size']:,}")
+    if len(runs) <= 1:
+        return f"`{command}`"
+    parts = [f"`{run}` ({', '.join(sizes)} rules)" for run, sizes in runs.items()]
+    return "; ".join(parts) + f"; datasets by `{command}`"
+
+
 def write_report(results: dict[str, Any], out_dir: Path, command: str) -> Path:
     """Write `benchmarks.md` (and `bench_latency.png`) into `out_dir`; return the md path."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -231,8 +244,9 @@ def write_report(results: dict[str, Any], out_dir: Path, command: str) -> Path:
     lines = [
         "# Benchmarks",
         "",
-        f"Produced by `{command}` on a 2-core machine, embedded FalkorDB, offline "
-        "WordLlama embeddings (256-d). Latencies are wall-clock per call, in ms.",
+        f"Produced by {_provenance(results, command)} on a 2-core machine, embedded "
+        "FalkorDB, offline WordLlama embeddings (256-d). Latencies are wall-clock per "
+        "call, in ms.",
         "",
         "## Targets",
         "",

@@ -9,12 +9,13 @@ embedded servers are restarted on their data dir first.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sized
 from functools import partial
 from typing import Any, TypeVar
 
@@ -57,6 +58,7 @@ T = TypeVar("T")
 # In-process indexes derived from graphs, least recently used first: (target, graph, kind).
 _DERIVED: OrderedDict[tuple[str, str, str], tuple[str, Any]] = OrderedDict()
 DERIVED_MAX = 64
+FREEZE_FROM = 10_000  # entries from which a derived index is moved out of the GC's way
 
 
 def _generation_key(group_id: str) -> str:
@@ -255,9 +257,7 @@ class Database:
         value = await self.call(lambda: self.client.connection.get(_generation_key(group_id)))
         return value.decode() if isinstance(value, bytes) else str(value or "")
 
-    async def derived(
-        self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]
-    ) -> T:
+    async def derived(self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]) -> T:
         """A structure derived from a graph (an in-process index), rebuilt after its writes.
 
         The value is kept while the graph's write generation is unchanged, and shared
@@ -274,6 +274,11 @@ class Database:
                 value: T = cached[1]
                 return value
             value = await build()
+            if isinstance(value, Sized) and len(value) >= FREEZE_FROM:
+                # Long-lived: keep the cyclic GC from rescanning these objects on every
+                # full collection (decisions at 100k rules paused 0.3-1.3 s now and then).
+                gc.collect()
+                gc.freeze()
             _DERIVED[key] = (generation, value)
             while len(_DERIVED) > DERIVED_MAX:
                 _DERIVED.popitem(last=False)

@@ -90,43 +90,36 @@ def _normal(properties: dict[str, Any] | None) -> dict[str, Any]:
     return normal
 
 
+async def _read(
+    memory: GraphMemory, group_id: str, cypher: str, name: str, values: list[str]
+) -> list[dict[str, Any]]:
+    """Run a read query with `values` as the list parameter `name`, a chunk at a time."""
+    rows: list[dict[str, Any]] = []
+    for i in range(0, len(values), CHUNK):
+        chunk = {name: values[i : i + CHUNK]}
+        rows += await memory.db.query(group_id, cypher, chunk, read_only=True)
+    return rows
+
+
 async def _existing_nodes(memory: GraphMemory, group_id: str, keys: list[str]) -> dict[str, _Node]:
+    query = f"MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN {NODE_FIELDS}"
     found: dict[str, _Node] = {}
-    for chunk in chunks([{"k": k} for k in keys]):
-        rows = await memory.db.query(
-            group_id,
-            f"MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN {NODE_FIELDS}",
-            {"keys": [c["k"] for c in chunk]},
-            read_only=True,
+    for e in map(entity_from_row, await _read(memory, group_id, query, "keys", keys)):
+        found[e.entity_key] = _Node(
+            e.uuid, e.label, e.name, e.summary, e.properties, e.confidence, e.created_at
         )
-        for row in rows:
-            e = entity_from_row(row)
-            found[e.entity_key] = _Node(
-                e.uuid, e.label, e.name, e.summary, e.properties, e.confidence, e.created_at
-            )
     return found
 
 
 async def _existing_edges(memory: GraphMemory, group_id: str, uuids: list[str]) -> dict[str, _Edge]:
     found: dict[str, _Edge] = {}
-    for chunk in chunks([{"u": u} for u in uuids]):
-        rows = await memory.db.query(
-            group_id,
-            EDGES_BY_UUID,
-            {"uuids": [c["u"] for c in chunk]},
-            read_only=True,
+    for r in map(
+        relationship_from_row, await _read(memory, group_id, EDGES_BY_UUID, "uuids", uuids)
+    ):
+        current = r.invalid_at is None and r.expired_at is None
+        found[r.uuid] = _Edge(
+            r.uuid, r.fact, r.properties, r.confidence, current, r.created_at, r.valid_at
         )
-        for row in rows:
-            r = relationship_from_row(row)
-            found[r.uuid] = _Edge(
-                r.uuid,
-                r.fact,
-                r.properties,
-                r.confidence,
-                r.invalid_at is None and r.expired_at is None,
-                r.created_at,
-                r.valid_at,
-            )
     return found
 
 

@@ -41,7 +41,11 @@ def _merged(results: dict[str, Any], previous: Path) -> dict[str, Any]:
         return results
     old = json.loads(previous.read_text())
     measured = {s["size"] for s in results["sizes"]}
-    kept = [s for s in old.get("sizes", []) if s["size"] not in measured]
+    kept = [
+        {"command": old.get("command"), **s}
+        for s in old.get("sizes", [])
+        if s["size"] not in measured
+    ]
     return {**results, "sizes": sorted([*kept, *results["sizes"]], key=lambda s: s["size"])}
 
 
@@ -73,10 +77,13 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         stop_server(data_dir)
+    command = ("athena bench " + " ".join(sys.argv[2:])).strip()
+    results["command"] = command
+    for size in results["sizes"]:
+        size["command"] = command
     if args.merge:
         results = _merged(results, out / "benchmarks.json")
-    command = "athena bench " + " ".join(sys.argv[2:])
-    report = write_report(results, out, command.strip())
+    report = write_report(results, out, command)
     save(results, out / "benchmarks.json")
     partial.unlink(missing_ok=True)
     if args.json:
