@@ -56,15 +56,29 @@ NOTES = """## How to read this
 
 ## Where a target is missed, and why
 
-- Ingest (about 250 to 290 rules/s here, against 300): the write path is CPU-bound on
-  two cores shared by three parties. Per 1,000 rules (about 4,000 edges) the server
-  spends about 1.5 s maintaining the fulltext, range and HNSW indexes (HNSW inserts
-  alone about 0.6 s: 300 rules/s without the vector index, 260 with it), the Python
-  side about 2 s building and rendering rows (embeddings as text are a third of it),
-  and WordLlama about 1 s tokenising and embedding, which holds the GIL much of the
-  time, so a worker thread overlaps little and a worker process did not help either.
-  What it would take: ship vectors in binary (FalkorDB's client only takes text
-  parameters), defer the HNSW index build to the end of a bulk load, or a third core.
+- Ingest: 245 to 315 rules/s at 1k and 10k rules over this session's runs, 170 to 190 at
+  100k, against 300. The write path is CPU-bound on two cores shared by three parties.
+  Per 1,000 rules (about 4,000 edges) the server spends about 1.5 s maintaining the
+  fulltext, range and HNSW indexes (HNSW inserts alone about 0.6 s: 300 rules/s
+  without the vector index, 260 with it, at 5k rules; inserts get dearer as the graph
+  grows), the Python side about 2 s building and rendering rows (embeddings as text
+  are a third of it), and WordLlama about 1 s tokenising and embedding, which holds
+  the GIL much of the time, so a worker thread overlaps little and a worker process did
+  not help either. What it would take: binary vector parameters (FalkorDB's client
+  only sends text), building the HNSW index once after a bulk load instead of per
+  insert (not measured), or a third core.
+
+## Costs that come with the indexes
+
+- The in-process indexes are rebuilt on the first read after a write: about 4 s at 10k
+  rules and 40 s at 100k (loading 400k facts, stemming and indexing them). Writes in
+  a steady trickle therefore pay that rebuild on the next read; an incremental index
+  would be the next step if that matters.
+- Restarting the embedded server over a 100k-rule graph took 140 to 200 s here, most
+  of it rebuilding the HNSW index while loading (the server answers LOADING until done).
+- Python's cyclic GC rescans long-lived objects on every full collection; indexes of
+  10k entries or more are moved out of its way (`gc.freeze`), which removed 0.3 to
+  1.3 s pauses from decisions at 100k rules.
 """
 
 
@@ -270,7 +284,7 @@ def write_report(results: dict[str, Any], out_dir: Path, command: str) -> Path:
         for s in sizes:
             lines += [
                 "",
-                f"### Side by side at {s['size']} rules (query = risk factor + field)",
+                f"### Side by side at {s['size']} rules (query = product, risk, field and limit)",
                 "",
                 *_engines(s["alternatives"]),
             ]
