@@ -108,7 +108,7 @@ async def bench_vector(
         await ranking.fulltext_ids(db, group, query, ANN_TOP * 4, filters)
         text_ms.append((time.perf_counter() - began) * 1000)
         began = time.perf_counter()
-        await ranking.lexical_ids(db, group, query, ANN_TOP * 4, filters)
+        await ranking.lexical_ids(db, group, [query], ANN_TOP * 4, filters)
         lexical_ms.append((time.perf_counter() - began) * 1000)
         agree.append(len(set(exact) & set(ann)) / len(exact) if exact else 1.0)
     return {

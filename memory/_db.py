@@ -12,7 +12,6 @@ import asyncio
 import gc
 import logging
 import os
-import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sized
@@ -51,7 +50,6 @@ logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNI
 VECTOR_M = 32
 VECTOR_EF_CONSTRUCTION = 100
 VECTOR_EF_RUNTIME = 400
-EDGE_COUNT_TTL_S = 5.0
 
 
 T = TypeVar("T")
@@ -112,7 +110,6 @@ class Database:
         # The embedder's dimension (0 while unknown): sizes the vector index.
         self.vector_dim = vector_dim or (lambda: 0)
         self._vector_indexed: set[str] = set()
-        self._edge_counts: dict[str, tuple[float, int]] = {}
         self._derived_locks: dict[tuple[str, str], asyncio.Lock] = {}
 
     @property
@@ -236,17 +233,15 @@ class Database:
         return group_id in self._vector_indexed
 
     async def edge_count(self, group_id: str) -> int:
-        """Number of RELATES_TO edges of a graph (cached for a few seconds)."""
-        now = time.monotonic()
-        cached = self._edge_counts.get(group_id)
-        if cached is not None and now - cached[0] < EDGE_COUNT_TTL_S:
-            return cached[1]
-        rows = await self.query(
-            group_id, "MATCH ()-[e:RELATES_TO]->() RETURN count(e) AS n", read_only=True
-        )
-        count = int(rows[0]["n"]) if rows else 0
-        self._edge_counts[group_id] = (now, count)
-        return count
+        """Number of RELATES_TO edges of a graph (counted again after a write)."""
+
+        async def count() -> int:
+            rows = await self.query(
+                group_id, "MATCH ()-[e:RELATES_TO]->() RETURN count(e) AS n", read_only=True
+            )
+            return int(rows[0]["n"]) if rows else 0
+
+        return await self.derived(group_id, "edge_count", count)
 
     async def generation(self, group_id: str) -> str:
         """The graph's write generation: a server-side token every write replaces.
@@ -308,5 +303,4 @@ class Database:
         await self.call(lambda: self.client.select_graph(group_id).delete())
         self._indexed.discard(group_id)
         self._vector_indexed.discard(group_id)
-        self._edge_counts.pop(group_id, None)
         return True

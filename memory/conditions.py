@@ -21,7 +21,7 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from schemas.rules import Condition
 
@@ -33,7 +33,7 @@ ALL_PRODUCTS = "all"  # casefolded
 _NUMERIC = ("gt", "gte", "lt", "lte")
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: Any) -> TypeGuard[int | float]:
     """Return whether `value` is an int or float (booleans are not numbers)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -129,7 +129,7 @@ class _Field:
             members = value if isinstance(value, list) else [value]
             for key in dict.fromkeys(k for k in map(_key, members) if k is not None):
                 self.equals[key].append(rule)
-        elif op in _NUMERIC and isinstance(value, int | float) and not isinstance(value, bool):
+        elif op in _NUMERIC and is_number(value):
             self.numeric.setdefault(op, _Thresholds()).pairs.append((float(value), rule))
         elif op in ("eq", *_NUMERIC):
             return  # can never hold (e.g. a list for eq, a string for gt): the rule never fires

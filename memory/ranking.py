@@ -96,13 +96,20 @@ async def fulltext_ids(
 
 
 async def lexical_ids(
-    db: Database, group_id: str, query: str, fetch: int, filters: Filters
-) -> list[str] | None:
-    """The BM25 ranking: the in-process index for current facts, else the fulltext index."""
+    db: Database, group_id: str, queries: Sequence[str], fetch: int, filters: Filters
+) -> list[list[str] | None]:
+    """The BM25 ranking of each query (None: no terms).
+
+    The in-process index (looked up once for all queries) for current facts, else
+    the fulltext index.
+    """
     if filters.include_invalid or filters.as_of is not None:
-        return await fulltext_ids(db, group_id, query, fetch, filters)
+        return [await fulltext_ids(db, group_id, q, fetch, filters) for q in queries]
     index = await lexical_index(db, group_id)
-    return index.search(query, fetch, relations=filters.relations, product=filters.product)
+    return [
+        index.search(q, fetch, relations=filters.relations, product=filters.product)
+        for q in queries
+    ]
 
 
 def _grouped(rows: list[dict[str, Any]], count: int) -> list[list[str]]:
@@ -200,9 +207,9 @@ async def fused_scores(
 ) -> list[dict[str, float]]:
     """RRF of the BM25 and vector rankings, per query: uuid -> fused score."""
     by_vector = await vector_ids(db, group_id, vectors, fetch, filters)
+    by_terms = await lexical_ids(db, group_id, queries, fetch, filters)
     fused = []
-    for query, vector_ranking in zip(queries, by_vector, strict=True):
-        bm25 = await lexical_ids(db, group_id, query, fetch, filters)
+    for bm25, vector_ranking in zip(by_terms, by_vector, strict=True):
         rankings = [vector_ranking] if bm25 is None else [bm25, vector_ranking]
         fused.append(reciprocal_rank_fusion(rankings))
     return fused

@@ -245,8 +245,10 @@ async def ingest_rules(
     prefetch = EmbeddingPrefetch(memory.embedder)  # the next batch embeds while one writes
     done, total = 0, len(groups)
     try:
+        for ahead in batches[:1]:
+            prefetch.start(_graph_texts(r for _, group in ahead for r in group))
         for n, batch in enumerate(batches):
-            for ahead in batches[n : n + 2]:
+            for ahead in batches[n + 1 : n + 2]:  # each batch's texts once, one batch ahead
                 prefetch.start(_graph_texts(r for _, group in ahead for r in group))
             before = len(matcher.matches)
             resolved = [await matcher.resolve(r) for _, group in batch for r in group]

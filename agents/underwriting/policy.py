@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from memory.conditions import holds as condition_holds
 from memory.conditions import is_number
@@ -227,9 +227,9 @@ def in_soft_zone(rule: ExtractedRule, results: Iterable[ConditionResult]) -> boo
         return False
     for result in results:
         if result.field == condition.field and result.operator == condition.operator:
-            if not is_number(result.actual):
+            actual = result.actual
+            if not is_number(actual):
                 return False
-            actual = cast(float, result.actual)
             if condition.operator in ("gt", "gte"):
                 return actual <= rule.soft_limit
             return actual >= rule.soft_limit
