@@ -25,9 +25,8 @@ from typing import Any, Literal
 
 from agents.evaluation import load_rules_jsonl, rules_match, score_extraction
 from agents.underwriting.service import decide_submission
-from memory.analytics import GraphAnalytics
-from memory.namespaces import Namespace
-from memory.store import GraphMemory
+from memory import GraphMemory, Namespace
+from memory.underwriting import GraphAnalytics
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import ExtractedRule
 from schemas.submission import SubmissionError

@@ -16,7 +16,7 @@ from mcp.server.fastmcp import Context, FastMCP
 from pydantic import Field
 
 from memory import GraphMemory, Namespace, Settings, get_ontology, list_ontologies
-from memory.analytics import GraphAnalytics, canonical_product
+from memory.underwriting import GraphAnalytics, canonical_product
 from schemas.rules import ExtractedRule
 
 NamespaceArg: TypeAlias = Annotated[
@@ -83,7 +83,7 @@ def _register_reads(server: FastMCP) -> None:
             state.namespace(namespace),
             query,
             limit=limit,
-            product_type=canonical_product(product_type),
+            partition=canonical_product(product_type),
         )
         return [
             {
@@ -167,7 +167,7 @@ def _register_writes(server: FastMCP) -> None:
         source_id: Annotated[str | None, Field(description="Provenance id")] = None,
         namespace: NamespaceArg = None,
     ) -> dict[str, Any]:
-        from memory.rulebook import apply_rule_graph, rule_graph
+        from memory.underwriting import apply_rule_graph, rule_graph
 
         state = _state(ctx)
         source = source_id or rule.text_id or rule.source

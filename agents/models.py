@@ -20,8 +20,8 @@ from langchain_core.messages import AIMessage
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-from memory import Settings
-from memory.ontology import UNDERWRITING, OntologyDefinition
+from memory import OntologyDefinition, Settings
+from memory.underwriting import UNDERWRITING
 from prompts.extraction import ExtractionOutput, build_extraction_messages
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText

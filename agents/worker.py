@@ -4,7 +4,7 @@ A job is ``{"conversation_id", "namespace", "transcript", "source", "user_id"}``
 The worker runs the ingestion graph on the transcript with the conversation id as
 the text id, so every rule, edge and source episode it writes carries the
 conversation as provenance. Learnings that change a current rule become its next
-version and retire the old one (`memory.supersede`). Running a job twice writes
+version and retire the old one (`memory.underwriting.supersede`). Running a job twice writes
 the same graph: versions are matched to what the first run wrote.
 """
 
@@ -18,13 +18,13 @@ from agents import models
 from agents.chat.learning import SessionLearningExtractor
 from agents.ingestion import IngestionPipeline
 from memory import Namespace
-from memory.queue import Handler, Job, JobQueue, run_worker
-from memory.supersede import supersede_rule
+from memory.sessions import Handler, Job, JobQueue, run_worker
+from memory.underwriting import supersede_rule
 from schemas.fields import load_data_dictionary
 from schemas.ingestion import KnowledgeText
 
 if TYPE_CHECKING:
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 
 from memory import GraphMemory, Namespace
-from memory.analytics import GraphAnalytics
+from memory.underwriting import GraphAnalytics
 
 Ranker = Callable[[str, str | None], Awaitable[list[str]]]
 OURS = "ours (BM25 index + HNSW, fused)"
@@ -78,7 +78,7 @@ def rankers(
 
     def graphiti(engine: str) -> Ranker:
         async def rank(query: str, product: str | None) -> list[str]:
-            hits = await memory.search(ns, query, limit=20, product_type=product, engine=engine)
+            hits = await memory.search(ns, query, limit=20, partition=product, engine=engine)
             names = [h.relationship.properties.get("rule_name") for h in hits]
             return [n for n in dict.fromkeys(names) if isinstance(n, str)][:5]
 

@@ -23,8 +23,8 @@ NOTES = """## How to read this
 - Synthetic queries are a rule's risk factor plus its threshold field ("coastal bakery
   employee count"); many rules share both, so recall@1 at scale is bounded by ties.
   Quality is judged on the dataset tables.
-- Our search (`memory/search.py`, `memory/ranking.py`) fuses two rankings of edge ids
-  by RRF: BM25 from an in-process index of the current facts (`memory/lexical.py`:
+- Our search (`memory/search/hybrid.py`, `memory/search/ranking.py`) fuses two rankings of edge ids
+  by RRF: BM25 from an in-process index of the current facts (`memory/search/lexical.py`:
   bm25s weights, Snowball stemming, only the query terms' posting lists are read) and
   cosine similarity from FalkorDB's HNSW index (M=32, efConstruction=100,
   efRuntime=400; exact cosine below 2,000 edges). The HNSW index does not pre-filter:
@@ -35,7 +35,7 @@ NOTES = """## How to read this
   column); it also scores documents differently once a vector index exists on the same
   relationship type. It still serves point-in-time and invalidated-edge searches.
 - `decide` runs the whole underwriting graph. Its by-field half asks an in-process
-  condition index (`memory/conditions.py`: equality conditions by value, thresholds by
+  condition index (`memory/underwriting/conditions.py`: equality conditions by value, thresholds by
   bisection) for the rules whose conditions on submitted fields all hold, then loads
   only those and their decision paths; its by-meaning half searches every risk signal
   of the submission in one round (one embedding call, one vector query, one load).
@@ -45,9 +45,9 @@ NOTES = """## How to read this
   has finished the background AOF rewrite a large ingest triggers
   ("persistence_settle_s" in benchmarks.json).
 - Ingest runs `agents.ingestion.ingest_rules` (pre-extracted rules): entity matching by
-  key and name, `memory.bulk.apply_rule_graphs` (one read of the batch's nodes and
+  key and name, `memory.underwriting.apply_rule_graphs` (one read of the batch's nodes and
   edges, UNWIND writes of 1,000 rows with parameters rendered once) and
-  `memory.bulk_sources.add_sources`, 1,000 rules per batch, the next batch's texts
+  `GraphMemory.add_sources`, 1,000 rules per batch, the next batch's texts
   embedded in a worker thread meanwhile. The exports equal those of the one-call-per-item
   path (tests/integration/test_bulk.py).
 - Memory: process peak is this Python process's max RSS (it also holds the other

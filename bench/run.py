@@ -16,9 +16,10 @@ from agents.ingestion import ingest_rules, load_rules
 from agents.underwriting.service import decide_submission
 from bench.engines import Ranker, SqliteLike, rankers, rule_facts, score_names
 from bench.synthetic import generate_rules, query_for
-from memory import GraphMemory, Namespace, Settings, ranking
-from memory.analytics import GraphAnalytics
+from memory import GraphMemory, Namespace, Settings
 from memory.embedders import embed_async
+from memory.search import ranking
+from memory.underwriting import GraphAnalytics
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import ExtractedRule
 

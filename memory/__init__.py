@@ -1,21 +1,24 @@
 """Athena Memory: namespaced graph memory on Graphiti and FalkorDB.
 
 The public surface is small: open a `GraphMemory`, address data by
-`Namespace`, check writes against an `OntologyDefinition`.
+`Namespace`, check writes against an `OntologyDefinition`. The layers beneath
+(`memory.model`, `memory.backend`, `memory.search`, `memory.graph`,
+`memory.sessions`) and the underwriting domain above them
+(`memory.underwriting`) each export their own surface from their `__init__`.
 """
 
-from typing import TYPE_CHECKING, Any
+import typing
 
-from memory.namespaces import Namespace
-from memory.ontology import (
+from memory.model.namespaces import Namespace
+from memory.model.ontology import (
     EdgeTypeDefinition,
     NodeTypeDefinition,
     OntologyDefinition,
     list_ontologies,
 )
-from memory.ontology import get as get_ontology
-from memory.ontology import register as register_ontology
-from memory.records import (
+from memory.model.ontology import get as get_ontology
+from memory.model.ontology import register as register_ontology
+from memory.model.records import (
     EntityRecord,
     GraphStats,
     RelationshipRecord,
@@ -26,14 +29,14 @@ from memory.records import (
 )
 from memory.settings import Settings, load_settings
 
-if TYPE_CHECKING:
-    from memory.store import GraphMemory
+if typing.TYPE_CHECKING:
+    from memory.graph.store import GraphMemory
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> typing.Any:
     # GraphMemory pulls in graphiti-core (about a second); load it on first use only.
     if name == "GraphMemory":
-        from memory.store import GraphMemory
+        from memory.graph.store import GraphMemory
 
         return GraphMemory
     raise AttributeError(f"module 'memory' has no attribute {name!r}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from memory.ontology import OntologyDefinition
+from memory import OntologyDefinition
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ACTIONS, PRODUCT_TYPES, RISK_CATEGORIES, ExtractedRule

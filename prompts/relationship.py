@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import TypeAdapter
 
-from memory.ontology import OntologyDefinition
+from memory import OntologyDefinition
 from schemas.ingestion import EntityMatch
 from schemas.rules import ExtractedRule
 

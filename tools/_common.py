@@ -7,8 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory import Namespace
-from memory.store import GraphMemory
+from memory import GraphMemory, Namespace
 
 DEFAULT_CONFIDENCE = 0.7
 

@@ -7,7 +7,8 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from memory.rulebook import RuleGraph, WriteTally, apply_rule_graph, rule_graph
+from memory.model import WriteTally
+from memory.underwriting import RuleGraph, apply_rule_graph, rule_graph
 from schemas.rules import ExtractedRule
 from tools._common import ToolContext, dumps, tally
 
@@ -24,11 +25,11 @@ class WriteRuleArgs(BaseModel):
 async def apply_rule(
     ctx: ToolContext, graph: RuleGraph, *, source: str
 ) -> tuple[WriteTally, WriteTally]:
-    """Apply `memory.rulebook.apply_rule_graph` under the context's write lock.
+    """Apply `memory.underwriting.apply_rule_graph` under the context's write lock.
 
     Args:
         ctx: Memory, namespace and write lock.
-        graph: What `memory.rulebook.rule_graph` maps the rule to.
+        graph: What `memory.underwriting.rule_graph` maps the rule to.
         source: Provenance stamped on every node and edge.
 
     Returns:

@@ -10,10 +10,9 @@ from pydantic.json_schema import SkipJsonSchema
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from memory import Settings
-    from memory.cache import RetrievalCache
+    from memory import GraphMemory, Settings
+    from memory.graph import RetrievalCache
     from memory.sessions import FormationPolicy
-    from memory.store import GraphMemory
 
     InjectedSettings = Settings | None
     InjectedMemory = GraphMemory | None

@@ -23,8 +23,7 @@ from schemas.rules import ExtractedRule
 
 if TYPE_CHECKING:
     from agents.models import RuleExtractor
-    from memory import Namespace
-    from memory.store import GraphMemory
+    from memory import GraphMemory, Namespace
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _GUIDELINE = re.compile(r"\b(?:guidelines?|soft (?:limit|cap|threshold)|not a hard)\b", re.I)
@@ -91,7 +90,7 @@ class SessionLearningExtractor:
 
     async def extract(self, text: KnowledgeText) -> list[ExtractedRule]:
         """Return the rules to write for one transcript (new rules and new versions)."""
-        from memory.analytics import GraphAnalytics
+        from memory.underwriting import GraphAnalytics
 
         learned = [r.model_copy(update={"text_id": text.id}) for r in await self.base.extract(text)]
         planner = LearningPlanner(await GraphAnalytics(self.memory, self.namespace).rules())

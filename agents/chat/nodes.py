@@ -16,9 +16,8 @@ from agents import models
 from agents.chat.context import Context
 from agents.chat.state import ChatState
 from agents.chat.tools import create_chat_tools
-from memory import Settings, load_settings
+from memory import GraphMemory, Settings, load_settings
 from memory.sessions import SessionRef, SessionStore
-from memory.store import GraphMemory
 
 SYSTEM_PROMPT = """You are Athena, an assistant to commercial insurance underwriters.
 Answer from the memory context below and from your memory tools (check_risk_appetite,
@@ -75,7 +74,7 @@ async def prepare(state: ChatState, runtime: Runtime[Context]) -> dict[str, Any]
         await store.record_message(ref, "user", message)
 
         async def rules(text: str) -> Any:
-            from memory.analytics import GraphAnalytics
+            from memory.underwriting import GraphAnalytics
 
             if ctx.cache is None:
                 return await GraphAnalytics(memory, ref.agent).check_risk_appetite(text, limit=5)

@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from agents.chat.context import Context
 from agents.worker import enqueue_transcript, job_id_of
-from memory.cache import RetrievalCache
-from memory.queue import JobQueue
-from memory.sessions import FormationPolicy, SessionRef, SessionStore
+from memory.graph import RetrievalCache
+from memory.sessions import FormationPolicy, JobQueue, SessionRef, SessionStore
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
 
 @dataclass(frozen=True)

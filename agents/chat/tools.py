@@ -8,10 +8,9 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from memory import Namespace
-from memory.analytics import GraphAnalytics
-from memory.cache import RetrievalCache
-from memory.store import GraphMemory
+from memory import GraphMemory, Namespace
+from memory.graph import RetrievalCache
+from memory.underwriting import GraphAnalytics
 
 CHECK_RISK_APPETITE = "check_risk_appetite"
 

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark in a fresh embedded database and write the report."""
     from bench.report import write_report
     from bench.run import run_bench, save
-    from memory.server import stop_server
+    from memory.backend.server import stop_server
 
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]

@@ -17,7 +17,7 @@ from agents.commands.worker import add_queue_options, queue_of
 from memory import Namespace
 
 if TYPE_CHECKING:
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
 EXIT_WORDS = frozenset({"exit", "quit", "/exit", "/quit"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from agents.commands.common import add_common_options, print_json, settings_from
-from memory import server
+from memory.backend import server
 
 
 def register(commands: argparse._SubParsersAction) -> None:

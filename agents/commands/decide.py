@@ -12,7 +12,7 @@ from schemas.submission import Decision, SubmissionError
 
 if TYPE_CHECKING:
     from agents.underwriting.context import Mode
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
 
 def register(commands: argparse._SubParsersAction) -> None:

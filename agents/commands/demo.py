@@ -78,7 +78,7 @@ async def _demo(args: argparse.Namespace, settings: Settings, console: Console) 
     from agents.ingestion import IngestionPipeline, load_texts
     from agents.underwriting.service import decide_submission
     from memory import GraphMemory
-    from memory.rulebook import stored_rules
+    from memory.underwriting import stored_rules
 
     knowledge, submissions, fields_path = _inputs(args.dataset)
     fields: DataDictionary = load_data_dictionary(fields_path or settings.fields_path)

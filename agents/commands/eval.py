@@ -11,7 +11,7 @@ from agents.commands.query import with_memory
 
 if TYPE_CHECKING:
     from agents.eval_run import EvalReport
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -11,7 +11,7 @@ from agents.commands.common import add_common_options, print_json
 from agents.commands.query import with_analytics
 
 if TYPE_CHECKING:
-    from memory.analytics import GraphAnalytics
+    from memory.underwriting import GraphAnalytics
 
 
 def register(commands: argparse._SubParsersAction) -> None:

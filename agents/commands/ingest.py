@@ -61,7 +61,7 @@ async def _ingest(
     from rich.progress import Progress
 
     from agents.ingestion import IngestionPipeline
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
     async with GraphMemory(settings) as memory:
         with Progress(transient=True, disable=not show_progress) as bar:

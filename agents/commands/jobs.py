@@ -11,7 +11,7 @@ from agents.commands.query import with_memory
 from agents.commands.worker import add_queue_options, queue_of
 
 if TYPE_CHECKING:
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -17,8 +17,8 @@ from agents.commands.common import add_common_options, print_json, settings_from
 from memory import Namespace, Settings
 
 if TYPE_CHECKING:
-    from memory.analytics import GraphAnalytics, RuleHit
-    from memory.store import GraphMemory
+    from memory import GraphMemory
+    from memory.underwriting import GraphAnalytics, RuleHit
 
 T = TypeVar("T")
 
@@ -30,7 +30,7 @@ def namespace_of(args: argparse.Namespace, settings: Settings) -> Namespace:
 
 def with_memory(settings: Settings, work: Callable[[GraphMemory], Awaitable[T]]) -> T:
     """Open the graph memory of `settings`, run `work` on it, close it, return the result."""
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
     async def main() -> T:
         async with GraphMemory(settings) as memory:
@@ -41,7 +41,7 @@ def with_memory(settings: Settings, work: Callable[[GraphMemory], Awaitable[T]])
 
 def with_analytics(args: argparse.Namespace, work: Callable[[GraphAnalytics], Awaitable[T]]) -> T:
     """Run `work` on analytics over the command's namespace."""
-    from memory.analytics import GraphAnalytics
+    from memory.underwriting import GraphAnalytics
 
     settings = settings_from(args)
     namespace = namespace_of(args, settings)

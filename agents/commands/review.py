@@ -18,7 +18,7 @@ from schemas.fields import load_data_dictionary
 
 if TYPE_CHECKING:
     from agents.underwriting.review import ReviewOutcome
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
 
 def register(commands: argparse._SubParsersAction) -> None:

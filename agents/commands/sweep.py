@@ -10,7 +10,7 @@ from agents.commands.query import with_memory
 from memory.sessions import CONSIDER_COLD_AFTER_MINUTES
 
 if TYPE_CHECKING:
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -9,7 +9,7 @@ from agents.commands.common import add_common_options, print_json
 from agents.commands.query import with_analytics
 
 if TYPE_CHECKING:
-    from memory.analytics import DecisionPath, GraphAnalytics
+    from memory.underwriting import DecisionPath, GraphAnalytics
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from agents.commands.common import add_common_options, print_json, settings_from
 from agents.commands.query import with_memory
-from memory.queue import (
+from memory.sessions import (
     DEFAULT_BACKOFF_SECONDS,
     DEFAULT_MAX_ATTEMPTS,
     DEFAULT_PREFIX,
@@ -20,8 +20,8 @@ from memory.queue import (
 )
 
 if TYPE_CHECKING:
-    from memory.queue import JobQueue
-    from memory.store import GraphMemory
+    from memory import GraphMemory
+    from memory.sessions import JobQueue
 
 
 def add_queue_options(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +46,7 @@ def add_queue_options(parser: argparse.ArgumentParser) -> None:
 
 def queue_of(memory: GraphMemory, args: argparse.Namespace) -> JobQueue:
     """Return the queue the command's options address."""
-    from memory.queue import JobQueue
+    from memory.sessions import JobQueue
 
     return JobQueue(
         memory.db,

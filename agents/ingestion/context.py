@@ -11,8 +11,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from agents.models import RuleExtractor
-    from memory import Settings
-    from memory.store import GraphMemory
+    from memory import GraphMemory, Settings
     from schemas.fields import DataDictionary
 
     # Live objects injected by Python callers: precise types for the type checker ...

@@ -13,10 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from memory import Namespace
-from memory.keys import normalise_name
-from memory.rulebook import OUTCOME_NAMES
-from memory.store import GraphMemory
+from memory import GraphMemory, Namespace
+from memory.model import normalise_name
+from memory.underwriting import OUTCOME_NAMES, known_names
 from schemas.ingestion import EntityMatch, MatchMethod
 from schemas.rules import ExtractedRule
 
@@ -73,7 +72,7 @@ class EntityMatcher:
     async def _load(self, label: str) -> _Known:
         if label not in self._known:
             known = _Known()
-            for key, name, text_id in await self.memory.entity_names(self.namespace, label):
+            for key, name, text_id in await known_names(self.memory, self.namespace, label):
                 known.by_key[key] = name
                 known.by_canonical.setdefault(canonical_name(name), name)
                 if label == "Rule":
@@ -156,7 +155,7 @@ class EntityMatcher:
 # only part of it ("the 20 employee limit is really a guideline"). Rules are the same
 # when they limit the same field in the same direction for the same product; a learning
 # that changes such a rule's limit or action becomes its next version (see
-# `memory.supersede`), one that changes nothing is dropped. Document ingestion does not
+# `memory.underwriting.supersede`), one that changes nothing is dropped. Document ingestion does not
 # use this: two documents may well state two rules on one field.
 
 _UPPER, _LOWER = frozenset({"gt", "gte"}), frozenset({"lt", "lte"})
@@ -240,7 +239,7 @@ def limit_terms(rule: ExtractedRule) -> tuple[object, ...]:
 
 def _heads(current: list[ExtractedRule]) -> dict[str, ExtractedRule]:
     """The newest current version of each rule lineage, by base name."""
-    from memory.supersede import lineage
+    from memory.underwriting import lineage
 
     heads: dict[str, ExtractedRule] = {}
     for rule in sorted(current, key=lambda r: lineage(r.rule_name)[1]):
@@ -320,7 +319,7 @@ class LearningPlanner:
         self.plan = LearningPlan()
 
     def _apply(self, head: ExtractedRule, learned: ExtractedRule) -> None:
-        from memory.supersede import lineage, next_version
+        from memory.underwriting import lineage, next_version
 
         in_plan = any(r.rule_name == head.rule_name for r in self.plan.rules)
         revised = merge_learning(head, learned)

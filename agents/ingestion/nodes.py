@@ -17,9 +17,8 @@ from agents.ingestion.context import Context
 from agents.ingestion.loaders import normalise_texts
 from agents.ingestion.matching import EntityMatcher
 from agents.ingestion.state import IngestionState
-from memory import Namespace, Settings, load_settings
-from memory.ontology import UNDERWRITING
-from memory.store import GraphMemory
+from memory import GraphMemory, Namespace, Settings, load_settings
+from memory.underwriting import UNDERWRITING
 from prompts.relationship import build_relationship_messages
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.ingestion import IngestionReport, KnowledgeText, WriteCounts

@@ -16,8 +16,7 @@ from agents.ingestion.context import MAX_ITERATIONS, Context
 from agents.ingestion.graph import graph
 from agents.ingestion.loaders import RawInput, normalise_texts
 from agents.ingestion.state import IngestionInput
-from memory import Namespace, Settings
-from memory.store import GraphMemory
+from memory import GraphMemory, Namespace, Settings
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.ingestion import IngestionReport, KnowledgeText, WriteCounts
 from schemas.rules import ExtractedRule
@@ -213,15 +212,14 @@ async def ingest_rules(
     else the rule's source), their entity names matched to the graph by key and
     name, each rule written with the rulebook's mapping (provenance: its text id)
     and each group stored as a source episode mentioning what its rules wrote, but
-    many rules per query (`memory.bulk.apply_rule_graphs`) instead of one tool
+    many rules per query (`memory.underwriting.apply_rule_graphs`) instead of one tool
     call per rule. `batch_size` is in texts; batches hold at least `BULK_RULES` rules.
     """
     from agents.ingestion.matching import EntityMatcher
     from agents.ingestion.nodes import _field_warnings
-    from memory.bulk import apply_rule_graphs
-    from memory.bulk_sources import SourceItem, add_sources
     from memory.embedders import EmbeddingPrefetch
-    from memory.rulebook import rule_graph
+    from memory.model import SourceItem
+    from memory.underwriting import apply_rule_graphs, rule_graph
 
     pipeline = IngestionPipeline(memory, namespace, **kwargs)
     ns, started = pipeline.namespace, time.perf_counter()
@@ -271,7 +269,7 @@ async def ingest_rules(
                 text = _rules_text(tid, group)
                 where = f"{text.source} ({text.source_type})" if text.source_type else text.source
                 items.append(SourceItem(tid, text.text, where or "", tuple(mentions.get(tid, []))))
-            for status in await add_sources(memory, ns, items):
+            for status in await memory.add_sources(ns, items):
                 report.sources.add(status)
             done += len(batch)
             if pipeline.on_progress is not None:
@@ -300,7 +298,7 @@ def _bulk_batches(
 
 def _graph_texts(rules: Iterable[ExtractedRule]) -> list[str]:
     """The entity names and facts a batch of rules will embed (as written, before matching)."""
-    from memory.rulebook import rule_graph
+    from memory.underwriting import rule_graph
 
     texts = []
     for rule_texts in map(rule_graph, rules):

@@ -10,7 +10,7 @@ from pydantic.json_schema import SkipJsonSchema
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from memory.store import GraphMemory
+    from memory import GraphMemory
     from schemas.fields import DataDictionary
 
     # Live objects injected by Python callers: precise types for the type checker ...

@@ -25,8 +25,8 @@ from agents.underwriting import policy
 from agents.underwriting.context import Context
 from agents.underwriting.retrieval import BY_FIELD, retrieve_rules
 from agents.underwriting.state import UnderwritingState
-from memory.analytics import GraphAnalytics, canonical_product
-from memory.store import GraphMemory
+from memory import GraphMemory
+from memory.underwriting import GraphAnalytics, canonical_product
 from schemas.decision import DecisionProposal
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import PRODUCT_TYPES, ExtractedRule

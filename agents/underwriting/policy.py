@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memory.conditions import holds as condition_holds
-from memory.conditions import is_number
+from memory.underwriting import holds as condition_holds
+from memory.underwriting import is_number
 from schemas.rules import Condition, ConditionValue, ExtractedRule, Scalar
 from schemas.submission import DecisionLabel, RuleOutcome
 

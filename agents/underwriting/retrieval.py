@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory.analytics import DecisionPath, GraphAnalytics
+from memory.underwriting import DecisionPath, GraphAnalytics
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
     from langgraph.types import Checkpointer
 
-    from memory.store import GraphMemory
+    from memory import GraphMemory
     from schemas.fields import DataDictionary
 
 

@@ -14,8 +14,7 @@ from schemas.submission import Decision, SubmissionError
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from memory.namespaces import Namespace
-    from memory.store import GraphMemory
+    from memory import GraphMemory, Namespace
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memory import GraphMemory, Namespace, Settings
-from memory.server import ensure_server, stop_server
+from memory.backend.server import ensure_server, stop_server
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from memory import GraphMemory, Namespace
-from memory.analytics import GraphAnalytics, canonical_product
-from memory.rulebook import apply_rule_graph, rule_graph
+from memory.underwriting import GraphAnalytics, apply_rule_graph, canonical_product, rule_graph
 from schemas.rules import ExtractedRule
 
 pytestmark = pytest.mark.integration
@@ -164,7 +163,7 @@ def test_canonical_product() -> None:
 async def test_condition_index_is_built_once_per_write_for_every_memory_of_a_process(
     memory: GraphMemory, namespace: Namespace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import memory.conditions as conditions
+    import memory.underwriting.conditions as conditions
 
     analytics = await _analytics(memory, namespace)
     builds: list[int] = []

@@ -6,8 +6,8 @@ import pytest
 import tools.rules
 from agents.ingestion import IngestionPipeline, ingest_rules, load_rules
 from memory import GraphMemory, Namespace
-from memory.bulk import apply_rule_graphs
-from memory.rulebook import WriteTally, apply_rule_graph_per_item, rule_graph
+from memory.model import WriteTally
+from memory.underwriting import apply_rule_graph_per_item, apply_rule_graphs, rule_graph
 
 pytestmark = pytest.mark.integration
 
@@ -50,7 +50,7 @@ async def test_bulk_and_per_item_writes_give_the_same_graph(
     nodes, edges = await apply_rule_graphs(memory, bulk, graphs, source="dev")
     assert nodes.created == nodes.updated == edges.created == edges.updated == 0
     assert await memory.export(bulk) == exported
-    assert await memory.search(bulk, graphs[0].rule_name, limit=5)
+    assert await memory.search(bulk, graphs[0].name, limit=5)
 
 
 async def test_bulk_ingest_equals_the_agent_path_with_per_item_writes(

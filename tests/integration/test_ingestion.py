@@ -12,7 +12,7 @@ from agents.cli import main
 from agents.ingestion import IngestionPipeline, ingest_rules, load_rules, load_texts
 from agents.models import ExtractionError
 from memory import GraphMemory, Namespace
-from memory.rulebook import OUTCOME_NAMES, stored_rules
+from memory.underwriting import OUTCOME_NAMES, stored_rules
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 from tests.unit.test_ingestion_fakes import ScriptedChatModel, structured, tool_calls

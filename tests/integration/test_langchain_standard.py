@@ -15,15 +15,15 @@ from langchain_tests.integration_tests import (
 from langchain_tests.unit_tests import EmbeddingsUnitTests, ToolsUnitTests
 
 from memory import GraphMemory, Namespace, Settings
-from memory.langchain import (
+from memory.underwriting import apply_rule_graph, rule_graph
+from schemas.rules import ExtractedRule
+from tools.langchain import (
     CheckRiskAppetiteTool,
     GraphMemoryRetriever,
     TraceDecisionPathTool,
     WordLlamaEmbeddings,
     memory_tools,
 )
-from memory.rulebook import apply_rule_graph, rule_graph
-from schemas.rules import ExtractedRule
 
 NS = "agent:langchain-std"
 SETTINGS: dict[str, Settings] = {}

@@ -17,7 +17,7 @@ import pytest
 from agents.ingestion import ingest_rules
 from agents.worker import enqueue_transcript, work
 from memory import GraphMemory, Namespace
-from memory.queue import Job, JobQueue, run_worker
+from memory.sessions import Job, JobQueue, run_worker
 from tests.integration.test_supersede import CAP, LEARNING
 
 pytestmark = pytest.mark.integration
@@ -171,7 +171,7 @@ async def test_killed_worker_job_is_redelivered_and_graph_equals_a_clean_run(
 
 async def test_worker_survives_the_server_restarting_under_it(tmp_path: Path) -> None:
     from memory import Settings
-    from memory.server import ensure_server, server_status, stop_server
+    from memory.backend.server import ensure_server, server_status, stop_server
 
     settings = Settings(ATHENA_DATA_DIR=tmp_path / "db")
     ns = Namespace.agent("restart")

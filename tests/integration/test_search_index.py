@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from agents.ingestion import ingest_rules, load_rules
-from memory import GraphMemory, Namespace, ranking
+from memory import GraphMemory, Namespace
+from memory.search import ranking
 
 pytestmark = pytest.mark.integration
 

@@ -19,7 +19,7 @@ import pytest
 import redis
 from falkordb import FalkorDB
 
-from memory.server import (
+from memory.backend.server import (
     LOG_NAME,
     MAX_SOCKET_PATH_BYTES,
     PID_NAME,
@@ -156,7 +156,7 @@ def test_concurrent_processes_share_one_server_that_outlives_them(
     script = (
         "import json, sys, time\n"
         "from pathlib import Path\n"
-        "from memory.server import ensure_server\n"
+        "from memory.backend.server import ensure_server\n"
         "go, data_dir, me = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]\n"
         "Path(f'{go}.ready.{me}').touch()\n"
         "while not go.exists():\n"
@@ -199,7 +199,7 @@ def test_server_survives_killing_the_starters_process_group(data_dir: Path) -> N
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from memory.server import ensure_server\n"
+        "from memory.backend.server import ensure_server\n"
         "print(ensure_server(Path(sys.argv[1])).pid, flush=True)\n"
         "time.sleep(600)\n"
     )

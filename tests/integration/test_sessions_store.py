@@ -9,9 +9,9 @@ import pytest
 
 from agents.ingestion import ingest_rules
 from memory import GraphMemory, Namespace
-from memory.analytics import GraphAnalytics
-from memory.cache import RetrievalCache
+from memory.graph import RetrievalCache
 from memory.sessions import FormationPolicy, SessionRef, SessionStore
+from memory.underwriting import GraphAnalytics
 from schemas.rules import ExtractedRule
 
 pytestmark = pytest.mark.integration
@@ -48,7 +48,12 @@ async def test_gates_formation_and_context_xml(memory: GraphMemory) -> None:
     assert await store.maybe_form_memories(who) is None  # nothing new since
     assert (await store.state(who.session_id))["formed_messages"] == "4"
 
-    xml = await store.assemble_memory_context(who, "A gas station with fuel pumps, bakery hood?")
+    analytics = GraphAnalytics(memory, who.agent)
+    xml = await store.assemble_memory_context(
+        who,
+        "A gas station with fuel pumps, bakery hood?",
+        rules=lambda text: analytics.check_risk_appetite(text, limit=5),
+    )
     root = ET.fromstring(xml)
     assert root.tag == "memory_context" and root.get("session") == who.session_id
     assert [d.text for d in root.iter("directive")] == ["Always cite the rule source."]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memory import GraphMemory, Namespace, Settings
-from memory.server import ensure_server, server_status, stop_server
+from memory.backend.server import ensure_server, server_status, stop_server
 
 RULES = [
     (
@@ -145,7 +145,7 @@ async def test_paraphrase_search_finds_the_gas_station_rule(memory: GraphMemory,
 async def test_search_filters(memory: GraphMemory, namespace) -> None:
     for rule in RULES:
         await write_rule(memory, namespace, rule)
-    hits = await memory.search(namespace, "referred", product_type="BOP", limit=20)
+    hits = await memory.search(namespace, "referred", partition="BOP", limit=20)
     products = {h.relationship.properties.get("product_type") for h in hits}
     assert hits and products <= {"BOP", "ALL"}
     triggers = await memory.search(namespace, "declined", relations=["TRIGGERS"], limit=20)

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from memory.server import stop_server
+from memory.backend.server import stop_server
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGGRAPH = Path(sys.executable).with_name("langgraph")

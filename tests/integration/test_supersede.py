@@ -10,9 +10,8 @@ import pytest
 from agents.ingestion import ingest_rules
 from agents.worker import ingest_job
 from memory import GraphMemory, Namespace
-from memory.analytics import GraphAnalytics
-from memory.queue import Job
-from memory.supersede import edges_as_of, supersede_rule, supersessions
+from memory.sessions import Job
+from memory.underwriting import GraphAnalytics, edges_as_of, supersede_rule, supersessions
 from schemas.rules import ExtractedRule
 
 pytestmark = pytest.mark.integration

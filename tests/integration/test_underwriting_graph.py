@@ -18,7 +18,7 @@ from agents.underwriting.context import Context
 from agents.underwriting.graph import builder
 from agents.underwriting.service import decide_submission
 from memory import GraphMemory, Namespace, Settings
-from memory.rulebook import apply_rule_graph, rule_graph
+from memory.underwriting import apply_rule_graph, rule_graph
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 from schemas.submission import SubmissionError

@@ -28,7 +28,7 @@ class CountingEmbedder:
 def test_bulk_literal_renders_exactly_as_the_falkordb_client() -> None:
     from falkordb.helpers import stringify_param_value
 
-    from memory.literals import Literal
+    from memory.backend.literals import Literal
 
     rows = [
         {

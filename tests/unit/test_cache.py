@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from memory.cache import RetrievalCache
+from memory.graph import RetrievalCache
 
 
 class Clock:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from agents.underwriting.policy import decide
-from memory.conditions import ConditionIndex, holds
+from memory.underwriting import ConditionIndex, holds
 from schemas.fields import load_data_dictionary
 from schemas.rules import Condition, ExtractedRule
 from schemas.submission import parse_submission

@@ -7,7 +7,7 @@ from agents.ingestion.loaders import MAX_TEXT_CHARS, load_rules, load_texts, nor
 from agents.ingestion.matching import canonical_name, same_numbers
 from agents.models import ExtractionError, LLMRuleExtractor
 from agents.offline.planner import OfflinePlanner
-from memory.ontology import UNDERWRITING
+from memory.underwriting import UNDERWRITING
 from prompts.extraction import build_extraction_messages
 from prompts.relationship import build_relationship_messages, parse_rules_block
 from schemas.fields import load_data_dictionary

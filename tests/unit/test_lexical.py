@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from memory.lexical import LexicalIndex, tokenize
+from memory.search import LexicalIndex, tokenize
 
 WORDS = "bakery winery gas station stores storage alarm sprinkler frame roof coastal".split()
 
@@ -47,7 +47,7 @@ def test_stemmed_terms_match_and_stopwords_alone_are_no_query() -> None:
     assert index.search("volcano", 5) == []
 
 
-def test_relation_and_product_filters_keep_all_product_facts() -> None:
+def test_relation_and_partition_filters_keep_wildcard_and_unpartitioned_facts() -> None:
     rows = [
         _row("bop", "TRIGGERS", "BOP", "bakery oven"),
         _row("gl", "TRIGGERS", "GL", "bakery oven"),
@@ -56,7 +56,13 @@ def test_relation_and_product_filters_keep_all_product_facts() -> None:
         _row("out", "RESULTS_IN", "BOP", "bakery oven"),
     ]
     index = LexicalIndex(rows)
-    found = index.search("bakery", 10, relations=["TRIGGERS"], product="BOP")
+    found = index.search("bakery", 10, relations=["TRIGGERS"], partition="BOP")
     assert sorted(found or []) == ["all", "bop", "none"]
     assert sorted(index.search("bakery", 10) or []) == ["all", "bop", "gl", "none", "out"]
     assert LexicalIndex([]).search("bakery", 5) == []
+    # The wildcard is the ontology's: "ALL" is just a value for another one.
+    other = LexicalIndex(rows, wildcard="*")
+    assert sorted(other.search("bakery", 10, relations=["TRIGGERS"], partition="BOP") or []) == [
+        "bop",
+        "none",
+    ]

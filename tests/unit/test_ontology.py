@@ -1,8 +1,14 @@
 import pytest
 from pydantic import ValidationError
 
-from memory import OntologyDefinition, get_ontology, list_ontologies, register_ontology
-from memory.ontology import EdgeTypeDefinition, NodeTypeDefinition
+from memory import (
+    EdgeTypeDefinition,
+    NodeTypeDefinition,
+    OntologyDefinition,
+    get_ontology,
+    list_ontologies,
+    register_ontology,
+)
 
 
 def test_underwriting_ontology_is_registered() -> None:
@@ -66,3 +72,34 @@ def test_registry_refuses_silent_replacement() -> None:
         get_ontology("nope")
     with pytest.raises(ValidationError):
         onto.name = "x"  # frozen
+
+
+def test_underwriting_declares_its_partition_and_shared_labels() -> None:
+    onto = get_ontology("underwriting")
+    assert (onto.partition_property, onto.partition_wildcard) == ("product_type", "ALL")
+    assert onto.shared_labels == {"RiskFactor", "Outcome", "Source", "Mitigant"}
+    assert "Rule" not in onto.shared_labels  # a rule's own node is overwritten
+
+
+def test_partition_and_indexed_properties_must_be_identifiers() -> None:
+    base = {"name": "x", "description": "x", "node_types": (), "edge_types": ()}
+    for bad in ("product type", "p) DELETE n //", ""):
+        with pytest.raises(ValidationError, match="identifier"):
+            OntologyDefinition(**base, partition_property=bad)
+        with pytest.raises(ValidationError, match="identifier"):
+            OntologyDefinition(**base, indexed_edge_properties=("ok", bad))
+    assert OntologyDefinition(**base, partition_property="region_2").partition_property
+
+
+def test_built_in_ontologies_load_by_name_in_a_fresh_process() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, memory\n"
+        "assert 'memory.underwriting' not in sys.modules\n"
+        "assert memory.get_ontology('underwriting').name == 'underwriting'\n"
+        "assert 'memory.underwriting' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

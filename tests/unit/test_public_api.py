@@ -2,6 +2,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def test_importing_and_building_the_graphs_starts_nothing(tmp_path: Path) -> None:
     data_dir = tmp_path / "athena"
@@ -65,3 +67,60 @@ def test_ingestion_mode_and_model_names_reach_the_model_factories() -> None:
         model_settings_of(no_key)
     with pytest.raises(ValueError, match="auto, offline, llm"):
         IngestionContext(mode="fast")  # type: ignore[arg-type]
+
+
+SURFACES = (
+    "memory",
+    "memory.model",
+    "memory.backend",
+    "memory.search",
+    "memory.graph",
+    "memory.sessions",
+    "memory.underwriting",
+)
+
+
+@pytest.mark.parametrize("package", SURFACES)
+def test_every_public_name_is_exported_and_every_exported_name_exists(package: str) -> None:
+    # httpx's tests/test_exported_members.py: __all__ is the surface, kept exact.
+    import importlib
+    import types
+
+    module = importlib.import_module(package)
+    exported = list(module.__all__)
+    assert len(exported) == len(set(exported)), f"{package}.__all__ lists a name twice"
+    public = {
+        name
+        for name, value in vars(module).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
+    lazy = {name for name in exported if name not in vars(module)}
+    assert public - set(exported) == set(), f"{package} defines public names not in __all__"
+    for name in exported:  # lazily loaded names (GraphMemory, Database) resolve too
+        assert getattr(module, name) is not None, f"{package}.{name} is listed but missing"
+    if package == "memory":
+        assert lazy == {"GraphMemory"}  # importing memory does not load graphiti-core
+
+
+def test_the_memory_surface_is_what_other_packages_use() -> None:
+    import memory
+
+    assert sorted(memory.__all__) == [
+        "EdgeTypeDefinition",
+        "EntityRecord",
+        "GraphMemory",
+        "GraphStats",
+        "Namespace",
+        "NodeTypeDefinition",
+        "OntologyDefinition",
+        "RelationshipRecord",
+        "SearchHit",
+        "Settings",
+        "SourceRecord",
+        "TraverseResult",
+        "WriteResult",
+        "get_ontology",
+        "list_ontologies",
+        "load_settings",
+        "register_ontology",
+    ]

@@ -1,5 +1,5 @@
-from memory.keys import entity_key, normalise_name
-from memory.rulebook import rule_fact, rule_from_properties, rule_graph
+from memory.model import entity_key, normalise_name
+from memory.underwriting import rule_fact, rule_from_properties, rule_graph
 from schemas.rules import ExtractedRule
 
 SOFT = ExtractedRule(

@@ -19,7 +19,7 @@ from memory.sessions import (
     relevant,
     should_form_memories,
 )
-from memory.supersede import lineage, next_version
+from memory.underwriting import lineage, next_version
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memory.records import EntityRecord, RelationshipRecord
+from memory.model.records import EntityRecord, RelationshipRecord
+
+if TYPE_CHECKING:
+    from memory.backend.protocol import GraphBackend
 
 NODE_FIELDS = """n.uuid AS uuid, n.entity_key AS entity_key, n.label AS label, n.name AS name,
     n.summary AS summary, n.props_json AS props_json, n.confidence AS confidence,
@@ -20,6 +23,12 @@ EDGE_FIELDS = """e.uuid AS uuid, e.name AS relation, s.entity_key AS source_key,
     e.last_update_source AS last_update_source, e.created_at AS created_at,
     e.updated_at AS updated_at, e.valid_at AS valid_at, e.invalid_at AS invalid_at,
     e.expired_at AS expired_at"""
+# Edges by uuid through the edge index. `MATCH (s:Entity)-[e]->(t:Entity) WHERE e.uuid IN
+# ...` plans as a scan of every Entity node; startNode / endNode avoid it.
+EDGES_BY_UUID = (
+    "MATCH ()-[e:RELATES_TO]->() WHERE e.uuid IN $uuids "
+    f"WITH e, startNode(e) AS s, endNode(e) AS t RETURN {EDGE_FIELDS}"
+)
 
 
 def parse_time(value: Any) -> datetime | None:
@@ -63,3 +72,27 @@ def relationship_from_row(row: dict[str, Any]) -> RelationshipRecord:
     for key in ("created_at", "updated_at", "valid_at", "invalid_at", "expired_at"):
         values[key] = parse_time(values.get(key))
     return RelationshipRecord(**values)
+
+
+async def read_entity(backend: GraphBackend, group_id: str, key: str) -> EntityRecord | None:
+    """Return the entity with this key in one graph, or None."""
+    rows = await backend.query(
+        group_id,
+        f"MATCH (n:Entity {{entity_key: $key}}) RETURN {NODE_FIELDS}",
+        {"key": key},
+        read_only=True,
+    )
+    return entity_from_row(rows[0]) if rows else None
+
+
+async def read_relationship(
+    backend: GraphBackend, group_id: str, uuid: str
+) -> RelationshipRecord | None:
+    """Return the edge with this uuid in one graph, or None."""
+    rows = await backend.query(
+        group_id,
+        f"MATCH (s:Entity)-[e:RELATES_TO {{uuid: $uuid}}]->(t:Entity) RETURN {EDGE_FIELDS}",
+        {"uuid": uuid},
+        read_only=True,
+    )
+    return relationship_from_row(rows[0]) if rows else None

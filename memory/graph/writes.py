@@ -1,34 +1,37 @@
 """One-at-a-time upserts of entities and relationships (the store's reference write path).
 
-Free functions over an open `GraphMemory`: each reads what is stored, leaves an
-unchanged write alone, and otherwise saves Graphiti's `EntityNode` / `EntityEdge`
-with a deterministic uuid, the properties as JSON (edges also flatten scalar
-properties to ``p_*`` for indexes) and provenance. Bulk writers
-(`memory.bulk`) write the same properties many rows at a time.
+Free functions over the store's clients (`GraphClients`): each reads what is
+stored, leaves an unchanged write alone, and otherwise saves Graphiti's
+`EntityNode` / `EntityEdge` with a deterministic uuid, the properties as JSON
+(edges also flatten scalar properties to ``p_*`` for indexes) and provenance.
+Bulk writers (`memory.graph.bulk`) write the same properties many rows at a time.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graphiti_core.edges import EntityEdge
 from graphiti_core.nodes import EntityNode
 from graphiti_core.utils.datetime_utils import utc_now
 
+from memory.backend.rows import (
+    check_confidence,
+    dumps_properties,
+    read_entity,
+    read_relationship,
+)
 from memory.embedders import embed_async
-from memory.keys import entity_key, stable_uuid
-from memory.namespaces import Namespace
-from memory.records import WriteResult
-from memory.rows import check_confidence, dumps_properties
-
-if TYPE_CHECKING:
-    from memory.store import GraphMemory
+from memory.graph.clients import GraphClients
+from memory.model.keys import entity_key, stable_uuid
+from memory.model.namespaces import Namespace
+from memory.model.records import WriteResult
 
 
 async def upsert_entity(
-    memory: GraphMemory,
+    memory: GraphClients,
     ns: Namespace,
     label: str,
     name: str,
@@ -44,9 +47,9 @@ async def upsert_entity(
         raise ValueError(f"entity name must be a non-empty string, got {name!r}")
     check_confidence(confidence)
     group_id = ns.group_id
-    await memory.db.ensure_indices(group_id)
+    await memory.backend.ensure_indices(group_id)
     key = entity_key(group_id, label, name)
-    existing = await memory.get_entity(ns, key)
+    existing = await read_entity(memory.backend, group_id, key)
     # The first spelling of a name stays its display name.
     display = existing.name if existing else name.strip()
     new = {
@@ -83,13 +86,13 @@ async def upsert_entity(
             "updated_at": now.isoformat(),
         },
     )
-    await memory.db.call_with_retry(lambda: node.save(memory.db.driver(group_id)))
-    await memory._wrote(ns)
+    await memory.backend.call_with_retry(lambda: node.save(memory.backend.driver(group_id)))
+    await memory.wrote(ns)
     return WriteResult(status="updated" if existing else "created", key=key, uuid=node.uuid)
 
 
 async def upsert_relationship(
-    memory: GraphMemory,
+    memory: GraphClients,
     ns: Namespace,
     source_key: str,
     relation: str,
@@ -107,17 +110,17 @@ async def upsert_relationship(
         raise ValueError("a relationship needs a non-empty fact text")
     check_confidence(confidence)
     group_id = ns.group_id
-    await memory.db.ensure_indices(group_id)
+    await memory.backend.ensure_indices(group_id)
     ends = {}
     for role, key in (("source", source_key), ("target", target_key)):
-        node = await memory.get_entity(ns, key)
+        node = await read_entity(memory.backend, group_id, key)
         if node is None:
             raise ValueError(f"{role} entity {key!r} does not exist in namespace {ns}")
         ends[role] = node
     props = json.loads(dumps_properties(properties))
     memory.ontology.validate_edge(ends["source"].label, relation, ends["target"].label, props)
     edge_uuid = stable_uuid(group_id, "edge", source_key, relation, target_key)
-    existing = await memory.get_relationship(ns, edge_uuid)
+    existing = await read_relationship(memory.backend, group_id, edge_uuid)
     if (
         existing is not None
         and (existing.fact, existing.properties, existing.confidence) == (fact, props, confidence)
@@ -148,6 +151,6 @@ async def upsert_relationship(
             "updated_at": now.isoformat(),
         },
     )
-    await memory.db.call_with_retry(lambda: edge.save(memory.db.driver(group_id)))
-    await memory._wrote(ns)
+    await memory.backend.call_with_retry(lambda: edge.save(memory.backend.driver(group_id)))
+    await memory.wrote(ns)
     return WriteResult(status="updated" if existing else "created", key=edge_uuid, uuid=edge_uuid)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
@@ -10,16 +9,25 @@ from typing import Any
 
 from graphiti_core.utils.datetime_utils import utc_now
 
-from memory import search as _search
-from memory import sources as _sources
-from memory import transfer as _transfer
-from memory import upserts as _upserts
-from memory._db import Database
-from memory.embedders import Embedder, create_embedder, embed_async
-from memory.keys import entity_key
-from memory.namespaces import Namespace, as_namespace
-from memory.ontology import OntologyDefinition, get
-from memory.records import (
+from memory.backend.falkordb import Database
+from memory.backend.rows import (
+    read_entity,
+    read_relationship,
+)
+from memory.backend.traverse import run_traverse
+from memory.embedders import Embedder, EmbeddingPrefetch, create_embedder, embed_async
+from memory.graph import bulk as _bulk
+from memory.graph import bulk_sources as _bulk_sources
+from memory.graph import reads as _reads
+from memory.graph import sources as _sources
+from memory.graph import transfer as _transfer
+from memory.graph import writes as _upserts
+from memory.graph.clients import GraphClients
+from memory.model.batch import SourceItem, SubGraph, WriteTally
+from memory.model.keys import entity_key
+from memory.model.namespaces import Namespace, as_namespace
+from memory.model.ontology import OntologyDefinition, get
+from memory.model.records import (
     EntityRecord,
     GraphStats,
     RelationshipRecord,
@@ -28,14 +36,8 @@ from memory.records import (
     TraverseResult,
     WriteResult,
 )
-from memory.rows import (
-    EDGE_FIELDS,
-    NODE_FIELDS,
-    entity_from_row,
-    relationship_from_row,
-)
+from memory.search import hybrid_search_many
 from memory.settings import Settings, load_settings
-from memory.traverse import run_traverse
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +53,8 @@ class GraphMemory:
     Args:
         settings: Run settings; None loads them from the environment.
         embedder: Text embedder; None builds the one the settings choose.
-        ontology: Name of the registered ontology that writes are checked against.
+        ontology: The ontology that writes are checked against, or the name of a
+            registered one.
     """
 
     def __init__(
@@ -59,14 +62,28 @@ class GraphMemory:
         settings: Settings | None = None,
         *,
         embedder: Embedder | None = None,
-        ontology: str = "underwriting",
+        ontology: str | OntologyDefinition = "underwriting",
     ) -> None:
         self.settings = settings or load_settings()
         self.embedder = embedder or create_embedder(self.settings)
-        self.ontology: OntologyDefinition = get(ontology)
-        self.db = Database(self.settings, vector_dim=lambda: self.embedder.dim)
+        self.ontology: OntologyDefinition = get(ontology) if isinstance(ontology, str) else ontology
+        self.db = Database(
+            self.settings,
+            vector_dim=lambda: self.embedder.dim,
+            edge_indexes=[f"p_{name}" for name in self.ontology.indexed_edge_properties],
+        )
         # Write listeners, called with the namespace after each write (e.g. cache invalidation).
         self.on_write: list[Callable[[Namespace], object]] = []
+
+    @property
+    def backend(self) -> Database:
+        """The graph database (a `GraphBackend`)."""
+        return self.db
+
+    @property
+    def clients(self) -> GraphClients:
+        """What the write and read functions below the store are given."""
+        return GraphClients(self.db, self.embedder, self.ontology, self._wrote)
 
     async def _wrote(self, namespace: Namespace) -> None:
         """Bump the namespace's write generation and tell the write listeners."""
@@ -103,14 +120,7 @@ class GraphMemory:
 
     async def get_entity(self, namespace: NamespaceLike, key: str) -> EntityRecord | None:
         """Return the entity with this key, or None."""
-        ns = as_namespace(namespace)
-        rows = await self.db.query(
-            ns.group_id,
-            f"MATCH (n:Entity {{entity_key: $key}}) RETURN {NODE_FIELDS}",
-            {"key": key},
-            read_only=True,
-        )
-        return entity_from_row(rows[0]) if rows else None
+        return await read_entity(self.db, as_namespace(namespace).group_id, key)
 
     async def upsert_entity(
         self,
@@ -131,7 +141,7 @@ class GraphMemory:
             ValueError: Unknown label, empty name or a confidence outside [0, 1].
         """
         return await _upserts.upsert_entity(
-            self,
+            self.clients,
             as_namespace(namespace),
             label,
             name,
@@ -147,51 +157,23 @@ class GraphMemory:
         """Return the namespace's entities, optionally of one label, sorted by label and name."""
         if label is not None:
             self.ontology.check_label(label)
-        ns = as_namespace(namespace)
-        rows = await self.db.query(
-            ns.group_id,
-            "MATCH (n:Entity) WHERE $label IS NULL OR n.label = $label "
-            f"RETURN {NODE_FIELDS} ORDER BY n.label, n.name",
-            {"label": label},
-            read_only=True,
-        )
-        return [entity_from_row(r) for r in rows]
+        return await _reads.entities(self.db, as_namespace(namespace).group_id, label)
 
     async def entity_names(
-        self, namespace: NamespaceLike, label: str
-    ) -> list[tuple[str, str, str | None]]:
-        """Return (entity_key, name, text_id) of every entity of a label: a light listing."""
+        self, namespace: NamespaceLike, label: str, *, property: str | None = None
+    ) -> list[tuple[str, str, Any]]:
+        """Return (entity_key, name, value) of every entity of a label: a light listing.
+
+        The value is that of the entity's `property` (None when not asked for or unset).
+        """
         self.ontology.check_label(label)
-        ns = as_namespace(namespace)
-        rows = await self.db.query(
-            ns.group_id,
-            "MATCH (n:Entity) WHERE n.label = $label RETURN n.entity_key AS key, n.name AS name, "
-            "CASE WHEN $label = 'Rule' THEN n.props_json ELSE NULL END AS props",
-            {"label": label},
-            read_only=True,
-        )
-        return [
-            (
-                r["key"],
-                r["name"],
-                json.loads(r["props"] or "{}").get("text_id") if label == "Rule" else None,
-            )
-            for r in rows
-        ]
+        group_id = as_namespace(namespace).group_id
+        return await _reads.entity_names(self.db, group_id, label, property)
 
     async def existing_keys(self, namespace: NamespaceLike, keys: Iterable[str]) -> set[str]:
         """Return which of `keys` are entity keys present in the namespace (index lookup)."""
         wanted = sorted(set(keys))
-        if not wanted:
-            return set()
-        ns = as_namespace(namespace)
-        rows = await self.db.query(
-            ns.group_id,
-            "MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN n.entity_key AS key",
-            {"keys": wanted},
-            read_only=True,
-        )
-        return {r["key"] for r in rows}
+        return await _reads.existing_keys(self.db, as_namespace(namespace).group_id, wanted)
 
     async def find_similar_entities(
         self,
@@ -205,17 +187,14 @@ class GraphMemory:
         """Return entities whose name embedding is close to `name`, best first."""
         threshold = self.settings.similarity_threshold if min_similarity is None else min_similarity
         [vector] = await embed_async(self.embedder, [name])
-        ns = as_namespace(namespace)
-        rows = await self.db.query(
-            ns.group_id,
-            "MATCH (n:Entity) WHERE ($label IS NULL OR n.label = $label) "
-            "WITH n, (2 - vec.cosineDistance(n.name_embedding, vecf32($vector))) / 2 AS score "
-            f"WHERE score >= $threshold RETURN {NODE_FIELDS}, score "
-            "ORDER BY score DESC LIMIT $limit",
-            {"label": label, "vector": vector, "threshold": threshold, "limit": limit},
-            read_only=True,
+        return await _reads.similar_entities(
+            self.db,
+            as_namespace(namespace).group_id,
+            vector,
+            label=label,
+            threshold=threshold,
+            limit=limit,
         )
-        return [(entity_from_row(r), float(r["score"])) for r in rows]
 
     # -- relationships ----------------------------------------------------------------------
 
@@ -223,14 +202,7 @@ class GraphMemory:
         self, namespace: NamespaceLike, uuid: str
     ) -> RelationshipRecord | None:
         """Return the edge with this uuid, or None."""
-        ns = as_namespace(namespace)
-        rows = await self.db.query(
-            ns.group_id,
-            f"MATCH (s:Entity)-[e:RELATES_TO {{uuid: $uuid}}]->(t:Entity) RETURN {EDGE_FIELDS}",
-            {"uuid": uuid},
-            read_only=True,
-        )
-        return relationship_from_row(rows[0]) if rows else None
+        return await read_relationship(self.db, as_namespace(namespace).group_id, uuid)
 
     async def upsert_relationship(
         self,
@@ -256,7 +228,7 @@ class GraphMemory:
                 relation does not allow, a bad property value, or an empty fact.
         """
         return await _upserts.upsert_relationship(
-            self,
+            self.clients,
             as_namespace(namespace),
             source_key,
             relation,
@@ -299,17 +271,8 @@ class GraphMemory:
         """Return the namespace's edges (current ones unless `include_invalid`)."""
         if relation is not None:
             self.ontology.edge_type(relation)
-        ns = as_namespace(namespace)
-        rows = await self.db.query(
-            ns.group_id,
-            "MATCH (s:Entity)-[e:RELATES_TO]->(t:Entity) "
-            "WHERE ($relation IS NULL OR e.name = $relation) AND "
-            "($all OR (e.invalid_at IS NULL AND e.expired_at IS NULL)) "
-            f"RETURN {EDGE_FIELDS} ORDER BY e.name, s.name, t.name",
-            {"relation": relation, "all": include_invalid},
-            read_only=True,
-        )
-        return [relationship_from_row(r) for r in rows]
+        group_id = as_namespace(namespace).group_id
+        return await _reads.relationships(self.db, group_id, relation, include_invalid)
 
     # -- sources ----------------------------------------------------------------------------
 
@@ -330,7 +293,7 @@ class GraphMemory:
         """
         ns = as_namespace(namespace)
         result = await _sources.add_source(
-            self,
+            self.clients,
             ns,
             text,
             source_id=source_id,
@@ -343,14 +306,49 @@ class GraphMemory:
 
     async def get_source(self, namespace: NamespaceLike, source_id: str) -> SourceRecord | None:
         """Return the source episode stored under `source_id`, or None."""
-        found = await _sources.list_sources(self, as_namespace(namespace), source_id=source_id)
+        found = await _sources.list_sources(self.db, as_namespace(namespace), source_id=source_id)
         return found[0] if found else None
 
     async def sources(
         self, namespace: NamespaceLike, *, source_id: str | None = None
     ) -> list[SourceRecord]:
         """Return the namespace's source episodes with the entity keys they mention."""
-        return await _sources.list_sources(self, as_namespace(namespace), source_id=source_id)
+        return await _sources.list_sources(self.db, as_namespace(namespace), source_id=source_id)
+
+    async def add_sources(self, namespace: NamespaceLike, items: Sequence[SourceItem]) -> list[str]:
+        """Write many source episodes as `add_source` would (a few queries); return statuses.
+
+        Raises:
+            ValueError: An empty source id, or a mentioned entity that does not exist.
+        """
+        return await _bulk_sources.add_sources(self.clients, as_namespace(namespace), items)
+
+    async def write_batch(
+        self,
+        namespace: NamespaceLike,
+        graphs: Sequence[SubGraph],
+        *,
+        source: str | Sequence[str],
+        prefetch: EmbeddingPrefetch | None = None,
+    ) -> tuple[WriteTally, WriteTally]:
+        """Upsert many items' nodes and edges in a few queries; return (node, edge) tallies.
+
+        The result is that of upserting each subgraph's nodes then edges one call at
+        a time, nodes of shared labels (`NodeTypeDefinition.shared`) merged.
+
+        Args:
+            namespace: Where to write.
+            graphs: One subgraph per item, applied in order.
+            source: Provenance stamped on what each graph changes: one for all, or one per graph.
+            prefetch: Embeddings started ahead of time; None embeds here.
+
+        Raises:
+            ValueError: An unknown label or relation, an empty name or fact, a bad
+                confidence or property value (nothing is written then).
+        """
+        return await _bulk.apply_subgraphs(
+            self.clients, namespace, graphs, source=source, prefetch=prefetch
+        )
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -362,7 +360,7 @@ class GraphMemory:
         limit: int = 10,
         labels: Sequence[str] | None = None,
         relations: Sequence[str] | None = None,
-        product_type: str | None = None,
+        partition: str | None = None,
         include_invalid: bool = False,
         engine: str = "fused",
         as_of: datetime | None = None,
@@ -375,8 +373,9 @@ class GraphMemory:
             limit: Most hits to return.
             labels: Keep edges with an endpoint of one of these labels.
             relations: Keep edges of these relations.
-            product_type: Keep edges whose `product_type` property is this product or `ALL`
-                (edges without the property are kept).
+            partition: Keep edges whose partition property (the ontology's
+                `partition_property`, e.g. a product) is this value or the ontology's
+                wildcard (edges without the property are kept).
             include_invalid: Also return invalidated / expired edges.
             engine: `fused` (index-backed, default), `graphiti` or `graphiti-combined`
                 (Graphiti's stock recipes, for comparison).
@@ -384,7 +383,8 @@ class GraphMemory:
                 invalid_at) instead of the current ones; a naive time is taken as UTC.
 
         Raises:
-            ValueError: An unknown label, relation or engine, or a non-positive limit.
+            ValueError: An unknown label, relation or engine, a non-positive limit, or a
+                partition for an ontology without a partition property.
         """
         [hits] = await self.search_many(
             namespace,
@@ -392,7 +392,7 @@ class GraphMemory:
             limit=limit,
             labels=labels,
             relations=relations,
-            product_type=product_type,
+            partition=partition,
             include_invalid=include_invalid,
             engine=engine,
             as_of=as_of,
@@ -407,7 +407,7 @@ class GraphMemory:
         limit: int = 10,
         labels: Sequence[str] | None = None,
         relations: Sequence[str] | None = None,
-        product_type: str | None = None,
+        partition: str | None = None,
         include_invalid: bool = False,
         engine: str = "fused",
         as_of: datetime | None = None,
@@ -423,8 +423,10 @@ class GraphMemory:
             self.ontology.edge_type(relation)
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
+        if partition is not None and self.ontology.partition_property is None:
+            raise ValueError(f"ontology {self.ontology.name!r} has no partition property")
         ns = as_namespace(namespace)
-        return await _search.hybrid_search_many(
+        return await hybrid_search_many(
             self.db,
             self.embedder,
             ns.group_id,
@@ -432,10 +434,12 @@ class GraphMemory:
             limit=limit,
             labels=labels,
             relations=relations,
-            product_type=product_type,
+            partition=partition,
             include_invalid=include_invalid,
             engine=engine,
             as_of=as_of if as_of is None or as_of.tzinfo else as_of.replace(tzinfo=UTC),
+            partition_property=self.ontology.partition_property,
+            wildcard=self.ontology.partition_wildcard,
         )
 
     async def traverse(
@@ -465,7 +469,7 @@ class GraphMemory:
     async def stats(self, namespace: NamespaceLike) -> GraphStats:
         """Count the namespace's nodes by label, edges by relation, and sources."""
         ns = as_namespace(namespace)
-        return await _transfer.stats(self, ns)
+        return await _transfer.stats(self.db, ns)
 
     async def list_namespaces(self) -> list[Namespace]:
         """Return every namespace that has a graph on the server."""

@@ -25,9 +25,9 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.analytics import DecisionPath, GraphAnalytics, RuleHit, canonical_product
 from memory.embedders import WordLlamaEmbedder
 from memory.settings import Settings, load_settings
+from memory.underwriting import DecisionPath, GraphAnalytics, RuleHit, canonical_product
 
 T = TypeVar("T")
 
@@ -46,7 +46,7 @@ async def _rule_hits(
     settings: Settings | None, namespace: str, query: str, product_type: str | None, k: int
 ) -> list[tuple[RuleHit, str | None]]:
     """Return the best rules for a query with the document each rule came from."""
-    from memory.store import GraphMemory
+    from memory import GraphMemory
 
     async with GraphMemory(settings or load_settings()) as memory:
         analytics = GraphAnalytics(memory, namespace)
@@ -198,7 +198,7 @@ class TraceDecisionPathTool(_MemoryTool):
         product_type: str | None = None,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
     ) -> str:
-        from memory.store import GraphMemory
+        from memory import GraphMemory
 
         async with GraphMemory(self.settings or load_settings()) as memory:
             analytics = GraphAnalytics(memory, self.namespace)

@@ -26,23 +26,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.conditions import condition_index
-from memory.keys import entity_key
-from memory.namespaces import Namespace, as_namespace
-from memory.records import EntityRecord, SearchHit
-from memory.rulebook import rule_from_properties
-from memory.visualize import draw_graph
+from memory.backend.rows import NODE_FIELDS, entity_from_row
+from memory.model import EntityRecord, Namespace, SearchHit, as_namespace, entity_key
+from memory.underwriting.conditions import CURRENT_EDGE, RULE_NODES, condition_index
+from memory.underwriting.rulebook import rule_from_properties
+from memory.underwriting.visualize import draw_graph
 from schemas.rules import PRODUCT_TYPES, ExtractedRule
 
 if TYPE_CHECKING:
-    from memory.store import GraphMemory
+    from memory.graph import GraphMemory
 
 OVERFETCH = 4
-_CURRENT = "e.invalid_at IS NULL AND e.expired_at IS NULL"
-RULE_NODES = (
-    "OPTIONAL MATCH (n)-[e:RELATES_TO]-() WITH n, count(e) AS total, "
-    f"sum(CASE WHEN {_CURRENT} THEN 1 ELSE 0 END) AS live WHERE total = 0 OR live > 0 "
-)
+_CURRENT = CURRENT_EDGE
 
 
 class RuleHit(BaseModel):
@@ -167,7 +162,7 @@ class GraphAnalytics:
             self.namespace,
             texts,
             limit=max(limit * OVERFETCH, 20),
-            product_type=product,
+            partition=product,
             as_of=as_of,
         )
         return [_rule_hits(hits, limit) for hits in found]
@@ -233,8 +228,6 @@ class GraphAnalytics:
 
     async def rule_entities(self, where: str = "", **params: Any) -> list[EntityRecord]:
         """Return the current Rule nodes (optionally filtered by a Cypher condition on `n`)."""
-        from memory.rows import NODE_FIELDS, entity_from_row
-
         clause = f" AND ({where})" if where else ""
         rows = await self._rows(
             f"MATCH (n:Entity) WHERE n.label = 'Rule'{clause} {RULE_NODES}"
@@ -259,7 +252,7 @@ class GraphAnalytics:
         """Return the current rules that can fire on a submission, or that lack only its data.
 
         These are the rules with a condition on a submitted field whose conditions on
-        submitted fields all hold (see `memory.conditions.ConditionIndex`): the rules
+        submitted fields all hold (see `memory.underwriting.conditions.ConditionIndex`): the rules
         that fire, and those that would fire but for an absent field. Rules with a
         failing condition cannot change the decision and are not loaded.
 

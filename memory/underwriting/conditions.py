@@ -26,10 +26,16 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from schemas.rules import Condition
 
 if TYPE_CHECKING:
-    from memory.namespaces import Namespace
-    from memory.store import GraphMemory
+    from memory.graph import GraphMemory
+    from memory.model import Namespace
 
 ALL_PRODUCTS = "all"  # casefolded
+CURRENT_EDGE = "e.invalid_at IS NULL AND e.expired_at IS NULL"
+# The current Rule nodes `n`: a rule is current unless every edge it has was invalidated.
+RULE_NODES = (
+    "OPTIONAL MATCH (n)-[e:RELATES_TO]-() WITH n, count(e) AS total, "
+    f"sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live WHERE total = 0 OR live > 0 "
+)
 _NUMERIC = ("gt", "gte", "lt", "lte")
 
 
@@ -212,8 +218,6 @@ def _triple(name: str, props_json: str | None) -> tuple[str, str, list[Condition
 
 async def condition_index(memory: GraphMemory, namespace: Namespace) -> ConditionIndex:
     """The namespace's condition index, rebuilt only after a write to the namespace."""
-    from memory.analytics import RULE_NODES
-
     group_id = namespace.group_id
 
     async def build() -> ConditionIndex:
@@ -229,4 +233,4 @@ async def condition_index(memory: GraphMemory, namespace: Namespace) -> Conditio
     return index
 
 
-__all__ = ["ConditionIndex", "condition_index", "equal", "holds", "is_number"]
+__all__ = ["RULE_NODES", "ConditionIndex", "condition_index", "equal", "holds", "is_number"]

@@ -12,9 +12,10 @@ import asyncio
 import gc
 import logging
 import os
+import re
 import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sized
+from collections.abc import Awaitable, Callable, Sequence, Sized
 from functools import partial
 from typing import Any, TypeVar
 
@@ -28,20 +29,22 @@ from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: E4
 from redis.exceptions import ResponseError  # noqa: E402
 from redis.retry import Retry  # noqa: E402
 
-from memory import server  # noqa: E402
+from memory.backend import server  # noqa: E402
 from memory.settings import Settings  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
 # Range indexes for the store's own lookups (upserts read by entity_key, sources by
-# name, retrieval filters rules by label and edges by rule name); without them each
-# lookup scans the graph. Graphiti's driver treats "already indexed" as success.
+# name, retrieval filters nodes by label; an ontology adds edge properties it looks up
+# by value); without them each lookup scans the graph. Graphiti's driver treats
+# "already indexed" as success.
 STORE_INDEXES = (
     "CREATE INDEX FOR (n:Entity) ON (n.entity_key)",
     "CREATE INDEX FOR (n:Entity) ON (n.label)",
     "CREATE INDEX FOR (n:Episodic) ON (n.name)",
-    "CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.p_rule_name)",
 )
+EDGE_INDEX = "CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.{})"
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNING)
 
 # HNSW index over edge fact embeddings (retrieval must not scan every edge). FalkorDB's
@@ -99,10 +102,28 @@ class SerialFalkorDriver(FalkorDriver):
 
 
 class Database:
-    """The FalkorDB server behind a `GraphMemory`, embedded or at a URL."""
+    """The FalkorDB server behind a `GraphMemory`, embedded or at a URL.
 
-    def __init__(self, settings: Settings, *, vector_dim: Callable[[], int] | None = None) -> None:
+    Implements `memory.backend.protocol.GraphBackend`.
+
+    Args:
+        settings: Where the server is.
+        vector_dim: The embedder's dimension (0 while unknown): sizes the vector index.
+        edge_indexes: Edge properties (stored names, e.g. ``p_rule_name``) to index.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        vector_dim: Callable[[], int] | None = None,
+        edge_indexes: Sequence[str] = (),
+    ) -> None:
+        for name in edge_indexes:
+            if not _IDENTIFIER.match(name):
+                raise ValueError(f"edge index property {name!r} must be an identifier")
         self.settings = settings
+        self._indexes = (*STORE_INDEXES, *(EDGE_INDEX.format(n) for n in edge_indexes))
         self.lock = asyncio.Lock()
         self.client: Any = None
         self._drivers: dict[str, SerialFalkorDriver] = {}
@@ -202,7 +223,7 @@ class Database:
             return
         driver = self.driver(group_id)
         await self.call_with_retry(driver.build_indices_and_constraints)
-        for query in STORE_INDEXES:
+        for query in self._indexes:
             await self.call_with_retry(partial(driver.execute_query, query))
         await self._ensure_vector_index(group_id)
         self._indexed.add(group_id)
@@ -283,6 +304,11 @@ class Database:
         """Mark the graph as written (readers holding derived caches rebuild them)."""
         token = uuid.uuid4().hex
         await self.call(lambda: self.client.connection.set(_generation_key(group_id), token))
+
+    async def redis(self, call: Callable[[Any], Awaitable[T]]) -> T:
+        """Await `call(connection)` on the server's Redis connection (keys, hashes, streams)."""
+        result: T = await self.call(lambda: call(self.client.connection))
+        return result
 
     async def call_with_retry(self, fn: Callable[[], Any]) -> Any:
         """Await `fn()` (which takes the lock itself), reconnecting once on a lost connection."""

@@ -9,24 +9,28 @@ edges of the underwriting ontology:
 The Rule node keeps the whole structured rule in its properties (so decisions
 can be evaluated and exports rebuilt), and every edge carries the rule's
 nuance in its `fact` text too, because semantic search works over facts.
-The ingestion agent's planner turns a `RuleGraph` into tool calls; bulk
-writers apply many at once with `memory.bulk.apply_rule_graphs`. Both write
-what `GraphMemory`'s one-at-a-time upserts would (`apply_rule_graph_per_item`).
+A `RuleGraph` is the generic `memory.model.SubGraph` of one rule. The ingestion
+agent's planner turns it into tool calls; bulk writers apply many at once with
+`apply_rule_graphs` (`GraphMemory.write_batch`). Both write what `GraphMemory`'s
+one-at-a-time upserts would (`apply_rule_graph_per_item`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from memory.model import EntitySpec, RelationshipSpec, SubGraph, WriteTally, merge_shared
 from schemas.rules import ExtractedRule
 
 if TYPE_CHECKING:
-    from memory.namespaces import Namespace
-    from memory.store import GraphMemory
+    from memory.embedders import EmbeddingPrefetch
+    from memory.graph import GraphMemory
+    from memory.model import Namespace
+
+RuleGraph = SubGraph  # the subgraph of one rule (its name is the rule's name)
 
 CONFIDENCE = {"high": 0.9, "medium": 0.7, "low": 0.5}
 OUTCOME_NAMES = {
@@ -37,37 +41,6 @@ OUTCOME_NAMES = {
     "verify": "Verify",
     "flag_for_review": "Flag For Review",
 }
-
-
-@dataclass(frozen=True)
-class EntitySpec:
-    """A node to upsert."""
-
-    label: str
-    name: str
-    summary: str = ""
-    properties: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class RelationshipSpec:
-    """An edge to upsert between two `EntitySpec`s, named by (label, name)."""
-
-    source: tuple[str, str]
-    relation: str
-    target: tuple[str, str]
-    fact: str
-    properties: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class RuleGraph:
-    """The nodes and edges one rule writes, with the provenance to stamp on them."""
-
-    rule_name: str
-    entities: tuple[EntitySpec, ...]
-    relationships: tuple[RelationshipSpec, ...]
-    confidence: float
 
 
 def _condition_text(rule: ExtractedRule) -> str:
@@ -170,44 +143,11 @@ def rule_graph(rule: ExtractedRule) -> RuleGraph:
             )
         )
     return RuleGraph(
-        rule_name=rule.rule_name,
+        name=rule.rule_name,
         entities=(risk, rule_node, outcome, source, *mitigants),
         relationships=tuple(edges),
         confidence=CONFIDENCE.get(rule.confidence, 0.7),
     )
-
-
-@dataclass
-class WriteTally:
-    """Counts of what a batch of writes did."""
-
-    created: int = 0
-    updated: int = 0
-    unchanged: int = 0
-
-    def add(self, status: str) -> None:
-        """Count one write by its status."""
-        setattr(self, status, getattr(self, status) + 1)
-
-
-SHARED_LABELS = frozenset({"RiskFactor", "Outcome", "Source", "Mitigant"})
-
-
-def merge_shared(
-    spec: EntitySpec, existing: Any, confidence: float
-) -> tuple[str, dict[str, Any], float]:
-    """Return the (summary, properties, confidence) to write for a node spec.
-
-    Nodes that many rules share (risk factors, outcomes, sources, mitigants)
-    accumulate instead of flip-flopping between rules: existing values win on
-    conflict, new keys are added and the highest confidence is kept. A Rule
-    node is the rule's own and is overwritten.
-    """
-    if existing is None or spec.label not in SHARED_LABELS:
-        return spec.summary, spec.properties, confidence
-    props = {**spec.properties, **existing.properties}
-    old = existing.confidence if existing.confidence is not None else 0.0
-    return existing.summary or spec.summary, props, max(old, confidence)
 
 
 async def apply_rule_graph(
@@ -215,12 +155,34 @@ async def apply_rule_graph(
 ) -> tuple[WriteTally, WriteTally]:
     """Upsert a rule's nodes then edges; return (node tally, edge tally).
 
-    Writes through `memory.bulk.apply_rule_graphs` (a few queries per rule); the
+    Writes through `GraphMemory.write_batch` (a few queries per rule); the
     result is the same as `apply_rule_graph_per_item`'s.
     """
-    from memory.bulk import apply_rule_graphs
+    return await memory.write_batch(namespace, [graph], source=source)
 
-    return await apply_rule_graphs(memory, namespace, [graph], source=source)
+
+async def apply_rule_graphs(
+    memory: GraphMemory,
+    namespace: Namespace | str,
+    graphs: Sequence[RuleGraph],
+    *,
+    source: str | Sequence[str],
+    prefetch: EmbeddingPrefetch | None = None,
+) -> tuple[WriteTally, WriteTally]:
+    """Upsert many rules' nodes and edges in a few queries; return (node tally, edge tally).
+
+    Args:
+        memory: Connected graph memory.
+        namespace: Where to write.
+        graphs: Rule graphs (`rule_graph`), applied in order.
+        source: Provenance stamped on what each graph changes: one for all, or one per graph.
+        prefetch: Embeddings started ahead of time (`EmbeddingPrefetch`); None embeds here.
+
+    Raises:
+        ValueError: An unknown label or relation, an empty name or fact, a bad
+            confidence or property value (nothing is written then).
+    """
+    return await memory.write_batch(namespace, graphs, source=source, prefetch=prefetch)
 
 
 async def apply_rule_graph_per_item(
@@ -237,7 +199,8 @@ async def apply_rule_graph_per_item(
         existing = await memory.get_entity(
             namespace, memory.entity_key(namespace, spec.label, spec.name)
         )
-        summary, props, confidence = merge_shared(spec, existing, graph.confidence)
+        shared = spec.label in memory.ontology.shared_labels
+        summary, props, confidence = merge_shared(spec, existing, graph.confidence, shared=shared)
         result = await memory.upsert_entity(
             namespace,
             spec.label,
@@ -285,3 +248,17 @@ async def stored_rules(
         if rule is not None:
             rules.append(rule)
     return rules
+
+
+async def known_names(
+    memory: GraphMemory, namespace: Namespace | str, label: str
+) -> list[tuple[str, str, str | None]]:
+    """Return (entity_key, name, text_id) of every entity of a label: a light listing.
+
+    Only Rule nodes carry a text id (the text the rule was extracted from).
+    """
+    prop = "text_id" if label == "Rule" else None
+    return [
+        (key, name, value if isinstance(value, str) else None)
+        for key, name, value in await memory.entity_names(namespace, label, property=prop)
+    ]

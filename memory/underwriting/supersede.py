@@ -20,16 +20,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from graphiti_core.utils.datetime_utils import utc_now
-
-from memory.namespaces import Namespace, as_namespace
-from memory.records import RelationshipRecord
+from memory.model import Namespace, RelationshipRecord, as_namespace
 
 if TYPE_CHECKING:
-    from memory.store import GraphMemory
+    from memory.graph import GraphMemory
 
 _VERSION = re.compile(r"^(?P<base>.*?)\s*\(v(?P<n>\d+)\)$")
 
@@ -96,7 +93,7 @@ async def supersede_rule(
     ns = as_namespace(namespace)
     if memory.entity_key(ns, "Rule", old_rule) == memory.entity_key(ns, "Rule", new_rule):
         raise ValueError(f"a rule cannot supersede itself: {old_rule!r}")
-    when = at or utc_now()
+    when = at or datetime.now(UTC)
     count = 0
     for edge in await _rule_edges(memory, ns, old_rule, current=True):
         props = {**edge.properties, "superseded_by": new_rule, "superseded_at": when.isoformat()}

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memory.records import EntityRecord, RelationshipRecord
+from memory.model import EntityRecord, RelationshipRecord
 
 COLOURS = {
     "RiskFactor": "#d62728",

@@ -2,7 +2,7 @@
 
     queue = JobQueue(memory.db)
     await queue.enqueue("ingest:s1", {"conversation_id": "s1", ...})
-    await run_worker(queue, handler, consumer="w1", drain=True)
+    await run_worker(queue, handler, consumer="w1", drain=True)  # memory.sessions.worker
 
 Delivery is at least once; handlers must be idempotent. The keys (prefix ``athena:jobs``):
 
@@ -27,12 +27,9 @@ Delivery is at least once; handlers must be idempotent. The keys (prefix ``athen
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import os
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -42,7 +39,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 if TYPE_CHECKING:
-    from memory._db import Database
+    from memory.backend.protocol import GraphBackend
 
 logger = logging.getLogger(__name__)
 
@@ -153,14 +150,14 @@ class JobQueue:
     """Jobs on a FalkorDB (Redis) server.
 
     Attributes:
-        db: The database of a connected `GraphMemory` (its connection is reused).
+        db: The backend of a connected `GraphMemory` (its connection is reused).
         prefix: Key prefix (separate queues use separate prefixes).
         visibility_timeout: Seconds before a silent worker's job is taken over.
         max_attempts: Failures before dead-lettering.
         backoff_seconds: First retry delay (doubled each time).
     """
 
-    db: Database
+    db: GraphBackend
     prefix: str = DEFAULT_PREFIX
     visibility_timeout: float = DEFAULT_VISIBILITY_TIMEOUT
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
@@ -178,11 +175,11 @@ class JobQueue:
         return ":".join([self.prefix, *parts])
 
     async def _r(self, call: Callable[[Any], Awaitable[Any]]) -> Any:
-        return await self.db.call(lambda: call(self.db.client.connection))
+        return await self.db.redis(call)
 
     async def _cmd(self, name: str, *args: Any, **kwargs: Any) -> Any:
         """Run one Redis command by name (with reconnection)."""
-        return await self.db.call(lambda: getattr(self.db.client.connection, name)(*args, **kwargs))
+        return await self.db.redis(lambda r: getattr(r, name)(*args, **kwargs))
 
     async def ensure_group(self) -> None:
         """Create the stream and its consumer group once."""
@@ -352,88 +349,3 @@ class JobQueue:
         keys += [self.key("job", i) for i in ids] + [self.key("lease", i) for i in ids]
         await self._r(lambda r: r.delete(*keys))
         self._group_ready = False
-
-
-Handler = Callable[[Job], Awaitable[dict[str, Any] | None]]
-
-
-def worker_name() -> str:
-    """Return a consumer name unique to this process."""
-    return f"{os.uname().nodename}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
-
-
-async def _run_one(queue: JobQueue, delivery: Delivery, handler: Handler, consumer: str) -> None:
-    async def beat() -> None:
-        while True:
-            await asyncio.sleep(queue.visibility_timeout / 3)
-            try:
-                await queue.heartbeat(delivery, consumer)
-            except CONNECTION_ERRORS:
-                logger.warning("heartbeat of job %s failed; retrying", delivery.job.id)
-
-    beating = asyncio.create_task(beat())
-    try:
-        result = await handler(delivery.job)
-    except CONNECTION_ERRORS:
-        raise  # infrastructure, not the job: leave it pending for redelivery
-    except Exception as exc:  # noqa: BLE001 - any handler error is the job's failure
-        beating.cancel()
-        error = f"{type(exc).__name__}: {exc}"
-        job = await queue.fail(delivery, error)
-        logger.warning("job %s failed (%s): %s", job.id, job.status, error)
-        return
-    finally:
-        beating.cancel()
-    await queue.complete(delivery, result)
-    logger.info("job %s done", delivery.job.id)
-
-
-async def run_worker(
-    queue: JobQueue,
-    handler: Handler,
-    *,
-    consumer: str | None = None,
-    drain: bool = False,
-    poll_seconds: float = 0.5,
-    stop: asyncio.Event | None = None,
-    reconnect: Callable[[], Awaitable[None]] | None = None,
-) -> int:
-    """Run jobs until stopped (or, with `drain`, until nothing is left to do).
-
-    Args:
-        queue: The queue.
-        handler: Runs one job; returns a JSON-ready result; raising fails the job.
-        consumer: This worker's consumer name; None makes a unique one.
-        drain: Exit once no job is pending, running or waiting for a retry.
-        poll_seconds: Sleep between polls of an empty queue.
-        stop: Set to stop after the current job.
-        reconnect: Re-establishes the connection after it was lost (default: the
-            database's own reconnection on the next call).
-
-    Returns:
-        How many jobs this worker finished (done, retried or dead-lettered).
-    """
-    consumer = consumer or worker_name()
-    token = f"{consumer}:{uuid.uuid4().hex}"
-    handled, delay = 0, poll_seconds
-    while stop is None or not stop.is_set():
-        try:
-            delivery = await queue.claim(consumer, token)
-            if delivery is not None:
-                await _run_one(queue, delivery, handler, consumer)
-                handled += 1
-                delay = poll_seconds
-                continue
-            if drain and await queue.outstanding() == 0:
-                return handled
-            await asyncio.sleep(poll_seconds)
-        except CONNECTION_ERRORS as exc:
-            logger.warning("lost the queue connection (%s); reconnecting in %.1fs", exc, delay)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 10.0)
-            try:
-                if reconnect is not None:
-                    await reconnect()
-            except CONNECTION_ERRORS:
-                continue
-    return handled

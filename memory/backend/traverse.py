@@ -7,8 +7,8 @@ from typing import Any
 from falkordb import Edge, Node, Path
 from redis.exceptions import ResponseError
 
-from memory._db import Database
-from memory.records import TraverseResult
+from memory.backend.falkordb import Database
+from memory.model.records import TraverseResult
 
 _HIDDEN = ("name_embedding", "fact_embedding")
 

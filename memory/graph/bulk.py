@@ -1,7 +1,7 @@
-"""Batched writes of rule graphs: one read, one embedding call and a few UNWINDs per batch.
+"""Batched writes of subgraphs: one read, one embedding call and a few UNWINDs per batch.
 
-`apply_rule_graphs` has the semantics of applying `memory.rulebook.apply_rule_graph`
-to each graph in turn through `GraphMemory.upsert_entity` / `upsert_relationship`
+`apply_subgraphs` (behind `GraphMemory.write_batch`) has the semantics of applying
+each subgraph in turn through `GraphMemory.upsert_entity` / `upsert_relationship`
 (deterministic keys and uuids, shared-node merge, unchanged writes left alone,
 provenance stamped on what changed), but reads the existing nodes and edges of the
 whole batch in one query each, folds the writes in Python, embeds the changed
@@ -16,34 +16,26 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graphiti_core.utils.datetime_utils import utc_now
 
-from memory.embedders import EmbeddingPrefetch
-from memory.keys import entity_key, stable_uuid
-from memory.literals import Literal, Vector
-from memory.namespaces import Namespace, as_namespace
-from memory.rows import (
-    EDGE_FIELDS,
+from memory.backend.literals import Literal, Vector
+from memory.backend.rows import (
+    EDGES_BY_UUID,
     NODE_FIELDS,
     check_confidence,
     dumps_properties,
     entity_from_row,
     relationship_from_row,
 )
-
-if TYPE_CHECKING:
-    from memory.rulebook import RuleGraph, WriteTally
-    from memory.store import GraphMemory
+from memory.embedders import EmbeddingPrefetch
+from memory.graph.clients import GraphClients
+from memory.model.batch import SubGraph, WriteTally, merge_shared
+from memory.model.keys import entity_key, stable_uuid
+from memory.model.namespaces import Namespace, as_namespace
 
 CHUNK = 1000  # rows per UNWIND query
-# Edges by uuid through the edge index. `MATCH (s:Entity)-[e]->(t:Entity) WHERE e.uuid IN
-# ...` plans as a scan of every Entity node; startNode / endNode avoid it.
-EDGES_BY_UUID = (
-    "MATCH ()-[e:RELATES_TO]->() WHERE e.uuid IN $uuids "
-    f"WITH e, startNode(e) AS s, endNode(e) AS t RETURN {EDGE_FIELDS}"
-)
 
 
 @dataclass
@@ -91,17 +83,17 @@ def _normal(properties: dict[str, Any] | None) -> dict[str, Any]:
 
 
 async def _read(
-    memory: GraphMemory, group_id: str, cypher: str, name: str, values: list[str]
+    memory: GraphClients, group_id: str, cypher: str, name: str, values: list[str]
 ) -> list[dict[str, Any]]:
     """Run a read query with `values` as the list parameter `name`, a chunk at a time."""
     rows: list[dict[str, Any]] = []
     for i in range(0, len(values), CHUNK):
         chunk = {name: values[i : i + CHUNK]}
-        rows += await memory.db.query(group_id, cypher, chunk, read_only=True)
+        rows += await memory.backend.query(group_id, cypher, chunk, read_only=True)
     return rows
 
 
-async def _existing_nodes(memory: GraphMemory, group_id: str, keys: list[str]) -> dict[str, _Node]:
+async def _existing_nodes(memory: GraphClients, group_id: str, keys: list[str]) -> dict[str, _Node]:
     query = f"MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN {NODE_FIELDS}"
     found: dict[str, _Node] = {}
     for e in map(entity_from_row, await _read(memory, group_id, query, "keys", keys)):
@@ -111,7 +103,9 @@ async def _existing_nodes(memory: GraphMemory, group_id: str, keys: list[str]) -
     return found
 
 
-async def _existing_edges(memory: GraphMemory, group_id: str, uuids: list[str]) -> dict[str, _Edge]:
+async def _existing_edges(
+    memory: GraphClients, group_id: str, uuids: list[str]
+) -> dict[str, _Edge]:
     found: dict[str, _Edge] = {}
     for r in map(
         relationship_from_row, await _read(memory, group_id, EDGES_BY_UUID, "uuids", uuids)
@@ -124,22 +118,22 @@ async def _existing_edges(memory: GraphMemory, group_id: str, uuids: list[str]) 
 
 
 def _plan_node(
+    memory: GraphClients,
     state: dict[str, _Node],
     plan: _Plan,
     key: str,
     spec: Any,
-    graph: RuleGraph,
+    graph: SubGraph,
     source: str,
     now: datetime,
     group_id: str,
 ) -> str:
     """Fold one node upsert into the batch state; return its write status."""
-    from memory.rulebook import merge_shared
-
     if not isinstance(spec.name, str) or not spec.name.strip():
         raise ValueError(f"entity name must be a non-empty string, got {spec.name!r}")
     current = state.get(key)
-    summary, props, confidence = merge_shared(spec, current, graph.confidence)
+    shared = spec.label in memory.ontology.shared_labels
+    summary, props, confidence = merge_shared(spec, current, graph.confidence, shared=shared)
     check_confidence(confidence)
     props = _normal(props)
     display = current.name if current else spec.name.strip()
@@ -175,12 +169,12 @@ def _plan_node(
 
 
 def _plan_edge(
-    memory: GraphMemory,
+    memory: GraphClients,
     state: tuple[dict[str, _Node], dict[str, _Edge]],
     plan: _Plan,
     ends: tuple[str, str],
     rel: Any,
-    graph: RuleGraph,
+    graph: SubGraph,
     source: str,
     now: datetime,
     group_id: str,
@@ -240,7 +234,7 @@ def _plan_edge(
 
 
 async def _write(
-    memory: GraphMemory, group_id: str, plan: _Plan, prefetch: EmbeddingPrefetch | None
+    memory: GraphClients, group_id: str, plan: _Plan, prefetch: EmbeddingPrefetch | None
 ) -> None:
     """Embed what changed in one call per kind and write it with UNWIND.
 
@@ -261,7 +255,7 @@ async def _write(
             memory.ontology.check_label(label)  # labels come from the ontology's constants only
             of_label = [n for n in nodes if n["label"] == label]
             for chunk in chunks(of_label):
-                await memory.db.query(
+                await memory.backend.query(
                     group_id,
                     "UNWIND $rows AS row MERGE (n:Entity {uuid: row.uuid}) "
                     f"SET n:{label} SET n = row "
@@ -273,7 +267,7 @@ async def _write(
     for row, vector in zip(edges, vectors, strict=True):
         row["fact_embedding"] = Vector(vector)
     for chunk in chunks(edges):
-        await memory.db.query(
+        await memory.backend.query(
             group_id,
             "UNWIND $rows AS row "
             "MATCH (s:Entity {uuid: row.source_uuid}) MATCH (t:Entity {uuid: row.target_uuid}) "
@@ -283,20 +277,20 @@ async def _write(
         )
 
 
-async def apply_rule_graphs(
-    memory: GraphMemory,
+async def apply_subgraphs(
+    memory: GraphClients,
     namespace: Namespace | str,
-    graphs: Sequence[RuleGraph],
+    graphs: Sequence[SubGraph],
     *,
     source: str | Sequence[str],
     prefetch: EmbeddingPrefetch | None = None,
 ) -> tuple[WriteTally, WriteTally]:
-    """Upsert many rules' nodes and edges in a few queries; return (node tally, edge tally).
+    """Upsert many items' nodes and edges in a few queries; return (node tally, edge tally).
 
     Args:
-        memory: Connected graph memory.
+        memory: The store's clients.
         namespace: Where to write.
-        graphs: Rule graphs (`memory.rulebook.rule_graph`), applied in order.
+        graphs: Subgraphs (e.g. `memory.underwriting.rulebook.rule_graph`), applied in order.
         source: Provenance stamped on what each graph changes: one for all, or one per graph.
         prefetch: Embeddings started ahead of time (`EmbeddingPrefetch`); None embeds here.
 
@@ -304,14 +298,12 @@ async def apply_rule_graphs(
         ValueError: An unknown label or relation, an empty name or fact, a bad
             confidence or property value (nothing is written then).
     """
-    from memory.rulebook import WriteTally
-
     sources = [source] * len(graphs) if isinstance(source, str) else list(source)
     if len(sources) != len(graphs):
         raise ValueError("give one source for all graphs or one per graph")
     ns = as_namespace(namespace)
     group_id = ns.group_id
-    await memory.db.ensure_indices(group_id)
+    await memory.backend.ensure_indices(group_id)
     node_tally, edge_tally = WriteTally(), WriteTally()
     keys = {
         (spec.label, spec.name): entity_key(
@@ -332,7 +324,7 @@ async def apply_rule_graphs(
     for graph, src in zip(graphs, sources, strict=True):
         for spec in graph.entities:
             key = keys[(spec.label, spec.name)]
-            node_tally.add(_plan_node(nodes, plan, key, spec, graph, src, now, group_id))
+            node_tally.add(_plan_node(memory, nodes, plan, key, spec, graph, src, now, group_id))
         for rel in graph.relationships:
             memory.ontology.edge_type(rel.relation)
             if rel.source not in keys or rel.target not in keys:
@@ -342,5 +334,5 @@ async def apply_rule_graphs(
             edge_tally.add(status)
     if plan.nodes or plan.edges:
         await _write(memory, group_id, plan, prefetch)
-        await memory._wrote(ns)
+        await memory.wrote(ns)
     return node_tally, edge_tally

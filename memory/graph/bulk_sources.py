@@ -1,40 +1,29 @@
 """Batched writes of source episodes (raw text with provenance, MENTIONS links).
 
-`add_sources` writes what `GraphMemory.add_source` would for each item (same uuids,
-unchanged texts left alone, created_at kept) with one read and two UNWINDs per batch.
+`add_sources` (behind `GraphMemory.add_sources`) writes what `GraphMemory.add_source`
+would for each item (same uuids, unchanged texts left alone, created_at kept) with one
+read and two UNWINDs per batch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graphiti_core.utils.datetime_utils import utc_now
 
-from memory.bulk import chunks
-from memory.keys import stable_uuid
-from memory.literals import Literal
-from memory.namespaces import Namespace, as_namespace
-
-if TYPE_CHECKING:
-    from memory.store import GraphMemory
-
-
-@dataclass(frozen=True)
-class SourceItem:
-    """A source episode to write: its id, raw text, description and mentioned entity keys."""
-
-    source_id: str
-    text: str
-    description: str = ""
-    mentions: tuple[str, ...] = ()
+from memory.backend.literals import Literal
+from memory.graph.bulk import chunks
+from memory.graph.clients import GraphClients
+from memory.model.batch import SourceItem
+from memory.model.keys import stable_uuid
+from memory.model.namespaces import Namespace, as_namespace
 
 
 async def _old_sources(
-    memory: GraphMemory, group_id: str, ids: list[str]
+    memory: GraphClients, group_id: str, ids: list[str]
 ) -> dict[str, tuple[str, str, set[str], str | None]]:
-    rows = await memory.db.query(
+    rows = await memory.backend.query(
         group_id,
         "MATCH (ep:Episodic) WHERE ep.name IN $ids "
         "OPTIONAL MATCH (ep)-[:MENTIONS]->(n:Entity) WITH ep, collect(n.entity_key) AS keys "
@@ -50,18 +39,18 @@ async def _old_sources(
 
 
 async def add_sources(
-    memory: GraphMemory, namespace: Namespace | str, items: Sequence[SourceItem]
+    memory: GraphClients, namespace: Namespace | str, items: Sequence[SourceItem]
 ) -> list[str]:
-    """Write many source episodes as `GraphMemory.add_source` would; return their statuses.
+    """Write many source episodes as `add_source` would; return their statuses.
 
     Raises:
         ValueError: An empty source id, or a mentioned entity that does not exist.
     """
     ns = as_namespace(namespace)
     group_id = ns.group_id
-    await memory.db.ensure_indices(group_id)
+    await memory.backend.ensure_indices(group_id)
     keys = sorted({k for item in items for k in item.mentions})
-    found = await memory.db.query(
+    found = await memory.backend.query(
         group_id,
         "MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN n.entity_key AS key, n.uuid AS uuid",
         {"keys": keys},
@@ -99,12 +88,12 @@ async def add_sources(
         }
     await _write_sources(memory, group_id, list(episodes.values()), uuids)
     if episodes:
-        await memory._wrote(ns)
+        await memory.wrote(ns)
     return statuses
 
 
 async def _write_sources(
-    memory: GraphMemory, group_id: str, episodes: list[dict[str, Any]], uuids: dict[str, str]
+    memory: GraphClients, group_id: str, episodes: list[dict[str, Any]], uuids: dict[str, str]
 ) -> None:
     links = [
         {
@@ -117,13 +106,13 @@ async def _write_sources(
         for key in ep.pop("mentions")
     ]
     for chunk in chunks(episodes):
-        await memory.db.query(
+        await memory.backend.query(
             group_id,
             "UNWIND $rows AS row MERGE (n:Episodic {uuid: row.uuid}) SET n = row",
             {"rows": Literal(chunk)},
         )
     for chunk in chunks(links):
-        await memory.db.query(
+        await memory.backend.query(
             group_id,
             "UNWIND $rows AS row MATCH (ep:Episodic {uuid: row.episode}) "
             "MATCH (n:Entity {uuid: row.node}) MERGE (ep)-[e:MENTIONS {uuid: row.uuid}]->(n) "

@@ -1,7 +1,7 @@
 """The two rankings behind the fused search, for one query or many at once.
 
 Each ranking returns edge uuids only, best first, with the search's filters
-applied (`Filters`). BM25 comes from the in-process `memory.lexical` index (the
+applied (`Filters`). BM25 comes from the in-process `memory.search.lexical` index (the
 FalkorDB fulltext index for point-in-time and invalidated-edge searches);
 cosine similarity from FalkorDB's HNSW index above `EXACT_MAX_EDGES` edges and
 by brute force below (as fast there, and exact). Many queries share one
@@ -11,6 +11,7 @@ is how a submission's risk signals are searched together.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +19,8 @@ from typing import Any
 from graphiti_core.driver.falkordb import STOPWORDS
 from graphiti_core.driver.falkordb.fulltext import sanitize_falkor_fulltext_query
 
-from memory._db import Database
-from memory.lexical import lexical_index
+from memory.backend.protocol import GraphBackend as Database
+from memory.search.lexical import lexical_index
 
 RRF_K = 1  # Graphiti's rank constant
 MAX_TERMS = 32
@@ -33,27 +34,48 @@ EDGE_FILTER = (
     "($relations IS NULL OR e.name IN $relations) AND "
     "($all OR ($as_of IS NULL AND e.invalid_at IS NULL AND e.expired_at IS NULL) OR "
     "($as_of IS NOT NULL AND (e.valid_at IS NULL OR e.valid_at <= $as_of) AND "
-    "(e.invalid_at IS NULL OR e.invalid_at > $as_of))) AND "
-    "($product IS NULL OR e.p_product_type IS NULL OR e.p_product_type IN ['ALL', $product])"
+    "(e.invalid_at IS NULL OR e.invalid_at > $as_of)))"
 )
+# The partition property's name comes from the ontology definition (an identifier).
+PARTITION_FILTER = " AND ($partition IS NULL OR e.{0} IS NULL OR e.{0} IN [$wildcard, $partition])"
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 @dataclass(frozen=True)
 class Filters:
-    """What a ranking keeps: relations, validity (or a point in time) and product."""
+    """What a ranking keeps: relations, validity (or a point in time) and partition.
+
+    A partition keeps the edges whose `partition_property` (stored flattened as
+    ``p_<name>``) is the partition or the wildcard, and the edges without it.
+    """
 
     relations: tuple[str, ...] | None = None
     include_invalid: bool = False
-    product: str | None = None
+    partition: str | None = None
     as_of: str | None = None  # ISO time
+    partition_property: str | None = None
+    wildcard: str = "ALL"
+
+    def __post_init__(self) -> None:
+        prop = self.partition_property
+        if prop is not None and not _IDENTIFIER.match(prop):
+            raise ValueError(f"partition property {prop!r} must be an identifier")
+
+    @property
+    def cypher(self) -> str:
+        """The WHERE condition on an edge `e` (`EDGE_FILTER` plus the partition's)."""
+        if self.partition_property is None:
+            return EDGE_FILTER
+        return EDGE_FILTER + PARTITION_FILTER.format(f"p_{self.partition_property}")
 
     @property
     def params(self) -> dict[str, Any]:
-        """The `EDGE_FILTER` query parameters."""
+        """The `cypher` query parameters."""
         return {
             "relations": list(self.relations) if self.relations else None,
             "all": self.include_invalid,
-            "product": self.product,
+            "partition": self.partition,
+            "wildcard": self.wildcard,
             "as_of": self.as_of,
         }
 
@@ -87,7 +109,7 @@ async def fulltext_ids(
     rows = await db.query(
         group_id,
         "CALL db.idx.fulltext.queryRelationships('RELATES_TO', $terms) "
-        f"YIELD relationship AS e, score WHERE {EDGE_FILTER} "
+        f"YIELD relationship AS e, score WHERE {filters.cypher} "
         "RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
         {**filters.params, "terms": terms, "fetch": fetch},
         read_only=True,
@@ -105,9 +127,9 @@ async def lexical_ids(
     """
     if filters.include_invalid or filters.as_of is not None:
         return [await fulltext_ids(db, group_id, q, fetch, filters) for q in queries]
-    index = await lexical_index(db, group_id)
+    index = await lexical_index(db, group_id, filters.partition_property, filters.wildcard)
     return [
-        index.search(q, fetch, relations=filters.relations, product=filters.product)
+        index.search(q, fetch, relations=filters.relations, partition=filters.partition)
         for q in queries
     ]
 
@@ -131,7 +153,7 @@ async def exact_vector_ids(
     for vector in vectors:
         rows = await db.query(
             group_id,
-            f"MATCH ()-[e:RELATES_TO]->() WHERE {EDGE_FILTER} "
+            f"MATCH ()-[e:RELATES_TO]->() WHERE {filters.cypher} "
             "WITH e, (2 - vec.cosineDistance(e.fact_embedding, vecf32($vector))) / 2 AS score "
             "WHERE score >= $min_score RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
             {**filters.params, "vector": vector, "fetch": fetch, "min_score": MIN_SIMILARITY},
@@ -154,7 +176,7 @@ async def _ann_query(
         "UNWIND range(0, size($vectors) - 1) AS i "
         "CALL db.idx.vector.queryRelationships('RELATES_TO', 'fact_embedding', $k, "
         "vecf32($vectors[i])) YIELD relationship AS e, score "
-        f"WITH i, e, (2 - score) / 2 AS sim WHERE {EDGE_FILTER} AND sim >= $min_score "
+        f"WITH i, e, (2 - score) / 2 AS sim WHERE {filters.cypher} AND sim >= $min_score "
         "WITH i, e.uuid AS uuid, sim ORDER BY i, sim DESC "
         "WITH i, collect(uuid) AS uuids RETURN i, uuids[0..$fetch] AS uuids",
         {**filters.params, "vectors": vectors, "k": k, "fetch": fetch, "min_score": MIN_SIMILARITY},
@@ -172,7 +194,7 @@ async def ann_vector_ids(
     times what it needs, filters, and asks again for more (up to `ANN_MAX_K`) for
     the queries left short.
     """
-    filtered = filters.relations is not None or filters.product is not None
+    filtered = filters.relations is not None or filters.partition is not None
     k = fetch * ANN_OVERFETCH if filtered else fetch  # invalidated edges are few: ask again
     ranked = await _ann_query(db, group_id, vectors, k, fetch, filters)
     while k < ANN_MAX_K:

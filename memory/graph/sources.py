@@ -5,19 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING
 
 from graphiti_core.edges import EpisodicEdge
 from graphiti_core.nodes import EpisodeType, EpisodicNode
 from graphiti_core.utils.datetime_utils import utc_now
 
-from memory.keys import stable_uuid
-from memory.namespaces import Namespace
-from memory.records import SourceRecord, WriteResult
-from memory.rows import parse_time
-
-if TYPE_CHECKING:
-    from memory.store import GraphMemory
+from memory.backend.protocol import GraphBackend
+from memory.backend.rows import parse_time, read_entity
+from memory.graph.clients import GraphClients
+from memory.model.keys import stable_uuid
+from memory.model.namespaces import Namespace
+from memory.model.records import SourceRecord, WriteResult
 
 
 def _first(found: list[SourceRecord]) -> SourceRecord | None:
@@ -25,7 +23,7 @@ def _first(found: list[SourceRecord]) -> SourceRecord | None:
 
 
 async def add_source(
-    memory: GraphMemory,
+    memory: GraphClients,
     ns: Namespace,
     text: str,
     *,
@@ -40,15 +38,15 @@ async def add_source(
     if not source_id:
         raise ValueError("add_source needs a non-empty source_id")
     group_id = ns.group_id
-    await memory.db.ensure_indices(group_id)
+    await memory.backend.ensure_indices(group_id)
     targets = []
     for key in dict.fromkeys(mentions):
-        node = await memory.get_entity(ns, key)
+        node = await read_entity(memory.backend, group_id, key)
         if node is None:
             raise ValueError(f"mentioned entity {key!r} does not exist in namespace {ns}")
         targets.append(node)
     episode_uuid = stable_uuid(group_id, "source", source_id)
-    old = _first(await list_sources(memory, ns, source_id=source_id))
+    old = _first(await list_sources(memory.backend, ns, source_id=source_id))
     if (
         old
         and old.content == text
@@ -67,8 +65,8 @@ async def add_source(
         created_at=created_at or (old.created_at if old and old.created_at else now),
         valid_at=created_at or (old.created_at if old and old.created_at else now),
     )
-    driver = memory.db.driver(group_id)
-    await memory.db.call_with_retry(lambda: episode.save(driver))
+    driver = memory.backend.driver(group_id)
+    await memory.backend.call_with_retry(lambda: episode.save(driver))
     for node in targets:
         link = EpisodicEdge(
             uuid=stable_uuid(group_id, "mentions", source_id, node.entity_key),
@@ -77,15 +75,15 @@ async def add_source(
             group_id=group_id,
             created_at=episode.created_at,
         )
-        await memory.db.call_with_retry(partial(link.save, driver))
+        await memory.backend.call_with_retry(partial(link.save, driver))
     return WriteResult(status="updated" if old else "created", key=source_id, uuid=episode_uuid)
 
 
 async def list_sources(
-    memory: GraphMemory, ns: Namespace, *, source_id: str | None = None
+    backend: GraphBackend, ns: Namespace, *, source_id: str | None = None
 ) -> list[SourceRecord]:
     """Return a namespace's source episodes (or the one with `source_id`) and their mentions."""
-    rows = await memory.db.query(
+    rows = await backend.query(
         ns.group_id,
         "MATCH (ep:Episodic) WHERE $sid IS NULL OR ep.name = $sid "
         "OPTIONAL MATCH (ep)-[:MENTIONS]->(n:Entity) "

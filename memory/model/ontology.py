@@ -1,10 +1,19 @@
-"""Ontologies: the node labels and relations a namespace's graph may hold."""
+"""Ontologies: the node labels and relations a namespace's graph may hold.
+
+The definitions are generic; the built-in ontologies live with their domain
+(`memory.underwriting.ontology`) and are imported by name on first use, so this
+module never imports a domain.
+"""
 
 from __future__ import annotations
 
+import importlib
+import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class NodeTypeDefinition(BaseModel):
@@ -15,6 +24,13 @@ class NodeTypeDefinition(BaseModel):
     label: str = Field(description="Node label, e.g. 'RiskFactor'.")
     description: str = Field(description="What nodes of this label stand for.")
     properties: tuple[str, ...] = Field(default=(), description="Expected property names.")
+    shared: bool = Field(
+        default=False,
+        description=(
+            "Nodes many items share (accumulate properties: stored values win, new keys are "
+            "added, the highest confidence is kept); other nodes are owned and overwritten."
+        ),
+    )
 
 
 class EdgeTypeDefinition(BaseModel):
@@ -41,6 +57,34 @@ class OntologyDefinition(BaseModel):
     description: str = Field(description="What the ontology models.")
     node_types: tuple[NodeTypeDefinition, ...] = Field(description="Allowed node labels.")
     edge_types: tuple[EdgeTypeDefinition, ...] = Field(description="Allowed relations.")
+    partition_property: str | None = Field(
+        default=None,
+        description=(
+            "Edge property that partitions the graph (e.g. a product); search can keep one "
+            "partition plus the wildcard. An identifier: it is stored flattened as p_<name>."
+        ),
+    )
+    partition_wildcard: str = Field(
+        default="ALL", description="Partition value of edges that belong to every partition."
+    )
+    indexed_edge_properties: tuple[str, ...] = Field(
+        default=(), description="Edge properties looked up by value (a range index on p_<name>)."
+    )
+
+    @field_validator("partition_property", "indexed_edge_properties")
+    @classmethod
+    def _identifiers(cls, value: Any) -> Any:
+        for name in [value] if isinstance(value, str) else value or ():
+            if not _IDENTIFIER.match(name):
+                raise ValueError(
+                    f"property name {name!r} must be an identifier ([A-Za-z_][A-Za-z0-9_]*)"
+                )
+        return value
+
+    @property
+    def shared_labels(self) -> frozenset[str]:
+        """The labels of nodes many items share (see `NodeTypeDefinition.shared`)."""
+        return frozenset(n.label for n in self.node_types if n.shared)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -121,6 +165,13 @@ class OntologyDefinition(BaseModel):
 
 
 _REGISTRY: dict[str, OntologyDefinition] = {}
+# Built-in ontologies by name: the module that registers each, imported on first use.
+BUILTIN: dict[str, str] = {"underwriting": "memory.underwriting.ontology"}
+
+
+def _load_builtin(name: str) -> None:
+    if name not in _REGISTRY and name in BUILTIN:
+        importlib.import_module(BUILTIN[name])
 
 
 def register(ontology: OntologyDefinition, *, replace: bool = False) -> OntologyDefinition:
@@ -142,84 +193,17 @@ def get(name: str) -> OntologyDefinition:
     Raises:
         ValueError: No ontology of that name; the message lists the registered ones.
     """
+    _load_builtin(name)
     try:
         return _REGISTRY[name]
     except KeyError:
         raise ValueError(
-            f"unknown ontology {name!r}; registered: {', '.join(sorted(_REGISTRY)) or 'none'}"
+            f"unknown ontology {name!r}; registered: {', '.join(list_ontologies()) or 'none'}"
         ) from None
 
 
 def list_ontologies() -> list[str]:
-    """Return the names of the registered ontologies."""
+    """Return the names of the registered ontologies (the built-in ones included)."""
+    for name in BUILTIN:
+        _load_builtin(name)
     return sorted(_REGISTRY)
-
-
-def _nodes(*items: tuple[str, str]) -> tuple[NodeTypeDefinition, ...]:
-    return tuple(NodeTypeDefinition(label=label, description=desc) for label, desc in items)
-
-
-def _labels(*labels: str) -> tuple[str, ...]:
-    return labels
-
-
-SOURCE_TYPES = ("manual", "training", "sme", "production", "compliance")
-
-UNDERWRITING = register(
-    OntologyDefinition(
-        name="underwriting",
-        description=(
-            "Underwriting knowledge: risk factors trigger rules, rules result in outcomes, "
-            "mitigants override rules, and every rule is derived from a source."
-        ),
-        node_types=_nodes(
-            ("RiskFactor", "A characteristic of a submission that carries risk (gas station)."),
-            ("Rule", "A named underwriting rule with its conditions and action."),
-            ("Outcome", "What a rule prescribes: refer, decline, approve with conditions..."),
-            ("Mitigant", "A control that can override a rule (fire suppression installed)."),
-            ("Source", "Where knowledge came from: a manual, SME, training or production log."),
-        ),
-        edge_types=(
-            EdgeTypeDefinition(
-                relation="TRIGGERS",
-                description="The risk factor sets off the rule.",
-                source_labels=_labels("RiskFactor"),
-                target_labels=_labels("Rule"),
-                properties=(
-                    "threshold",
-                    "threshold_type",
-                    "historical_exceptions",
-                    "confidence",
-                    "decision_quality",
-                    "compound_trigger",
-                    "data_fields",
-                ),
-                property_values={
-                    "threshold_type": ("hard", "soft"),
-                    "decision_quality": ("aligned", "divergent", "partial"),
-                    "confidence": ("high", "medium", "low"),
-                },
-            ),
-            EdgeTypeDefinition(
-                relation="RESULTS_IN",
-                description="The rule prescribes the outcome.",
-                source_labels=_labels("Rule"),
-                target_labels=_labels("Outcome"),
-            ),
-            EdgeTypeDefinition(
-                relation="OVERRIDES",
-                description="The mitigant can override (waive or soften) the rule.",
-                source_labels=_labels("Mitigant"),
-                target_labels=_labels("Rule"),
-            ),
-            EdgeTypeDefinition(
-                relation="DERIVED_FROM",
-                description="The rule was learned from the source.",
-                source_labels=_labels("Rule"),
-                target_labels=_labels("Source"),
-                properties=("source_type",),
-                property_values={"source_type": SOURCE_TYPES},
-            ),
-        ),
-    )
-)

@@ -21,10 +21,10 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from memory.namespaces import Namespace, as_namespace
+from memory.model.namespaces import Namespace, as_namespace
 
 if TYPE_CHECKING:
-    from memory.store import GraphMemory
+    from memory.graph.store import GraphMemory
 
 T = TypeVar("T")
 

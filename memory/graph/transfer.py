@@ -7,17 +7,101 @@ document apart from its `namespace` field.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from memory.keys import normalise_name
-from memory.namespaces import Namespace
-from memory.records import GraphStats
-
-if TYPE_CHECKING:
-    from memory.store import GraphMemory
+from memory.backend.protocol import GraphBackend
+from memory.model.keys import normalise_name
+from memory.model.namespaces import Namespace
+from memory.model.ontology import OntologyDefinition
+from memory.model.records import (
+    EntityRecord,
+    GraphStats,
+    RelationshipRecord,
+    SourceRecord,
+    WriteResult,
+)
 
 FORMAT = "athena-memory/v1"
+
+
+class Store(Protocol):
+    """What export and import use of a graph store (`GraphMemory` is one)."""
+
+    ontology: OntologyDefinition
+
+    @property
+    def backend(self) -> GraphBackend:
+        """The graph database."""
+        ...
+
+    def entity_key(self, namespace: Namespace, label: str, name: str) -> str:
+        """The key of an entity."""
+        ...
+
+    async def entities(self, namespace: Namespace, label: str | None = None) -> list[EntityRecord]:
+        """Every entity of a namespace."""
+        ...
+
+    async def relationships(
+        self, namespace: Namespace, *, relation: str | None = None, include_invalid: bool = False
+    ) -> list[RelationshipRecord]:
+        """Every edge of a namespace."""
+        ...
+
+    async def sources(
+        self, namespace: Namespace, *, source_id: str | None = None
+    ) -> list[SourceRecord]:
+        """Every source episode of a namespace."""
+        ...
+
+    async def stats(self, namespace: Namespace) -> GraphStats:
+        """Counts of a namespace."""
+        ...
+
+    async def upsert_entity(
+        self,
+        namespace: Namespace,
+        label: str,
+        name: str,
+        *,
+        summary: str = "",
+        properties: dict[str, Any] | None = None,
+        source: str | None = None,
+        confidence: float | None = None,
+    ) -> WriteResult:
+        """Create or update an entity."""
+        ...
+
+    async def upsert_relationship(
+        self,
+        namespace: Namespace,
+        source_key: str,
+        relation: str,
+        target_key: str,
+        *,
+        fact: str,
+        properties: dict[str, Any] | None = None,
+        source: str | None = None,
+        confidence: float | None = None,
+        valid_at: datetime | None = None,
+    ) -> WriteResult:
+        """Create or update an edge."""
+        ...
+
+    async def add_source(
+        self,
+        namespace: Namespace,
+        text: str,
+        *,
+        source_id: str,
+        description: str = "",
+        mentions: Iterable[str] = (),
+        created_at: datetime | None = None,
+    ) -> WriteResult:
+        """Store a source episode."""
+        ...
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -28,7 +112,7 @@ def _parse(value: Any) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-async def export_namespace(memory: GraphMemory, ns: Namespace) -> dict[str, Any]:
+async def export_namespace(memory: Store, ns: Namespace) -> dict[str, Any]:
     """Return every entity, current and invalidated edge, and source of a namespace."""
     entities = await memory.entities(ns)
     ref = {e.entity_key: {"label": e.label, "name": e.name} for e in entities}
@@ -107,7 +191,7 @@ def _check_document(document: Any) -> None:
 
 
 async def import_namespace(
-    memory: GraphMemory, ns: Namespace, document: dict[str, Any]
+    memory: Store, ns: Namespace, document: dict[str, Any]
 ) -> dict[str, int]:
     """Write an export document into an empty namespace, keeping its provenance and times."""
     _check_document(document)
@@ -129,7 +213,7 @@ async def import_namespace(
             source=item.get("last_update_source"),
             confidence=item.get("confidence"),
         )
-        await memory.db.query(
+        await memory.backend.query(
             group_id,
             "MATCH (n:Entity {uuid: $uuid}) SET n.created_at = $created, n.updated_at = $updated",
             {
@@ -152,7 +236,7 @@ async def import_namespace(
             confidence=item.get("confidence"),
             valid_at=_parse(item.get("valid_at")),
         )
-        await memory.db.query(
+        await memory.backend.query(
             group_id,
             "MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() SET e.created_at = $created, "
             "e.updated_at = $updated, e.invalid_at = $invalid, e.expired_at = $expired",
@@ -181,10 +265,10 @@ async def import_namespace(
     }
 
 
-async def stats(memory: GraphMemory, ns: Namespace) -> GraphStats:
+async def stats(backend: GraphBackend, ns: Namespace) -> GraphStats:
     """Count a namespace's nodes by label, edges by relation and validity, and sources."""
     group_id = ns.group_id
-    if group_id not in await memory.db.list_graphs():
+    if group_id not in await backend.list_graphs():
         return GraphStats(
             namespace=str(ns),
             nodes_by_label={},
@@ -192,16 +276,16 @@ async def stats(memory: GraphMemory, ns: Namespace) -> GraphStats:
             invalidated_edges=0,
             sources=0,
         )
-    nodes = await memory.db.query(
+    nodes = await backend.query(
         group_id, "MATCH (n:Entity) RETURN n.label AS label, count(n) AS c", read_only=True
     )
-    edges = await memory.db.query(
+    edges = await backend.query(
         group_id,
         "MATCH ()-[e:RELATES_TO]->() RETURN e.name AS relation, "
         "(e.invalid_at IS NULL AND e.expired_at IS NULL) AS current, count(e) AS c",
         read_only=True,
     )
-    episodes = await memory.db.query(
+    episodes = await backend.query(
         group_id, "MATCH (ep:Episodic) RETURN count(ep) AS c", read_only=True
     )
     return GraphStats(

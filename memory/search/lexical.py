@@ -7,7 +7,7 @@ shift when a vector index exists on the same relationship type (documents are
 normalised differently). `LexicalIndex` keeps BM25 (weights computed by bm25s,
 Snowball-stemmed English, stopwords removed) over the current facts in memory
 instead: a query sums only the posting lists of its terms (bm25s's own retrieval
-scores every document), and filters (relation, product) are applied as a mask
+scores every document), and filters (relation, partition) are applied as a mask
 before the top-k is taken. It is rebuilt from the graph when
 the namespace's write generation changes (`Database.derived`).
 
@@ -18,6 +18,7 @@ fulltext index, which sees every version.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -26,12 +27,13 @@ import numpy as np
 import Stemmer
 
 if TYPE_CHECKING:
-    from memory._db import Database
+    from memory.backend.protocol import GraphBackend as Database
 
 _STEMMER = Stemmer.Stemmer("english")
-_SEP = "|"  # never in a uuid, a relation name or a product (the fact comes last)
+_SEP = "|"  # never in a uuid, a relation name or a partition (the fact comes last)
 logging.getLogger("bm25s").setLevel(logging.WARNING)
-ALL_PRODUCTS = "ALL"
+WILDCARD = "ALL"
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def tokenize(texts: Sequence[str]) -> list[list[str]]:
@@ -43,15 +45,21 @@ def tokenize(texts: Sequence[str]) -> list[list[str]]:
 
 
 class LexicalIndex:
-    """BM25 over the current facts of one graph, with relation and product masks."""
+    """BM25 over the current facts of one graph, with relation and partition masks.
 
-    def __init__(self, rows: Sequence[str]) -> None:
-        """Index rows of ``uuid|relation|product|fact`` (see `lexical_index`)."""
+    Args:
+        rows: ``uuid|relation|partition|fact`` rows (see `lexical_index`); an empty
+            partition belongs to every partition, like the wildcard.
+        wildcard: The partition value of facts that belong to every partition.
+    """
+
+    def __init__(self, rows: Sequence[str], wildcard: str = WILDCARD) -> None:
         parts = [row.split(_SEP, 3) for row in rows]
         self.uuids = [p[0] for p in parts]
+        self.wildcard = wildcard
         self._codes: dict[str, int] = {}
         self.relations = self._encode(p[1] for p in parts)
-        self.products = self._encode(p[2] or ALL_PRODUCTS for p in parts)
+        self.partitions = self._encode(p[2] or wildcard for p in parts)
         self._masks: dict[tuple[tuple[str, ...] | None, str | None], np.ndarray | None] = {}
         self.retriever: bm25s.BM25 | None = None
         if parts:
@@ -62,16 +70,16 @@ class LexicalIndex:
         codes = [self._codes.setdefault(v, len(self._codes)) for v in values]
         return np.array(codes, dtype=np.int32)
 
-    def _mask(self, relations: Sequence[str] | None, product: str | None) -> np.ndarray | None:
+    def _mask(self, relations: Sequence[str] | None, partition: str | None) -> np.ndarray | None:
         """Which documents pass the filters (None: all pass)."""
-        key = (tuple(sorted(relations)) if relations is not None else None, product)
+        key = (tuple(sorted(relations)) if relations is not None else None, partition)
         if key not in self._masks:
             mask = np.ones(len(self.uuids), dtype=bool)
             if relations is not None:
                 mask &= np.isin(self.relations, [self._codes.get(r, -1) for r in relations])
-            if product is not None:
-                wanted = [self._codes.get(p, -1) for p in (ALL_PRODUCTS, product)]
-                mask &= np.isin(self.products, wanted)
+            if partition is not None:
+                wanted = [self._codes.get(p, -1) for p in (self.wildcard, partition)]
+                mask &= np.isin(self.partitions, wanted)
             self._masks[key] = None if mask.all() else mask
         return self._masks[key]
 
@@ -84,7 +92,7 @@ class LexicalIndex:
         fetch: int,
         *,
         relations: Sequence[str] | None = None,
-        product: str | None = None,
+        partition: str | None = None,
     ) -> list[str] | None:
         """Return the uuids of the best-matching facts, best first (None: no query terms).
 
@@ -92,7 +100,7 @@ class LexicalIndex:
             query: Free text.
             fetch: Most uuids to return.
             relations: Keep only these relation types (None keeps all).
-            product: Keep facts of this product and product-independent ones (None keeps all).
+            partition: Keep facts of this partition and of every partition (None keeps all).
         """
         [terms] = tokenize([query])
         if not terms:
@@ -103,7 +111,7 @@ class LexicalIndex:
         ids = list(dict.fromkeys(vocab[t] for t in terms if t in vocab))
         if not ids:
             return []
-        return [self.uuids[d] for d in self._top(ids, fetch, self._mask(relations, product))]
+        return [self.uuids[d] for d in self._top(ids, fetch, self._mask(relations, partition))]
 
     def _top(self, token_ids: list[int], fetch: int, mask: np.ndarray | None) -> list[int]:
         """The best `fetch` documents, adding up only the query terms' posting lists."""
@@ -126,8 +134,24 @@ class LexicalIndex:
         return [int(candidates[i]) for i in best]
 
 
-async def lexical_index(db: Database, group_id: str) -> LexicalIndex:
-    """The graph's lexical index, rebuilt only after a write to the graph."""
+async def lexical_index(
+    db: Database,
+    group_id: str,
+    partition_property: str | None = None,
+    wildcard: str = WILDCARD,
+) -> LexicalIndex:
+    """The graph's lexical index, rebuilt only after a write to the graph.
+
+    Args:
+        db: The database.
+        group_id: The graph.
+        partition_property: The ontology's partition property (an identifier, stored
+            as ``p_<name>``); None indexes no partitions.
+        wildcard: The partition value of facts that belong to every partition.
+    """
+    if partition_property is not None and not _IDENTIFIER.match(partition_property):
+        raise ValueError(f"partition property {partition_property!r} must be an identifier")
+    partition = f"coalesce(e.p_{partition_property}, '')" if partition_property else "''"
 
     async def build() -> LexicalIndex:
         # Two cells per edge (the client parses each on its own, ~12 us); not one, because
@@ -135,14 +159,15 @@ async def lexical_index(db: Database, group_id: str) -> LexicalIndex:
         rows = await db.query(
             group_id,
             "MATCH ()-[e:RELATES_TO]->() WHERE e.invalid_at IS NULL AND e.expired_at IS NULL "
-            "RETURN e.uuid + $sep + e.name + $sep + coalesce(e.p_product_type, '') AS head, "
+            f"RETURN e.uuid + $sep + e.name + $sep + {partition} AS head, "
             "e.fact AS fact",
             {"sep": _SEP},
             read_only=True,
         )
-        return LexicalIndex([(r["head"] + _SEP + (r["fact"] or "")) for r in rows])
+        return LexicalIndex([(r["head"] + _SEP + (r["fact"] or "")) for r in rows], wildcard)
 
-    index: LexicalIndex = await db.derived(group_id, "lexical", build)
+    kind = f"lexical:{partition_property or ''}:{wildcard}"
+    index: LexicalIndex = await db.derived(group_id, kind, build)
     return index
 
 

@@ -1,0 +1,38 @@
+"""The database layer.
+
+Embedded server lifecycle, the `GraphBackend` protocol and its FalkorDB
+implementation, row parsing, parameter literals and read-only traversal.
+
+`Database` (it pulls in Graphiti's driver) is loaded on first use.
+"""
+
+import typing
+
+from memory.backend.protocol import GraphBackend
+from memory.backend.server import (
+    ServerStatus,
+    ensure_server,
+    server_status,
+    stop_server,
+)
+
+if typing.TYPE_CHECKING:
+    from memory.backend.falkordb import Database
+
+
+def __getattr__(name: str) -> typing.Any:
+    if name == "Database":
+        from memory.backend.falkordb import Database
+
+        return Database
+    raise AttributeError(f"module 'memory.backend' has no attribute {name!r}")
+
+
+__all__ = [
+    "Database",
+    "GraphBackend",
+    "ServerStatus",
+    "ensure_server",
+    "server_status",
+    "stop_server",
+]

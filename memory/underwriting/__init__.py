@@ -1,0 +1,87 @@
+"""The underwriting domain over the generic memory.
+
+Its ontology, the rulebook (rule <-> subgraph), the condition index, analytics
+(query, trace, export, visualize) and rule supersession.
+
+Everything here builds on `memory` (model, graph, search); nothing in the generic
+memory imports it. `GraphMemory`'s default ontology, ``"underwriting"``, is loaded
+from `memory.underwriting.ontology` by name on first use.
+"""
+
+from memory.underwriting.analytics import (
+    DecisionPath,
+    GraphAnalytics,
+    RuleHit,
+    canonical_product,
+)
+from memory.underwriting.conditions import (
+    ConditionIndex,
+    condition_index,
+    equal,
+    holds,
+    is_number,
+)
+from memory.underwriting.ontology import (
+    ALL_PRODUCTS,
+    PARTITION_PROPERTY,
+    SHARED_LABELS,
+    SOURCE_TYPES,
+    UNDERWRITING,
+)
+from memory.underwriting.rulebook import (
+    CONFIDENCE,
+    OUTCOME_NAMES,
+    RuleGraph,
+    apply_rule_graph,
+    apply_rule_graph_per_item,
+    apply_rule_graphs,
+    known_names,
+    rule_fact,
+    rule_from_properties,
+    rule_graph,
+    stored_rules,
+)
+from memory.underwriting.supersede import (
+    Supersession,
+    edges_as_of,
+    lineage,
+    next_version,
+    supersede_rule,
+    supersessions,
+)
+from memory.underwriting.visualize import draw_graph
+
+__all__ = [
+    "ALL_PRODUCTS",
+    "CONFIDENCE",
+    "OUTCOME_NAMES",
+    "PARTITION_PROPERTY",
+    "SHARED_LABELS",
+    "SOURCE_TYPES",
+    "UNDERWRITING",
+    "ConditionIndex",
+    "DecisionPath",
+    "GraphAnalytics",
+    "RuleGraph",
+    "RuleHit",
+    "Supersession",
+    "apply_rule_graph",
+    "apply_rule_graph_per_item",
+    "apply_rule_graphs",
+    "canonical_product",
+    "condition_index",
+    "draw_graph",
+    "edges_as_of",
+    "equal",
+    "holds",
+    "is_number",
+    "known_names",
+    "lineage",
+    "next_version",
+    "rule_fact",
+    "rule_from_properties",
+    "rule_graph",
+    "stored_rules",
+    "supersede_rule",
+    "supersessions",
+]
