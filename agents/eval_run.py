@@ -15,7 +15,6 @@ text, same action, a shared condition).
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import time
 from collections.abc import Sequence
@@ -23,7 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from agents.evaluation import load_rules_jsonl, rules_match, score_extraction
+from agents.evaluation import rules_match, score_extraction
+from agents.jsonl import load_rules, read_objects
 from agents.underwriting.service import decide_submission
 from memory import GraphMemory, Namespace
 from memory.underwriting import GraphAnalytics
@@ -70,28 +70,6 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return round(ordered[rank - 1], 2)
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Read a JSONL file of objects.
-
-    Raises:
-        ValueError: The file is missing or a line is not a JSON object (naming the line).
-    """
-    if not path.is_file():
-        raise FileNotFoundError(f"dataset file not found: {path}")
-    rows = []
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path} line {number} is not JSON: {exc}") from exc
-        if not isinstance(row, dict):
-            raise ValueError(f"{path} line {number} must be a JSON object")
-        rows.append(row)
-    return rows
-
-
 async def ingest_dataset(
     memory: GraphMemory, namespace: Namespace, dataset: Path, mode: str, fields: DataDictionary
 ) -> dict[str, Any]:
@@ -113,7 +91,7 @@ async def ingest_dataset(
         extractor=OfflineRuleExtractor(fields),
     )
     if mode == "gold":
-        report = await pipeline.run_rules(load_rules_jsonl(dataset / "rules.jsonl"))
+        report = await pipeline.run_rules(load_rules(dataset / "rules.jsonl"))
     else:
         report = await pipeline.run(load_texts(dataset / "knowledge.jsonl"))
     return {
@@ -273,7 +251,7 @@ async def run_eval(
     report = EvalReport(dataset=str(dataset), mode=mode, namespace=str(ns))
     report.ingestion = await ingest_dataset(memory, ns, dataset, mode, fields)
     analytics = GraphAnalytics(memory, ns)
-    gold = load_rules_jsonl(dataset / "rules.jsonl")
+    gold = load_rules(dataset / "rules.jsonl")
     stored = await analytics.rules()
     aliases = rule_aliases(gold, stored)
     score = score_extraction(gold, stored)
@@ -286,9 +264,9 @@ async def run_eval(
         "missed": score.missed,
     }
     report.retrieval, query_ms = await evaluate_retrieval(
-        analytics, read_jsonl(dataset / "queries.jsonl"), aliases
+        analytics, read_objects(dataset / "queries.jsonl"), aliases
     )
-    submissions = read_jsonl(dataset / "submissions.jsonl")
+    submissions = read_objects(dataset / "submissions.jsonl")
     report.decisions, decide_ms = await evaluate_decisions(memory, ns, submissions, fields, aliases)
     report.latency_ms = {
         "query_p50": percentile(query_ms, 50),

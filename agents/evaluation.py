@@ -1,13 +1,9 @@
-"""Scoring of rule extraction against gold rules, and `rules.jsonl` loading."""
+"""Scoring of rule extraction against gold rules (`agents.jsonl.load_rules` reads them)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-
-from pydantic import ValidationError
 
 from schemas.rules import Condition, ConditionValue, ExtractedRule
 
@@ -132,31 +128,3 @@ def score_extraction(
         total_extracted=len(extracted),
         missed=missed,
     )
-
-
-def load_rules_jsonl(path: str | Path) -> list[ExtractedRule]:
-    """Load rules from a `rules.jsonl` file (one JSON rule per line).
-
-    Args:
-        path: The file to read. Blank lines are skipped.
-
-    Returns:
-        The validated rules, in file order.
-
-    Raises:
-        ValueError: The file cannot be read, or a line is not a valid rule (the message
-            names the line number).
-    """
-    try:
-        lines = Path(path).read_text("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read rules file {path}: {exc}") from exc
-    rules: list[ExtractedRule] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            rules.append(ExtractedRule.model_validate(json.loads(line)))
-        except (json.JSONDecodeError, ValidationError) as exc:
-            raise ValueError(f"{path}: line {number} is not a valid rule: {exc}") from exc
-    return rules

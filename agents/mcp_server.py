@@ -16,7 +16,7 @@ from mcp.server.fastmcp import Context, FastMCP
 from pydantic import Field
 
 from memory import GraphMemory, Namespace, Settings, get_ontology, list_ontologies
-from memory.underwriting import GraphAnalytics, canonical_product
+from memory.underwriting import GraphAnalytics, canonical_product, check_risk, trace_risk
 from schemas.rules import ExtractedRule
 
 NamespaceArg: TypeAlias = Annotated[
@@ -107,9 +107,9 @@ def _register_reads(server: FastMCP) -> None:
         limit: Annotated[int, Field(ge=1, le=50, description="Most rules")] = 5,
         namespace: NamespaceArg = None,
     ) -> list[dict[str, Any]]:
-        analytics = GraphAnalytics(_state(ctx).memory, _state(ctx).namespace(namespace))
-        hits = await analytics.check_risk_appetite(
-            risk, product_type=canonical_product(product_type), limit=limit
+        state = _state(ctx)
+        hits = await check_risk(
+            state.memory, state.namespace(namespace), risk, product_type, limit=limit
         )
         return [h.model_dump(mode="json") for h in hits]
 
@@ -122,8 +122,8 @@ def _register_reads(server: FastMCP) -> None:
         product_type: Annotated[str | None, Field(description="BOP, LRO, Property, GL")] = None,
         namespace: NamespaceArg = None,
     ) -> list[dict[str, Any]]:
-        analytics = GraphAnalytics(_state(ctx).memory, _state(ctx).namespace(namespace))
-        paths = await analytics.trace(risk, product_type=canonical_product(product_type))
+        state = _state(ctx)
+        paths = await trace_risk(state.memory, state.namespace(namespace), risk, product_type)
         return [p.model_dump(mode="json") for p in paths]
 
     @server.tool(description="Run the underwriting agent on a submission and return its decision.")

@@ -11,8 +11,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.eval_run import evaluate_decisions, percentile, read_jsonl
+from agents.eval_run import evaluate_decisions, percentile
 from agents.ingestion import ingest_rules, load_rules
+from agents.jsonl import read_objects
 from agents.underwriting.service import decide_submission
 from bench.engines import Ranker, SqliteLike, rankers, rule_facts, score_names
 from bench.synthetic import generate_rules, query_for
@@ -204,7 +205,7 @@ async def bench_dataset(memory: GraphMemory, dataset: Path) -> dict[str, Any]:
     await memory.clear(ns)
     gold = load_rules(dataset / "rules.jsonl")
     await ingest_rules(memory, ns, gold)
-    queries = read_jsonl(dataset / "queries.jsonl")
+    queries = read_objects(dataset / "queries.jsonl")
     cases = [(q["query"], q.get("product_type"), set(q["expected"])) for q in queries]
     result: dict[str, Any] = {"path": str(dataset), **await _compare(memory, ns, cases)}
     submissions = dataset / "submissions.jsonl"
@@ -213,7 +214,7 @@ async def bench_dataset(memory: GraphMemory, dataset: Path) -> dict[str, Any]:
         fields = load_data_dictionary(fields_path if fields_path.is_file() else None)
         aliases = {r.rule_name: {r.rule_name} for r in gold}
         summary, latencies = await evaluate_decisions(
-            memory, ns, read_jsonl(submissions), fields, aliases
+            memory, ns, read_objects(submissions), fields, aliases
         )
         result["decisions"] = {
             "submissions": summary["submissions"],

@@ -27,7 +27,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from memory.embedders import WordLlamaEmbedder
 from memory.settings import Settings, load_settings
-from memory.underwriting import DecisionPath, GraphAnalytics, RuleHit, canonical_product
+from memory.underwriting import (
+    GraphAnalytics,
+    RiskQuestion,
+    RuleHit,
+    check_risk,
+    hits_text,
+    paths_text,
+    trace_risk,
+)
 
 T = TypeVar("T")
 
@@ -49,11 +57,9 @@ async def _rule_hits(
     from memory import GraphMemory
 
     async with GraphMemory(settings or load_settings()) as memory:
-        analytics = GraphAnalytics(memory, namespace)
-        hits = await analytics.query(query, product_type=canonical_product(product_type), limit=k)
-        sources = {
-            r.rule_name: r.source for r in await analytics.rules([h.rule_name for h in hits])
-        }
+        hits = await check_risk(memory, namespace, query, product_type, limit=k)
+        rules = await GraphAnalytics(memory, namespace).rules([h.rule_name for h in hits])
+        sources = {r.rule_name: r.source for r in rules}
     return [(hit, sources.get(hit.rule_name)) for hit in hits]
 
 
@@ -118,22 +124,6 @@ class WordLlamaEmbeddings(Embeddings):
         return self.embed_documents([text])[0]
 
 
-class CheckRiskArgs(BaseModel):
-    """Arguments of `memory_check_risk`."""
-
-    risk: str = Field(
-        description="Risk factor or situation, e.g. 'gas station' or 'employee count 22'."
-    )
-    product_type: str | None = Field(default=None, description="BOP, LRO, Property or GL.")
-
-
-class TracePathArgs(BaseModel):
-    """Arguments of `memory_trace_path`."""
-
-    risk: str = Field(description="Risk factor, e.g. 'Gas Station', or a short description.")
-    product_type: str | None = Field(default=None, description="BOP, LRO, Property or GL.")
-
-
 class _MemoryTool(BaseTool):
     """A tool that opens graph memory for each call (plain, serialisable fields)."""
 
@@ -168,29 +158,7 @@ class CheckRiskAppetiteTool(_MemoryTool):
         "Find the underwriting rules that apply to a risk factor for a product: each with "
         "its action, thresholds (hard or soft), exceptions and source."
     )
-    args_schema: type[BaseModel] = CheckRiskArgs
-
-    async def _arun(
-        self,
-        risk: str,
-        product_type: str | None = None,
-        run_manager: AsyncCallbackManagerForToolRun | None = None,
-    ) -> str:
-        hits = await _rule_hits(self.settings, self.namespace, risk, product_type, self.k)
-        if not hits:
-            return f"No rules found in {self.namespace} for {risk!r}."
-        return "\n".join(f"- {h.rule_name} [{source}]: {h.fact}" for h, source in hits)
-
-
-class TraceDecisionPathTool(_MemoryTool):
-    """Explain a risk's decision paths (risk -> rule -> outcome, mitigants, source)."""
-
-    name: str = "memory_trace_path"
-    description: str = (
-        "Explain how a risk factor is decided: each rule it triggers with the outcome, "
-        "the mitigants that can override it and the document it comes from."
-    )
-    args_schema: type[BaseModel] = TracePathArgs
+    args_schema: type[BaseModel] = RiskQuestion
 
     async def _arun(
         self,
@@ -201,18 +169,31 @@ class TraceDecisionPathTool(_MemoryTool):
         from memory import GraphMemory
 
         async with GraphMemory(self.settings or load_settings()) as memory:
-            analytics = GraphAnalytics(memory, self.namespace)
-            paths = await analytics.trace(
-                risk, product_type=canonical_product(product_type), limit=self.k
-            )
-        if not paths:
-            return f"No decision paths found in {self.namespace} for {risk!r}."
-        return "\n".join(_path_line(p) for p in paths)
+            hits = await check_risk(memory, self.namespace, risk, product_type, limit=self.k)
+        return hits_text(hits, risk)
 
 
-def _path_line(path: DecisionPath) -> str:
-    mitigants = ", ".join(path.mitigants) or "none"
-    return f"- {path.describe()} (mitigants: {mitigants}; source: {path.source or 'unknown'})"
+class TraceDecisionPathTool(_MemoryTool):
+    """Explain a risk's decision paths (risk -> rule -> outcome, mitigants, source)."""
+
+    name: str = "memory_trace_path"
+    description: str = (
+        "Explain how a risk factor is decided: each rule it triggers with the outcome, "
+        "the mitigants that can override it and the document it comes from."
+    )
+    args_schema: type[BaseModel] = RiskQuestion
+
+    async def _arun(
+        self,
+        risk: str,
+        product_type: str | None = None,
+        run_manager: AsyncCallbackManagerForToolRun | None = None,
+    ) -> str:
+        from memory import GraphMemory
+
+        async with GraphMemory(self.settings or load_settings()) as memory:
+            paths = await trace_risk(memory, self.namespace, risk, product_type, limit=self.k)
+        return paths_text(paths, risk)
 
 
 def memory_tools(

@@ -10,16 +10,9 @@ from pydantic import BaseModel, Field
 
 from memory import GraphMemory, Namespace
 from memory.graph import RetrievalCache
-from memory.underwriting import GraphAnalytics
+from memory.underwriting import RiskQuestion, check_risk, hit_brief, trace_risk
 
 CHECK_RISK_APPETITE = "check_risk_appetite"
-
-
-class RiskArgs(BaseModel):
-    """Arguments of `check_risk_appetite` and `trace`."""
-
-    risk: str = Field(min_length=1, description="The risk or question, in plain words.")
-    product_type: str | None = Field(default=None, description="BOP, GL, ... or None for all.")
 
 
 class SearchArgs(BaseModel):
@@ -43,7 +36,6 @@ def create_chat_tools(
         namespace: The agent namespace holding the rules.
         cache: Retrieval cache (invalidated by writes to the namespace); None: no cache.
     """
-    analytics = GraphAnalytics(memory, namespace)
 
     async def cached(operation: str, query: Any, load: Any) -> Any:
         if cache is None:
@@ -52,25 +44,14 @@ def create_chat_tools(
 
     async def check_risk_appetite(risk: str, product_type: str | None = None) -> str:
         async def load() -> list[dict[str, Any]]:
-            hits = await analytics.check_risk_appetite(risk, product_type=product_type, limit=5)
-            return [
-                {
-                    "rule_name": h.rule_name,
-                    "fact": h.fact,
-                    "action": h.properties.get("action"),
-                    "product_type": h.properties.get("product_type"),
-                    "threshold_type": h.properties.get("threshold_type"),
-                    "soft_limit": h.properties.get("soft_limit"),
-                    "score": round(h.score, 4),
-                }
-                for h in hits
-            ]
+            hits = await check_risk(memory, namespace, risk, product_type, limit=5)
+            return [hit_brief(h) for h in hits]
 
         return _dumps(await cached(CHECK_RISK_APPETITE, (risk, product_type), load))
 
     async def trace(risk: str, product_type: str | None = None) -> str:
         async def load() -> list[dict[str, Any]]:
-            paths = await analytics.trace(risk, product_type=product_type, limit=5)
+            paths = await trace_risk(memory, namespace, risk, product_type, limit=5)
             return [p.model_dump(exclude_none=True) | {"path": p.describe()} for p in paths]
 
         return _dumps(await cached("trace", (risk, product_type), load))
@@ -87,13 +68,13 @@ def create_chat_tools(
             coroutine=check_risk_appetite,
             name=CHECK_RISK_APPETITE,
             description="Find the underwriting rules that speak to a risk (one per rule).",
-            args_schema=RiskArgs,
+            args_schema=RiskQuestion,
         ),
         StructuredTool.from_function(
             coroutine=trace,
             name="trace",
             description="Show decision paths RiskFactor -> Rule -> Outcome for a risk.",
-            args_schema=RiskArgs,
+            args_schema=RiskQuestion,
         ),
         StructuredTool.from_function(
             coroutine=search_memory,

@@ -35,7 +35,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _load(paths: list[str], rules_flag: bool) -> tuple[list[KnowledgeText], list[ExtractedRule]]:
-    from agents.ingestion.loaders import is_rules_file, load_rules, load_texts
+    from agents.ingestion.loaders import is_rules_file, load_texts
+    from agents.jsonl import load_rules
 
     texts: list[KnowledgeText] = []
     rules: list[ExtractedRule] = []

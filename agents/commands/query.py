@@ -10,7 +10,6 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from agents.commands.common import add_common_options, print_json, settings_from
@@ -96,21 +95,14 @@ def read_queries(path: str) -> list[dict[str, Any]]:
     Raises:
         ValueError: A line is not a JSON object with a non-empty "query" text.
     """
-    file = Path(path)
-    if not file.is_file():
-        raise FileNotFoundError(f"no such file: {file}")
+    from agents.jsonl import read_jsonl
+
     rows = []
-    for number, line in enumerate(file.read_text("utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{file} line {number} is not JSON: {exc}") from exc
-        if not isinstance(row, dict) or not isinstance(row.get("query"), str):
+    for number, row in read_jsonl(path):
+        if not isinstance(row.get("query"), str):
             raise ValueError(
-                f'{file} line {number}: expected {{"id": ..., "query": TEXT, '
-                f'"product_type": P or null}}, got {line.strip()[:80]}'
+                f'{path}:{number}: expected {{"id": ..., "query": TEXT, '
+                f'"product_type": P or null}}, got {json.dumps(row)[:80]}'
             )
         rows.append({**row, "id": row.get("id", f"line-{number}")})
     return rows

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from agents.commands.common import add_common_options, print_json
-from agents.commands.query import with_analytics
+from agents.commands.common import add_common_options, print_json, settings_from
+from agents.commands.query import namespace_of, with_memory
 
 if TYPE_CHECKING:
-    from memory.underwriting import DecisionPath, GraphAnalytics
+    from memory import GraphMemory
+    from memory.underwriting import DecisionPath
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -30,10 +31,15 @@ def run(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise ValueError(f"--limit must be at least 1, got {args.limit}")
 
-    async def work(analytics: GraphAnalytics) -> list[DecisionPath]:
-        return await analytics.trace(args.risk, product_type=args.product_type, limit=args.limit)
+    from memory.underwriting import paths_text, trace_risk
 
-    paths = with_analytics(args, work)
+    settings = settings_from(args)
+    namespace = namespace_of(args, settings)
+
+    async def work(memory: GraphMemory) -> list[DecisionPath]:
+        return await trace_risk(memory, namespace, args.risk, args.product_type, limit=args.limit)
+
+    paths = with_memory(settings, work)
     if args.json:
         print_json(
             {
@@ -43,26 +49,5 @@ def run(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    if not paths:
-        print("no decision paths found")
-    for path in paths:
-        print(f"{path.describe()}  [{path.product_type}, {path.action}]")
-        if path.conditions:
-            conditions = " AND ".join(
-                f"{c['field']} {c['operator']} {c['value']}" for c in path.conditions
-            )
-            print(f"    fires when: {conditions}")
-        if path.threshold:
-            t = path.threshold
-            print(
-                f"    threshold: {t.get('field')} {t.get('operator')} {t.get('value')} "
-                f"({path.threshold_type or 'unspecified'}"
-                + (f", soft limit {path.soft_limit:g}" if path.soft_limit is not None else "")
-                + ")"
-            )
-        if path.historical_exceptions:
-            print(f"    exceptions: {path.historical_exceptions}")
-        if path.mitigants:
-            print(f"    mitigants: {'; '.join(path.mitigants)}")
-        print(f"    source: {path.source} ({path.source_type})")
+    print(paths_text(paths, args.risk))
     return 0

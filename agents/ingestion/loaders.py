@@ -7,15 +7,14 @@ line number, a non-UTF-8 file names the file, an oversized text names the limit.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from agents.jsonl import load_models, read_text
 from schemas.ingestion import KnowledgeText
-from schemas.rules import ExtractedRule
 
 MAX_TEXT_CHARS = 50_000
 """Longest text accepted (characters). Longer texts are refused: split them by section."""
@@ -102,49 +101,9 @@ def normalise_texts(
     return texts
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    rows = []
-    for number, line in enumerate(_read(path).splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
-        if not isinstance(row, dict):
-            raise ValueError(f"{path}:{number}: expected a JSON object, got {type(row).__name__}")
-        rows.append((number, row))
-    return rows
-
-
 def is_rules_file(path: Path) -> bool:
     """True for a `rules.jsonl`-style file (by name)."""
     return path.suffix == ".jsonl" and "rules" in path.stem.lower()
-
-
-def load_rules(path: str | Path) -> list[ExtractedRule]:
-    """Read and validate a whole rules.jsonl file (nothing is returned if a line is bad).
-
-    Raises:
-        ValueError: A line is not JSON or not a rule; the message names file and line.
-    """
-    path = Path(path)
-    rules = []
-    for number, row in _jsonl(path):
-        try:
-            rules.append(ExtractedRule.model_validate(row))
-        except ValidationError as exc:
-            raise ValueError(f"{path}:{number}: not a valid rule: {exc}") from exc
-    return rules
 
 
 def load_texts(path: str | Path) -> list[KnowledgeText]:
@@ -155,16 +114,9 @@ def load_texts(path: str | Path) -> list[KnowledgeText]:
     """
     path = Path(path)
     if path.suffix in TEXT_SUFFIXES:
-        texts = [KnowledgeText(id=path.name, text=_read(path), source=path.name)]
+        texts = [KnowledgeText(id=path.name, text=read_text(path), source=path.name)]
     elif path.suffix == ".jsonl":
-        texts = []
-        for number, row in _jsonl(path):
-            try:
-                texts.append(KnowledgeText.model_validate(row))
-            except ValidationError as exc:
-                raise ValueError(
-                    f"{path}:{number}: not a knowledge text (need id and text): {exc}"
-                ) from exc
+        texts = load_models(path, KnowledgeText, "knowledge text (need id and text)")
     else:
         raise ValueError(
             f"{path}: unsupported file type {path.suffix or '(none)'!r}; "

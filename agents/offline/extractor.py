@@ -7,7 +7,6 @@ Run `python -m agents.offline.extractor DATASET_DIR` to score it against a datas
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -86,10 +85,6 @@ class OfflineExtractor:
         return rules
 
 
-def _read_jsonl(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-
-
 def evaluate_dataset(dataset: str | Path) -> tuple[object, list[ExtractedRule]]:
     """Extract every text of a dataset and score against its gold rules.
 
@@ -99,19 +94,20 @@ def evaluate_dataset(dataset: str | Path) -> tuple[object, list[ExtractedRule]]:
     Returns:
         The `ExtractionScore` and the extracted rules.
     """
-    from agents.evaluation import load_rules_jsonl, score_extraction
+    from agents.evaluation import score_extraction
+    from agents.jsonl import load_rules, read_objects
 
     folder = Path(dataset)
     extractor = OfflineExtractor(load_data_dictionary(folder / "fields.json"))
     extracted: list[ExtractedRule] = []
-    for row in _read_jsonl(folder / "knowledge.jsonl"):
+    for row in read_objects(folder / "knowledge.jsonl"):
         extracted += extractor.extract(
             str(row["text"]),
             source=str(row.get("source") or "") or None,
             source_type=str(row.get("source_type") or "") or None,
             text_id=str(row.get("id") or "") or None,
         )
-    gold = load_rules_jsonl(folder / "rules.jsonl")
+    gold = load_rules(folder / "rules.jsonl")
     return score_extraction(gold, extracted), extracted
 
 

@@ -94,20 +94,12 @@ def read_submissions(path: str | Path) -> list[SubmissionItem]:
         SubmissionError: The file is unreadable or a line is not a JSON object (the
             message names the line).
     """
-    try:
-        lines = Path(path).read_text("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SubmissionError(f"cannot read submissions file {path}: {exc}") from exc
-    items = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SubmissionError(f"{path} line {number} is not JSON: {exc}") from exc
-        items.append(_unwrap(data, f"{path} line {number}", default_id=f"line-{number}"))
-    return items
+    from agents.jsonl import read_jsonl
+
+    return [
+        _unwrap(data, f"{path}:{number}", default_id=f"line-{number}")
+        for number, data in read_jsonl(path, error=SubmissionError)
+    ]
 
 
 def _unwrap(data: Any, where: str, default_id: str = "submission") -> SubmissionItem:

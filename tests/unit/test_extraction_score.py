@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import load_rules_jsonl, rules_match, score_extraction, values_equal
+from agents.evaluation import rules_match, score_extraction, values_equal
+from agents.jsonl import load_rules
 from schemas.rules import ExtractedRule
 
 
@@ -76,23 +77,23 @@ def test_score_empty_inputs() -> None:
     assert empty.recall == 0.0 and empty.precision == 0.0 and empty.missed == ["A"]
 
 
-def test_load_rules_jsonl(tmp_path: Path) -> None:
+def test_load_rules(tmp_path: Path) -> None:
     good = _rule("A", "refer", [("x", "gt", 1)]).model_dump()
     path = tmp_path / "rules.jsonl"
     path.write_text(json.dumps(good) + "\n\n" + json.dumps(good) + "\n", "utf-8")
-    rules = load_rules_jsonl(path)
+    rules = load_rules(path)
     assert len(rules) == 2 and rules[0].rule_name == "A"
 
 
 @pytest.mark.parametrize("bad", ["{not json", json.dumps({"rule_name": "x"})])
-def test_load_rules_jsonl_names_bad_line(tmp_path: Path, bad: str) -> None:
+def test_load_rules_names_bad_line(tmp_path: Path, bad: str) -> None:
     good = json.dumps(_rule("A", "refer", [("x", "gt", 1)]).model_dump())
     path = tmp_path / "rules.jsonl"
     path.write_text(f"{good}\n{good}\n{bad}\n", "utf-8")
-    with pytest.raises(ValueError, match="line 3"):
-        load_rules_jsonl(path)
+    with pytest.raises(ValueError, match=r"rules\.jsonl:3: "):
+        load_rules(path)
 
 
-def test_load_rules_jsonl_missing_file(tmp_path: Path) -> None:
+def test_load_rules_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="cannot read"):
-        load_rules_jsonl(tmp_path / "nope.jsonl")
+        load_rules(tmp_path / "nope.jsonl")

@@ -153,6 +153,43 @@ def test_memory_never_imports_agents_or_tools() -> None:
     assert not wrong, "memory imports agents, tools or bench: " + ", ".join(wrong)
 
 
+# memory's layers, bottom first (docs/layout.md): an arrow may stay inside its package
+# or point to a lower layer, never up or sideways.
+LAYERS = (
+    ("memory.settings", "memory.model"),
+    ("memory.embedders", "memory.backend"),
+    ("memory.search",),
+    ("memory.graph",),
+    ("memory.sessions",),
+    ("memory.underwriting",),
+)
+
+
+def _layer(module: str) -> tuple[int, str] | None:
+    for rank, packages in enumerate(LAYERS):
+        for package in packages:
+            if _inside(module, package):
+                return rank, package
+    return None
+
+
+def test_memory_arrows_point_down_only() -> None:
+    wrong = []
+    for module, targets in import_graph().items():
+        source = _layer(module)
+        if source is None:
+            continue  # memory/__init__.py: the public surface sits above every layer
+        for target in targets:
+            if target == "memory":  # the surface imports the layers, not the reverse
+                wrong.append(f"{module} -> {target}")
+            lower = _layer(target)
+            if lower is None or lower[1] == source[1]:
+                continue
+            if lower[0] >= source[0]:
+                wrong.append(f"{module} -> {target}")
+    assert not wrong, "memory arrows that do not point down: " + ", ".join(sorted(wrong))
+
+
 def test_the_checker_sees_cycles_hidden_behind_type_checking(tmp_path: Path) -> None:
     package = tmp_path / "memory"
     package.mkdir()

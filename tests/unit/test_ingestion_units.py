@@ -3,8 +3,9 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from agents.ingestion.loaders import MAX_TEXT_CHARS, load_rules, load_texts, normalise_texts
+from agents.ingestion.loaders import MAX_TEXT_CHARS, load_texts, normalise_texts
 from agents.ingestion.matching import canonical_name, same_numbers
+from agents.jsonl import load_rules
 from agents.models import ExtractionError, LLMRuleExtractor
 from agents.offline.planner import OfflinePlanner
 from memory.underwriting import UNDERWRITING

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import load_rules_jsonl, score_extraction
+from agents.evaluation import score_extraction
+from agents.jsonl import load_rules
 from agents.offline import OfflineExtractor
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import Condition, ExtractedRule
@@ -311,7 +312,7 @@ def test_dev_set_floor() -> None:
                 source_type=row.get("source_type"),
                 text_id=row["id"],
             )
-    score = score_extraction(load_rules_jsonl(DEV / "rules.jsonl"), extracted)
+    score = score_extraction(load_rules(DEV / "rules.jsonl"), extracted)
     assert score.recall >= 0.85, score.missed
     assert score.precision >= 0.85
     assert all(isinstance(c, Condition) for r in extracted for c in r.conditions)

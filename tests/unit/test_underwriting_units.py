@@ -104,7 +104,7 @@ def test_submission_readers(tmp_path: Path) -> None:
         ("7", {"crew_size": 2}),
     ]
     batch.write_text('{"crew_size": 1}\nnope\n')
-    with pytest.raises(SubmissionError, match="line 2 is not JSON"):
+    with pytest.raises(SubmissionError, match=r"b\.jsonl:2: not valid JSON"):
         read_submissions(batch)
 
 
