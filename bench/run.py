@@ -19,7 +19,7 @@ from bench.engines import Ranker, SqliteLike, rankers, rule_facts, score_names
 from bench.synthetic import generate_rules, query_for
 from memory import GraphMemory, Namespace, Settings
 from memory.embedders import embed_async
-from memory.search import ranking
+from memory.search import lexical_index, ranking
 from memory.underwriting import GraphAnalytics
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import ExtractedRule
@@ -114,7 +114,7 @@ async def bench_vector(
         lexical_ms.append((time.perf_counter() - began) * 1000)
         agree.append(len(set(exact) & set(ann)) / len(exact) if exact else 1.0)
     return {
-        "edges": await db.edge_count(group),
+        "edges": len(await lexical_index(db, group, filters.partition_property, filters.wildcard)),
         "exact": _latency(exact_ms),
         "hnsw": _latency(ann_ms),
         "fulltext": _latency(text_ms),

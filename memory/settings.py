@@ -41,6 +41,17 @@ class Settings(BaseSettings):
         alias="ATHENA_DATA_DIR",
         description="Directory of the embedded FalkorDB (and local state).",
     )
+    index_snapshots: bool = Field(
+        default=True,
+        alias="ATHENA_INDEX_SNAPSHOTS",
+        description="Save in-process search indexes under the data dir for a warm start.",
+    )
+    change_log_keep: int = Field(
+        default=10_000,
+        ge=1,
+        alias="ATHENA_CHANGE_LOG_KEEP",
+        description="Commits each namespace's change log keeps for readers to catch up from.",
+    )
     openai_api_key: str | None = Field(
         default=None, alias="OPENAI_API_KEY", description="Enables the LLM mode when set."
     )

@@ -8,7 +8,9 @@ implementation, row parsing, parameter literals and read-only traversal.
 
 import typing
 
-from memory.backend.protocol import GraphBackend
+from memory.backend.changelog import Change
+from memory.backend.derived import DerivedIndexes, DerivedKind, Reader
+from memory.backend.protocol import GraphBackend, Statement
 from memory.backend.server import (
     ServerStatus,
     ensure_server,
@@ -29,8 +31,13 @@ def __getattr__(name: str) -> typing.Any:
 
 
 __all__ = [
+    "Change",
     "Database",
+    "DerivedIndexes",
+    "DerivedKind",
     "GraphBackend",
+    "Reader",
+    "Statement",
     "ServerStatus",
     "ensure_server",
     "server_status",

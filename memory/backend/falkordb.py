@@ -4,33 +4,35 @@ The async FalkorDB client misbehaves with concurrent queries on one connection,
 so every query (ours and Graphiti's) goes through one `asyncio.Lock`. A lost
 connection (e.g. the embedded server was killed) is re-established once:
 embedded servers are restarted on their data dir first.
+
+Reads are read-only queries (`query`); the only way to change a graph is
+`commit`, which runs a change's queries and the change-log commands beside them
+in one MULTI/EXEC transaction (see `memory.backend.changelog`). Graphiti is
+imported only where its drivers are used (index creation, its stock searches),
+so a process that only reads never pays for it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
+import functools
 import logging
 import os
 import re
-import uuid
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence, Sized
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any, TypeVar
 
-os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
+from falkordb.asyncio import FalkorDB
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.retry import Retry
 
-from falkordb.asyncio import FalkorDB  # noqa: E402
-from graphiti_core.driver.driver import GraphDriverSession  # noqa: E402
-from graphiti_core.driver.falkordb_driver import FalkorDriver, FalkorDriverSession  # noqa: E402
-from redis.backoff import NoBackoff  # noqa: E402
-from redis.exceptions import ConnectionError as RedisConnectionError  # noqa: E402
-from redis.exceptions import ResponseError  # noqa: E402
-from redis.retry import Retry  # noqa: E402
-
-from memory.backend import server  # noqa: E402
-from memory.settings import Settings  # noqa: E402
+from memory.backend import server
+from memory.backend.derived import DerivedIndexes
+from memory.backend.protocol import Statement
+from memory.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -45,8 +47,6 @@ STORE_INDEXES = (
 )
 EDGE_INDEX = "CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.{})"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNING)
-
 # HNSW index over edge fact embeddings (retrieval must not scan every edge). FalkorDB's
 # defaults (M=16, efRuntime=10) agreed with exact search on about 20% of a top 20 at
 # 20k edges; these settings trade a few ms for near-exact recall (see docs/benchmarks.md).
@@ -56,49 +56,51 @@ VECTOR_EF_RUNTIME = 400
 
 
 T = TypeVar("T")
-# In-process indexes derived from graphs, least recently used first: (target, graph, kind).
-_DERIVED: OrderedDict[tuple[str, str, str], tuple[str, Any]] = OrderedDict()
-DERIVED_MAX = 64
-FREEZE_FROM = 10_000  # entries from which a derived index is moved out of the GC's way
+READ_ONLY = "is to be executed only on read-only queries"
 
 
-def _generation_key(group_id: str) -> str:
-    return f"athena:generation:{group_id}"
+@functools.cache
+def _serial_driver_class() -> type:
+    """Graphiti's FalkorDB driver whose queries share the database's lock (imported lazily)."""
+    os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
+    logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNING)
+    from graphiti_core.driver.driver import GraphDriverSession
+    from graphiti_core.driver.falkordb_driver import FalkorDriver, FalkorDriverSession
 
+    class SerialSession(FalkorDriverSession):  # type: ignore[misc]
+        def __init__(self, graph: Any, db: Database) -> None:
+            super().__init__(graph)
+            self._db = db
 
-class _SerialSession(FalkorDriverSession):
-    def __init__(self, graph: Any, db: Database) -> None:
-        super().__init__(graph)
-        self._db = db
+        async def run(self, query: str | list, **kwargs: Any) -> Any:
+            async with self._db.lock:
+                return await super().run(query, **kwargs)
 
-    async def run(self, query: str | list, **kwargs: Any) -> Any:
-        async with self._db.lock:
-            return await super().run(query, **kwargs)
+    class SerialFalkorDriver(FalkorDriver):  # type: ignore[misc]
+        """A Graphiti FalkorDB driver whose queries share the database's lock."""
 
+        def __init__(self, db: Database, database: str) -> None:
+            self._db = db
+            # Index creation is done explicitly by Database.ensure_indices.
+            super().__init__(falkor_db=db.client, database=database)
+            if self._init_task is not None:
+                self._init_task.cancel()
+                self._init_task = None
 
-class SerialFalkorDriver(FalkorDriver):
-    """A Graphiti FalkorDB driver whose queries share the database's lock."""
+        async def execute_query(self, cypher_query_: str, **kwargs: Any) -> Any:
+            """Run one query under the shared lock."""
+            async with self._db.lock:
+                return await super().execute_query(cypher_query_, **kwargs)
 
-    def __init__(self, db: Database, database: str) -> None:
-        self._db = db
-        # Index creation is done explicitly by Database.ensure_indices, not on construction.
-        super().__init__(falkor_db=db.client, database=database)
-        if self._init_task is not None:
-            self._init_task.cancel()
-            self._init_task = None
+        def session(self, database: str | None = None) -> GraphDriverSession:
+            """Return a session whose queries share the lock."""
+            return SerialSession(self._get_graph(database), self._db)
 
-    async def execute_query(self, cypher_query_: str, **kwargs: Any) -> Any:
-        """Run one query under the shared lock."""
-        async with self._db.lock:
-            return await super().execute_query(cypher_query_, **kwargs)
+        def clone(self, database: str) -> FalkorDriver:
+            """Return the driver of another graph on the same connection."""
+            return self._db.driver(database)
 
-    def session(self, database: str | None = None) -> GraphDriverSession:
-        """Return a session whose queries share the lock."""
-        return _SerialSession(self._get_graph(database), self._db)
-
-    def clone(self, database: str) -> FalkorDriver:
-        """Return the driver of another graph on the same connection."""
-        return self._db.driver(database)
+    return SerialFalkorDriver
 
 
 class Database:
@@ -126,12 +128,13 @@ class Database:
         self._indexes = (*STORE_INDEXES, *(EDGE_INDEX.format(n) for n in edge_indexes))
         self.lock = asyncio.Lock()
         self.client: Any = None
-        self._drivers: dict[str, SerialFalkorDriver] = {}
+        self._drivers: dict[str, Any] = {}
         self._indexed: set[str] = set()
         # The embedder's dimension (0 while unknown): sizes the vector index.
         self.vector_dim = vector_dim or (lambda: 0)
-        self._vector_indexed: set[str] = set()
-        self._derived_locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._vector_indexed: dict[str, bool] = {}
+        snapshots = settings.data_dir / "indexes" if settings.index_snapshots else None
+        self.indexes = DerivedIndexes(self, snapshots)
 
     @property
     def target(self) -> str:
@@ -162,10 +165,10 @@ class Database:
             self.client = None
         self._drivers.clear()
 
-    def driver(self, group_id: str) -> SerialFalkorDriver:
+    def driver(self, group_id: str) -> Any:
         """Return the Graphiti driver of one namespace graph."""
         if group_id not in self._drivers:
-            self._drivers[group_id] = SerialFalkorDriver(self, group_id)
+            self._drivers[group_id] = _serial_driver_class()(self, group_id)
         return self._drivers[group_id]
 
     async def _reconnect(self) -> None:
@@ -197,25 +200,78 @@ class Database:
         cypher: str,
         params: dict[str, Any] | None = None,
         *,
-        read_only: bool = False,
+        read_only: bool = True,
         timeout_ms: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Run parameterised Cypher on one graph and return rows as dicts."""
+        """Run parameterised read-only Cypher on one graph and return rows as dicts.
+
+        Raises:
+            ValueError: The query writes (writes go through `commit`), or
+                `read_only` is False.
+        """
+        if not read_only:
+            raise ValueError("Database.query is read-only: change a graph with commit()")
 
         async def run() -> Any:
             graph = self.client.select_graph(group_id)
-            method = graph.ro_query if read_only else graph.query
-            return await method(cypher, params or {}, timeout=timeout_ms)
+            return await graph.ro_query(cypher, params or {}, timeout=timeout_ms)
 
         try:
             result = await self.call(run)
         except ResponseError as exc:
             # Reading a namespace that was never written: FalkorDB has no graph key yet.
-            if read_only and "empty key" in str(exc):
+            if "empty key" in str(exc):
                 return []
+            if READ_ONLY in str(exc):
+                raise ValueError(
+                    "Database.query is read-only: change a graph with commit()"
+                ) from None
             raise
         header = [h[1] for h in result.header]
         return [dict(zip(header, row, strict=False)) for row in result.result_set]
+
+    async def commit(
+        self,
+        group_id: str,
+        statements: Sequence[Statement],
+        commands: Sequence[Sequence[Any]] = (),
+    ) -> None:
+        """Run a change's queries and `commands` in one MULTI/EXEC transaction.
+
+        Other clients see all of it or none of it, and a writer that dies before
+        EXEC leaves nothing. Redis does not roll back a transaction whose command
+        fails at run time: the other commands still apply (the change log then names
+        uuids a failed query did not write, which readers re-read harmlessly).
+
+        Raises:
+            redis.exceptions.ResponseError: The first command that failed.
+        """
+
+        async def run() -> list[Any]:
+            graph = self.client.select_graph(group_id)
+            pipe = self.client.connection.pipeline(transaction=True)
+            for cypher, params in statements:
+                query = graph._build_params_header(params) + cypher
+                pipe.execute_command("GRAPH.QUERY", group_id, query, "--compact")
+            for command in commands:
+                pipe.execute_command(*command)
+            return list(await pipe.execute(raise_on_error=False))
+
+        for reply in await self.call(run):
+            if isinstance(reply, Exception):
+                raise reply
+
+    async def execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Run raw key and stream commands in one round trip (a pipeline, not a transaction)."""
+
+        async def run() -> list[Any]:
+            pipe = self.client.connection.pipeline(transaction=False)
+            for command in commands:
+                pipe.execute_command(*command)
+            return list(await pipe.execute())
+
+        result: list[Any] = await self.call(run)
+        return result
 
     async def ensure_indices(self, group_id: str) -> None:
         """Create Graphiti's indexes and the store's own lookups on a graph, once per connection."""
@@ -238,72 +294,32 @@ class Database:
             f"{{dimension: {dim}, similarityFunction: 'cosine', M: {VECTOR_M}, "
             f"efConstruction: {VECTOR_EF_CONSTRUCTION}, efRuntime: {VECTOR_EF_RUNTIME}}}"
         )
+        query = (
+            "CREATE VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding) "
+            f"OPTIONS {options}"
+        )
         try:
-            await self.query(
-                group_id,
-                "CREATE VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding) "
-                f"OPTIONS {options}",
-            )
+            await self.call(lambda: self.client.select_graph(group_id).query(query))
         except ResponseError as exc:
             if "already indexed" not in str(exc).lower():
                 raise
-        self._vector_indexed.add(group_id)
+        self._vector_indexed[group_id] = True
 
-    def has_vector_index(self, group_id: str) -> bool:
-        """True once `ensure_indices` created (or found) the graph's vector index."""
-        return group_id in self._vector_indexed
-
-    async def edge_count(self, group_id: str) -> int:
-        """Number of RELATES_TO edges of a graph (counted again after a write)."""
-
-        async def count() -> int:
+    async def has_vector_index(self, group_id: str) -> bool:
+        """Whether the graph has its vector index over edge facts (looked up once)."""
+        if group_id not in self._vector_indexed:
             rows = await self.query(
-                group_id, "MATCH ()-[e:RELATES_TO]->() RETURN count(e) AS n", read_only=True
+                group_id,
+                "CALL db.indexes() YIELD label, properties, types "
+                "RETURN label, properties, types",
             )
-            return int(rows[0]["n"]) if rows else 0
-
-        return await self.derived(group_id, "edge_count", count)
-
-    async def generation(self, group_id: str) -> str:
-        """The graph's write generation: a server-side token every write replaces.
-
-        A random token rather than a counter, so a server started afresh over a
-        deleted data dir cannot repeat a generation an old index was built at.
-        """
-        value = await self.call(lambda: self.client.connection.get(_generation_key(group_id)))
-        return value.decode() if isinstance(value, bytes) else str(value or "")
-
-    async def derived(self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]) -> T:
-        """A structure derived from a graph (an in-process index), rebuilt after its writes.
-
-        The value is kept while the graph's write generation is unchanged, and shared
-        by every `Database` of this process that talks to the same server (a graph run
-        that opens its own memory still finds the index built). `build` runs at most
-        once at a time per graph and kind on this connection.
-        """
-        key = (self.target, group_id, kind)
-        async with self._derived_locks.setdefault((group_id, kind), asyncio.Lock()):
-            generation = await self.generation(group_id)
-            cached = _DERIVED.get(key)
-            if cached is not None and cached[0] == generation:
-                _DERIVED.move_to_end(key)
-                value: T = cached[1]
-                return value
-            value = await build()
-            if isinstance(value, Sized) and len(value) >= FREEZE_FROM:
-                # Long-lived: keep the cyclic GC from rescanning these objects on every
-                # full collection (decisions at 100k rules paused 0.3-1.3 s now and then).
-                gc.collect()
-                gc.freeze()
-            _DERIVED[key] = (generation, value)
-            while len(_DERIVED) > DERIVED_MAX:
-                _DERIVED.popitem(last=False)
-            return value
-
-    async def bump_generation(self, group_id: str) -> None:
-        """Mark the graph as written (readers holding derived caches rebuild them)."""
-        token = uuid.uuid4().hex
-        await self.call(lambda: self.client.connection.set(_generation_key(group_id), token))
+            self._vector_indexed[group_id] = any(
+                r["label"] == "RELATES_TO"
+                and isinstance(r["types"], dict)
+                and "VECTOR" in (r["types"].get("fact_embedding") or [])
+                for r in rows
+            )
+        return self._vector_indexed[group_id]
 
     async def redis(self, call: Callable[[Any], Awaitable[T]]) -> T:
         """Await `call(connection)` on the server's Redis connection (keys, hashes, streams)."""
@@ -322,11 +338,23 @@ class Database:
         """Return the names of all graphs on the server."""
         return list(await self.call(lambda: self.client.list_graphs()))
 
-    async def delete_graph(self, group_id: str) -> bool:
-        """Delete one graph; False if it did not exist."""
+    async def delete_graph(
+        self, group_id: str, commands: Sequence[Sequence[Any]] = ()
+    ) -> bool:
+        """Delete one graph, running `commands` in the same transaction; False if absent."""
         if group_id not in await self.list_graphs():
             return False
-        await self.call(lambda: self.client.select_graph(group_id).delete())
+
+        async def run() -> list[Any]:
+            pipe = self.client.connection.pipeline(transaction=True)
+            pipe.execute_command("GRAPH.DELETE", group_id)
+            for command in commands:
+                pipe.execute_command(*command)
+            return list(await pipe.execute(raise_on_error=False))
+
+        for reply in await self.call(run):
+            if isinstance(reply, Exception):
+                raise reply
         self._indexed.discard(group_id)
-        self._vector_indexed.discard(group_id)
+        self._vector_indexed.pop(group_id, None)
         return True

@@ -3,18 +3,33 @@
 Writes, search, the queue and sessions depend on this interface, not on the
 FalkorDB implementation (`memory.backend.falkordb.Database`), the way Graphiti's
 operations depend on its query executor: nothing below the store imports the store.
+
+Reads are read-only queries. A graph changes only through `commit`, which runs
+a change's statements and the change-log commands beside them in one
+transaction (`memory.backend.changelog`); `GraphMemory.commit` is the one caller.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from memory.backend.derived import DerivedIndexes
 
 T = TypeVar("T")
+Statement = tuple[str, dict[str, Any]]  # parameterised Cypher and its parameters
 
 
 class GraphBackend(Protocol):
     """A server of named graphs (one per namespace) with Cypher, indexes and key access."""
+
+    indexes: DerivedIndexes  # the in-process indexes derived from its graphs
+
+    @property
+    def target(self) -> str:
+        """Where the server is (identifies it among the process's connections)."""
+        ...
 
     async def query(
         self,
@@ -22,42 +37,39 @@ class GraphBackend(Protocol):
         cypher: str,
         params: dict[str, Any] | None = None,
         *,
-        read_only: bool = False,
+        read_only: bool = True,
         timeout_ms: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Run parameterised Cypher on one graph and return rows as dicts."""
+        """Run parameterised read-only Cypher on one graph and return rows as dicts."""
+        ...
+
+    async def commit(
+        self,
+        group_id: str,
+        statements: Sequence[Statement],
+        commands: Sequence[Sequence[Any]] = (),
+    ) -> None:
+        """Run statements on a graph and raw commands in one transaction."""
+        ...
+
+    async def execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Run raw key and stream commands in one round trip."""
         ...
 
     async def list_graphs(self) -> list[str]:
         """Return the names of all graphs on the server."""
         ...
 
-    async def delete_graph(self, group_id: str) -> bool:
-        """Delete one graph; False if it did not exist."""
+    async def delete_graph(self, group_id: str, commands: Sequence[Sequence[Any]] = ()) -> bool:
+        """Delete one graph (running `commands` in the same transaction); False if absent."""
         ...
 
     async def ensure_indices(self, group_id: str) -> None:
         """Create the graph's indexes (once per connection)."""
         ...
 
-    def has_vector_index(self, group_id: str) -> bool:
-        """True once the graph's vector index over edge facts exists."""
-        ...
-
-    async def edge_count(self, group_id: str) -> int:
-        """Number of edges of a graph."""
-        ...
-
-    async def generation(self, group_id: str) -> str:
-        """The graph's write generation: a server-side token every write replaces."""
-        ...
-
-    async def bump_generation(self, group_id: str) -> None:
-        """Mark the graph as written (derived structures are rebuilt on their next read)."""
-        ...
-
-    async def derived(self, group_id: str, kind: str, build: Callable[[], Awaitable[T]]) -> T:
-        """A structure derived from a graph, kept until the graph's write generation changes."""
+    async def has_vector_index(self, group_id: str) -> bool:
+        """Whether the graph has its vector index over edge facts."""
         ...
 
     async def redis(self, call: Callable[[Any], Awaitable[T]]) -> T:
@@ -65,7 +77,7 @@ class GraphBackend(Protocol):
         ...
 
     def driver(self, group_id: str) -> Any:
-        """The Graphiti driver of one graph (Graphiti's own saves and searches)."""
+        """The Graphiti driver of one graph (Graphiti's own searches)."""
         ...
 
     async def call_with_retry(self, fn: Callable[[], Any]) -> Any:
@@ -73,4 +85,4 @@ class GraphBackend(Protocol):
         ...
 
 
-__all__ = ["GraphBackend"]
+__all__ = ["GraphBackend", "Statement"]

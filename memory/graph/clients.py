@@ -7,12 +7,12 @@ and never import the facade.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from memory.backend.protocol import GraphBackend
+from memory.backend.changelog import Change
+from memory.backend.protocol import GraphBackend, Statement
 from memory.embedders import Embedder
-from memory.model.namespaces import Namespace
 from memory.model.ontology import OntologyDefinition
 
 
@@ -24,14 +24,15 @@ class GraphClients:
         backend: The graph database.
         embedder: Embeds entity names and edge facts.
         ontology: What writes are checked against.
-        wrote: Called with the namespace after each write (bumps its write generation
-            and tells the store's write listeners).
+        commit: The store's one commit path: runs a change's statements on a graph
+            with its change-log entry in one transaction and tells the store's write
+            listeners (`GraphMemory.commit`).
     """
 
     backend: GraphBackend
     embedder: Embedder
     ontology: OntologyDefinition
-    wrote: Callable[[Namespace], Awaitable[None]]
+    commit: Callable[[str, Sequence[Statement], Change], Awaitable[None]]
 
 
 __all__ = ["GraphClients"]

@@ -1,25 +1,35 @@
-"""Source episodes: raw text with provenance, linked by MENTIONS to the entities it names."""
+"""Source episodes: raw text with provenance, linked by MENTIONS to the entities it names.
+
+`add_sources` writes many episodes with one read and one commit; `add_source` is
+the one-item case. The episode id is derived from the source id, so storing the
+same source again updates it in place (its first `created_at` is kept); an
+unchanged text is left alone.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from functools import partial
+from typing import Any
 
-from graphiti_core.edges import EpisodicEdge
-from graphiti_core.nodes import EpisodeType, EpisodicNode
-from graphiti_core.utils.datetime_utils import utc_now
-
-from memory.backend.protocol import GraphBackend
-from memory.backend.rows import parse_time, read_entity
+from memory.backend.changelog import Change
+from memory.backend.literals import Literal
+from memory.backend.protocol import GraphBackend, Statement
+from memory.backend.rows import parse_time
 from memory.graph.clients import GraphClients
+from memory.graph.plan import chunks
+from memory.model.batch import SourceItem
 from memory.model.keys import stable_uuid
-from memory.model.namespaces import Namespace
-from memory.model.records import SourceRecord, WriteResult
+from memory.model.namespaces import Namespace, as_namespace
+from memory.model.records import SourceRecord, WriteResult, WriteStatus
+from memory.model.time import utc_now
 
-
-def _first(found: list[SourceRecord]) -> SourceRecord | None:
-    return found[0] if found else None
+_WRITE_EPISODES = "UNWIND $rows AS row MERGE (n:Episodic {uuid: row.uuid}) SET n = row"
+_WRITE_MENTIONS = (
+    "UNWIND $rows AS row MATCH (ep:Episodic {uuid: row.episode}) "
+    "MATCH (n:Entity {uuid: row.node}) MERGE (ep)-[e:MENTIONS {uuid: row.uuid}]->(n) "
+    "SET e.group_id = $group_id, e.created_at = row.created_at"
+)
 
 
 async def add_source(
@@ -35,48 +45,106 @@ async def add_source(
     """Store raw text as a source episode linked to existing entities; see `GraphMemory`."""
     if not isinstance(text, str):
         raise ValueError(f"source text must be a string, got {type(text).__name__}")
-    if not source_id:
-        raise ValueError("add_source needs a non-empty source_id")
+    item = SourceItem(source_id, text, description, tuple(dict.fromkeys(mentions)), created_at)
+    [status] = await add_sources(memory, ns, [item])
+    uuid = stable_uuid(ns.group_id, "source", source_id)
+    return WriteResult(status=status, key=source_id, uuid=uuid)
+
+
+async def _old_sources(
+    memory: GraphClients, group_id: str, ids: list[str]
+) -> dict[str, tuple[str, str, set[str], str | None]]:
+    rows = await memory.backend.query(
+        group_id,
+        "MATCH (ep:Episodic) WHERE ep.name IN $ids "
+        "OPTIONAL MATCH (ep)-[:MENTIONS]->(n:Entity) WITH ep, collect(n.entity_key) AS keys "
+        "RETURN ep.name AS id, ep.content AS content, ep.source_description AS description, "
+        "ep.created_at AS created_at, keys",
+        {"ids": ids},
+        read_only=True,
+    )
+    return {
+        r["id"]: (r["content"] or "", r["description"] or "", set(r["keys"]), r["created_at"])
+        for r in rows
+    }
+
+
+async def add_sources(
+    memory: GraphClients, namespace: Namespace | str, items: Sequence[SourceItem]
+) -> list[WriteStatus]:
+    """Write many source episodes in one commit; return their statuses.
+
+    Raises:
+        ValueError: An empty source id, or a mentioned entity that does not exist
+            (nothing is written then).
+    """
+    ns = as_namespace(namespace)
     group_id = ns.group_id
     await memory.backend.ensure_indices(group_id)
-    targets = []
-    for key in dict.fromkeys(mentions):
-        node = await read_entity(memory.backend, group_id, key)
-        if node is None:
-            raise ValueError(f"mentioned entity {key!r} does not exist in namespace {ns}")
-        targets.append(node)
-    episode_uuid = stable_uuid(group_id, "source", source_id)
-    old = _first(await list_sources(memory.backend, ns, source_id=source_id))
-    if (
-        old
-        and old.content == text
-        and old.description == description
-        and set(old.mentions) == {t.entity_key for t in targets}
-    ):
-        return WriteResult(status="unchanged", key=source_id, uuid=episode_uuid)
-    now = utc_now()
-    episode = EpisodicNode(
-        uuid=episode_uuid,
-        name=source_id,
-        group_id=group_id,
-        source=EpisodeType.text,
-        source_description=description,
-        content=text,
-        created_at=created_at or (old.created_at if old and old.created_at else now),
-        valid_at=created_at or (old.created_at if old and old.created_at else now),
+    keys = sorted({k for item in items for k in item.mentions})
+    found = await memory.backend.query(
+        group_id,
+        "MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN n.entity_key AS key, n.uuid AS uuid",
+        {"keys": keys},
+        read_only=True,
     )
-    driver = memory.backend.driver(group_id)
-    await memory.backend.call_with_retry(lambda: episode.save(driver))
-    for node in targets:
-        link = EpisodicEdge(
-            uuid=stable_uuid(group_id, "mentions", source_id, node.entity_key),
-            source_node_uuid=episode_uuid,
-            target_node_uuid=node.uuid,
-            group_id=group_id,
-            created_at=episode.created_at,
-        )
-        await memory.backend.call_with_retry(partial(link.save, driver))
-    return WriteResult(status="updated" if old else "created", key=source_id, uuid=episode_uuid)
+    uuids = {r["key"]: r["uuid"] for r in found}
+    old = await _old_sources(memory, group_id, sorted({i.source_id for i in items}))
+    now, statuses = utc_now().isoformat(), list[WriteStatus]()
+    episodes: dict[str, dict[str, Any]] = {}
+    for item in items:
+        if not item.source_id:
+            raise ValueError("add_source needs a non-empty source_id")
+        missing = [k for k in item.mentions if k not in uuids]
+        if missing:
+            raise ValueError(f"mentioned entity {missing[0]!r} does not exist in namespace {ns}")
+        mentions = set(item.mentions)
+        before = old.get(item.source_id)
+        if before and before[:3] == (item.text, item.description, mentions):
+            statuses.append("unchanged")
+            continue
+        statuses.append("updated" if before else "created")
+        given = item.created_at.isoformat() if item.created_at else None
+        created = given or (before[3] if before else None) or now
+        old[item.source_id] = (item.text, item.description, mentions, created)
+        episodes[item.source_id] = {
+            "uuid": stable_uuid(group_id, "source", item.source_id),
+            "name": item.source_id,
+            "group_id": group_id,
+            "source_description": item.description,
+            "source": "text",
+            "content": item.text,
+            "entity_edges": [],
+            "created_at": created,
+            "valid_at": created,
+            "mentions": sorted(mentions),
+        }
+    if episodes:
+        await _commit_sources(memory, group_id, list(episodes.values()), uuids)
+    return statuses
+
+
+async def _commit_sources(
+    memory: GraphClients, group_id: str, episodes: list[dict[str, Any]], uuids: dict[str, str]
+) -> None:
+    links = [
+        {
+            "episode": ep["uuid"],
+            "node": uuids[key],
+            "uuid": stable_uuid(group_id, "mentions", ep["name"], key),
+            "created_at": ep["created_at"],
+        }
+        for ep in episodes
+        for key in ep.pop("mentions")
+    ]
+    statements: list[Statement] = [
+        (_WRITE_EPISODES, {"rows": Literal(c)}) for c in chunks(episodes)
+    ]
+    statements += [
+        (_WRITE_MENTIONS, {"rows": Literal(c), "group_id": group_id}) for c in chunks(links)
+    ]
+    change = Change.of([ep["uuid"] for ep in episodes] + [link["node"] for link in links])
+    await memory.commit(group_id, statements, change)
 
 
 async def list_sources(

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from graphiti_core.utils.datetime_utils import utc_now
-
+from memory.backend.changelog import Change, clear_commands, commit_commands, trim_commands
 from memory.backend.falkordb import Database
+from memory.backend.protocol import Statement
 from memory.backend.rows import (
     read_entity,
     read_relationship,
@@ -17,7 +17,6 @@ from memory.backend.rows import (
 from memory.backend.traverse import run_traverse
 from memory.embedders import Embedder, EmbeddingPrefetch, create_embedder, embed_async
 from memory.graph import bulk as _bulk
-from memory.graph import bulk_sources as _bulk_sources
 from memory.graph import reads as _reads
 from memory.graph import sources as _sources
 from memory.graph import transfer as _transfer
@@ -35,6 +34,7 @@ from memory.model.records import (
     SourceRecord,
     TraverseResult,
     WriteResult,
+    WriteStatus,
 )
 from memory.search import hybrid_search_many
 from memory.settings import Settings, load_settings
@@ -83,13 +83,43 @@ class GraphMemory:
     @property
     def clients(self) -> GraphClients:
         """What the write and read functions below the store are given."""
-        return GraphClients(self.db, self.embedder, self.ontology, self._wrote)
+        return GraphClients(self.db, self.embedder, self.ontology, self.commit)
 
-    async def _wrote(self, namespace: Namespace) -> None:
-        """Bump the namespace's write generation and tell the write listeners."""
-        await self.db.bump_generation(namespace.group_id)
+    async def commit(
+        self, group_id: str, statements: Sequence[Statement], change: Change
+    ) -> None:
+        """The one way a graph changes: statements and their change-log entry, atomically.
+
+        Runs `statements` on the namespace graph and appends `change` (the node and
+        edge uuids written or invalidated) to its change log in one transaction, then
+        tells the write listeners. Readers in this and other processes bring their
+        derived indexes up to date from the log on their next read.
+
+        Args:
+            group_id: The namespace graph.
+            statements: Parameterised Cypher writes, run in order.
+            change: What they change, for the log.
+        """
+        if not statements:
+            return
+        commands = commit_commands(group_id, change, keep=self.settings.change_log_keep)
+        await self.db.commit(group_id, statements, commands)
+        self._tell(group_id)
+
+    def _tell(self, group_id: str) -> None:
+        namespace = Namespace.from_group_id(group_id)
         for listener in list(self.on_write):
             listener(namespace)
+
+    async def trim_change_log(self, namespace: NamespaceLike, *, keep: int) -> None:
+        """Trim a namespace's change log to its newest `keep` entries now.
+
+        Readers whose offset falls behind the trimmed entries rebuild their indexes.
+        Commits trim the log on their own (``ATHENA_CHANGE_LOG_KEEP``).
+        """
+        if keep < 1:
+            raise ValueError(f"keep must be at least 1, got {keep}")
+        await self.db.execute(trim_commands(as_namespace(namespace).group_id, keep))
 
     async def __aenter__(self) -> GraphMemory:
         await self.connect()
@@ -249,17 +279,9 @@ class GraphMemory:
         source: str | None = None,
     ) -> bool:
         """Mark an edge as no longer true (`invalid_at` / `expired_at`); False if unknown."""
-        ns = as_namespace(namespace)
-        when = (at or utc_now()).isoformat()
-        rows = await self.db.query(
-            ns.group_id,
-            "MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() "
-            "SET e.invalid_at = $when, e.expired_at = $now, e.last_update_source = $source "
-            "RETURN e.uuid AS uuid",
-            {"uuid": uuid, "when": when, "now": utc_now().isoformat(), "source": source},
+        return await _upserts.invalidate_relationship(
+            self.clients, as_namespace(namespace), uuid, at=at, source=source
         )
-        await self._wrote(ns)
-        return bool(rows)
 
     async def relationships(
         self,
@@ -291,18 +313,15 @@ class GraphMemory:
         The episode id is derived from `source_id`, so storing the same source
         again updates it in place; unknown entity keys raise before anything is written.
         """
-        ns = as_namespace(namespace)
-        result = await _sources.add_source(
+        return await _sources.add_source(
             self.clients,
-            ns,
+            as_namespace(namespace),
             text,
             source_id=source_id,
             description=description,
             mentions=mentions,
             created_at=created_at,
         )
-        await self._wrote(ns)
-        return result
 
     async def get_source(self, namespace: NamespaceLike, source_id: str) -> SourceRecord | None:
         """Return the source episode stored under `source_id`, or None."""
@@ -315,13 +334,15 @@ class GraphMemory:
         """Return the namespace's source episodes with the entity keys they mention."""
         return await _sources.list_sources(self.db, as_namespace(namespace), source_id=source_id)
 
-    async def add_sources(self, namespace: NamespaceLike, items: Sequence[SourceItem]) -> list[str]:
+    async def add_sources(
+        self, namespace: NamespaceLike, items: Sequence[SourceItem]
+    ) -> list[WriteStatus]:
         """Write many source episodes as `add_source` would (a few queries); return statuses.
 
         Raises:
             ValueError: An empty source id, or a mentioned entity that does not exist.
         """
-        return await _bulk_sources.add_sources(self.clients, as_namespace(namespace), items)
+        return await _sources.add_sources(self.clients, as_namespace(namespace), items)
 
     async def write_batch(
         self,
@@ -483,9 +504,12 @@ class GraphMemory:
 
     async def clear(self, namespace: NamespaceLike) -> bool:
         """Delete everything in one namespace; False if it held nothing."""
-        ns = as_namespace(namespace)
-        deleted = await self.db.delete_graph(ns.group_id)
-        await self._wrote(ns)
+        group_id = as_namespace(namespace).group_id
+        commands = clear_commands(group_id)
+        deleted = await self.db.delete_graph(group_id, commands)
+        if not deleted:  # no graph, but a log of one may remain: retire it all the same
+            await self.db.execute(commands)
+        self._tell(group_id)
         return deleted
 
     async def export(self, namespace: NamespaceLike) -> dict[str, Any]:
@@ -498,7 +522,4 @@ class GraphMemory:
         Raises:
             ValueError: The namespace is not empty or the document is malformed.
         """
-        ns = as_namespace(namespace)
-        counts = await _transfer.import_namespace(self, ns, document)
-        await self._wrote(ns)
-        return counts
+        return await _transfer.import_namespace(self, as_namespace(namespace), document)

@@ -7,12 +7,15 @@ document apart from its `namespace` field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
 from memory.backend.protocol import GraphBackend
-from memory.model.keys import normalise_name
+from memory.graph.clients import GraphClients
+from memory.graph.plan import NodeState, Plan, commit_plan, plan_edge, plan_node
+from memory.model.batch import SourceItem
+from memory.model.keys import normalise_name, stable_uuid
 from memory.model.namespaces import Namespace
 from memory.model.ontology import OntologyDefinition
 from memory.model.records import (
@@ -20,8 +23,9 @@ from memory.model.records import (
     GraphStats,
     RelationshipRecord,
     SourceRecord,
-    WriteResult,
+    WriteStatus,
 )
+from memory.model.time import utc_now
 
 FORMAT = "athena-memory/v1"
 
@@ -60,47 +64,15 @@ class Store(Protocol):
         """Counts of a namespace."""
         ...
 
-    async def upsert_entity(
-        self,
-        namespace: Namespace,
-        label: str,
-        name: str,
-        *,
-        summary: str = "",
-        properties: dict[str, Any] | None = None,
-        source: str | None = None,
-        confidence: float | None = None,
-    ) -> WriteResult:
-        """Create or update an entity."""
+    @property
+    def clients(self) -> GraphClients:
+        """What writes are given (the store's commit path among them)."""
         ...
 
-    async def upsert_relationship(
-        self,
-        namespace: Namespace,
-        source_key: str,
-        relation: str,
-        target_key: str,
-        *,
-        fact: str,
-        properties: dict[str, Any] | None = None,
-        source: str | None = None,
-        confidence: float | None = None,
-        valid_at: datetime | None = None,
-    ) -> WriteResult:
-        """Create or update an edge."""
-        ...
-
-    async def add_source(
-        self,
-        namespace: Namespace,
-        text: str,
-        *,
-        source_id: str,
-        description: str = "",
-        mentions: Iterable[str] = (),
-        created_at: datetime | None = None,
-    ) -> WriteResult:
-        """Store a source episode."""
+    async def add_sources(
+        self, namespace: Namespace, items: Sequence[SourceItem]
+    ) -> list[WriteStatus]:
+        """Store source episodes."""
         ...
 
 
@@ -162,6 +134,7 @@ async def export_namespace(memory: Store, ns: Namespace) -> dict[str, Any]:
                 normalise_name(d["source"]["name"]),
                 d["target"]["label"],
                 normalise_name(d["target"]["name"]),
+                d["valid_at"] or "",
             ),
         ),
         "sources": [
@@ -193,7 +166,11 @@ def _check_document(document: Any) -> None:
 async def import_namespace(
     memory: Store, ns: Namespace, document: dict[str, Any]
 ) -> dict[str, int]:
-    """Write an export document into an empty namespace, keeping its provenance and times."""
+    """Write an export document into an empty namespace, keeping its provenance and times.
+
+    The graph is written in one commit (then the sources in another): every entity,
+    every edge (the old versions of an edge beside its current one), their times.
+    """
     _check_document(document)
     stats = await memory.stats(ns)
     if sum(stats.nodes_by_label.values()) or stats.sources:
@@ -202,67 +179,84 @@ async def import_namespace(
         memory.ontology.check_label(item["label"])
     for item in document["relationships"]:
         memory.ontology.edge_type(item["relation"])
-    group_id = ns.group_id
+    clients = memory.clients
+    await clients.backend.ensure_indices(ns.group_id)
+    plan = Plan(ns.group_id, utc_now())
+    nodes: dict[str, NodeState] = {}
     for item in document["entities"]:
-        written = await memory.upsert_entity(
-            ns,
+        key = memory.entity_key(ns, item["label"], item["name"])
+        plan_node(
+            plan,
+            nodes,
+            key,
             item["label"],
             item["name"],
             summary=item.get("summary", ""),
             properties=item.get("properties"),
-            source=item.get("last_update_source"),
             confidence=item.get("confidence"),
+            source=item.get("last_update_source"),
         )
-        await memory.backend.query(
-            group_id,
-            "MATCH (n:Entity {uuid: $uuid}) SET n.created_at = $created, n.updated_at = $updated",
-            {
-                "uuid": written.uuid,
-                "created": item.get("created_at"),
-                "updated": item.get("updated_at"),
-            },
-        )
+        _keep_times(plan.nodes[key], item, ("created_at", "updated_at"))
     for item in document["relationships"]:
-        source = memory.entity_key(ns, item["source"]["label"], item["source"]["name"])
-        target = memory.entity_key(ns, item["target"]["label"], item["target"]["name"])
-        written = await memory.upsert_relationship(
-            ns,
-            source,
-            item["relation"],
-            target,
-            fact=item["fact"],
-            properties=item.get("properties"),
-            source=item.get("last_update_source"),
-            confidence=item.get("confidence"),
-            valid_at=_parse(item.get("valid_at")),
-        )
-        await memory.backend.query(
-            group_id,
-            "MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() SET e.created_at = $created, "
-            "e.updated_at = $updated, e.invalid_at = $invalid, e.expired_at = $expired",
-            {
-                "uuid": written.uuid,
-                "created": item.get("created_at"),
-                "updated": item.get("updated_at"),
-                "invalid": item.get("invalid_at"),
-                "expired": item.get("expired_at"),
-            },
-        )
-    for item in document["sources"]:
-        mentions = [memory.entity_key(ns, m["label"], m["name"]) for m in item.get("mentions", [])]
-        await memory.add_source(
-            ns,
+        _plan_imported_edge(memory, ns, plan, nodes, item)
+    await commit_plan(clients, plan)
+    items = [
+        SourceItem(
+            item["source_id"],
             item["content"],
-            source_id=item["source_id"],
-            description=item.get("description", ""),
-            mentions=mentions,
-            created_at=_parse(item.get("created_at")),
+            item.get("description", ""),
+            tuple(memory.entity_key(ns, m["label"], m["name"]) for m in item.get("mentions", [])),
+            _parse(item.get("created_at")),
         )
+        for item in document["sources"]
+    ]
+    await memory.add_sources(ns, items)
     return {
         "entities": len(document["entities"]),
         "relationships": len(document["relationships"]),
         "sources": len(document["sources"]),
     }
+
+
+def _keep_times(row: dict[str, Any], item: dict[str, Any], names: Sequence[str]) -> None:
+    for name in names:
+        if item.get(name):
+            row[name] = item[name]
+
+
+def _plan_imported_edge(
+    memory: Store, ns: Namespace, plan: Plan, nodes: dict[str, NodeState], item: dict[str, Any]
+) -> None:
+    """Plan one exported edge; an old version gets a version uuid beside the current one."""
+    ends = tuple(memory.entity_key(ns, item[end]["label"], item[end]["name"])
+                 for end in ("source", "target"))
+    for key in ends:
+        if key not in nodes:
+            raise ValueError(f"export edge names an entity it does not list: {key!r}")
+    memory.ontology.validate_edge(
+        nodes[ends[0]].label, item["relation"], nodes[ends[1]].label, item.get("properties") or {}
+    )
+    uuid = stable_uuid(ns.group_id, "edge", ends[0], item["relation"], ends[1])
+    previous = plan.edges.pop(uuid, None)  # another version of the same edge, planned before
+    plan_edge(
+        plan,
+        (nodes, {}),
+        (ends[0], ends[1]),
+        item["relation"],
+        fact=item["fact"],
+        properties=item.get("properties"),
+        confidence=item.get("confidence"),
+        source=item.get("last_update_source"),
+        valid_at=_parse(item.get("valid_at")),
+    )
+    row = plan.edges.pop(uuid)
+    if item.get("invalid_at") or item.get("expired_at"):  # an old version
+        version = f"{item.get('valid_at')}|{item.get('invalid_at')}"
+        row["uuid"] = stable_uuid(ns.group_id, "edge-version", uuid, version)
+    _keep_times(row, item, ("created_at", "updated_at", "invalid_at", "expired_at"))
+    for planned in (previous, row):
+        if planned is not None:
+            plan.edges[planned["uuid"]] = planned
 
 
 async def stats(backend: GraphBackend, ns: Namespace) -> GraphStats:

@@ -1,33 +1,30 @@
-"""One-at-a-time upserts of entities and relationships (the store's reference write path).
+"""One-at-a-time upserts and invalidations (the store's reference write path).
 
 Free functions over the store's clients (`GraphClients`): each reads what is
-stored, leaves an unchanged write alone, and otherwise saves Graphiti's
-`EntityNode` / `EntityEdge` with a deterministic uuid, the properties as JSON
-(edges also flatten scalar properties to ``p_*`` for indexes) and provenance.
-Bulk writers (`memory.graph.bulk`) write the same properties many rows at a time.
+stored, leaves an unchanged write alone, and otherwise folds the one write into
+a `memory.graph.plan.Plan` and commits it, exactly as the batch writer
+(`memory.graph.bulk`) does for many items.
 """
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
-from graphiti_core.edges import EntityEdge
-from graphiti_core.nodes import EntityNode
-from graphiti_core.utils.datetime_utils import utc_now
-
-from memory.backend.rows import (
-    check_confidence,
-    dumps_properties,
-    read_entity,
-    read_relationship,
-)
-from memory.embedders import embed_async
 from memory.graph.clients import GraphClients
+from memory.graph.plan import (
+    Plan,
+    commit_plan,
+    existing_edges,
+    existing_nodes,
+    plan_edge,
+    plan_node,
+    plan_retire,
+)
 from memory.model.keys import entity_key, stable_uuid
 from memory.model.namespaces import Namespace
 from memory.model.records import WriteResult
+from memory.model.time import utc_now
 
 
 async def upsert_entity(
@@ -45,50 +42,24 @@ async def upsert_entity(
     memory.ontology.check_label(label)
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"entity name must be a non-empty string, got {name!r}")
-    check_confidence(confidence)
     group_id = ns.group_id
     await memory.backend.ensure_indices(group_id)
     key = entity_key(group_id, label, name)
-    existing = await read_entity(memory.backend, group_id, key)
-    # The first spelling of a name stays its display name.
-    display = existing.name if existing else name.strip()
-    new = {
-        "name": display,
-        "summary": summary,
-        "properties": properties or {},
-        "confidence": confidence,
-    }
-    if existing is not None:
-        old = {
-            "name": existing.name,
-            "summary": existing.summary,
-            "properties": existing.properties,
-            "confidence": existing.confidence,
-        }
-        if json.loads(dumps_properties(new)) == json.loads(dumps_properties(old)):
-            return WriteResult(status="unchanged", key=key, uuid=existing.uuid)
-    now = utc_now()
-    [embedding] = await embed_async(memory.embedder, [display])
-    node = EntityNode(
-        uuid=existing.uuid if existing else stable_uuid(group_id, "entity", key),
-        name=display,
-        group_id=group_id,
-        labels=[label],
+    nodes = await existing_nodes(memory, group_id, [key])
+    plan = Plan(group_id, utc_now())
+    status = plan_node(
+        plan,
+        nodes,
+        key,
+        label,
+        name,
         summary=summary,
-        name_embedding=embedding,
-        created_at=existing.created_at if existing and existing.created_at else now,
-        attributes={
-            "entity_key": key,
-            "label": label,
-            "props_json": dumps_properties(properties),
-            "confidence": confidence,
-            "last_update_source": source,
-            "updated_at": now.isoformat(),
-        },
+        properties=properties,
+        confidence=confidence,
+        source=source,
     )
-    await memory.backend.call_with_retry(lambda: node.save(memory.backend.driver(group_id)))
-    await memory.wrote(ns)
-    return WriteResult(status="updated" if existing else "created", key=key, uuid=node.uuid)
+    await commit_plan(memory, plan)
+    return WriteResult(status=status, key=key, uuid=nodes[key].uuid)
 
 
 async def upsert_relationship(
@@ -108,49 +79,46 @@ async def upsert_relationship(
     memory.ontology.edge_type(relation)
     if not isinstance(fact, str) or not fact.strip():
         raise ValueError("a relationship needs a non-empty fact text")
-    check_confidence(confidence)
     group_id = ns.group_id
     await memory.backend.ensure_indices(group_id)
-    ends = {}
+    nodes = await existing_nodes(memory, group_id, [source_key, target_key])
     for role, key in (("source", source_key), ("target", target_key)):
-        node = await read_entity(memory.backend, group_id, key)
-        if node is None:
+        if key not in nodes:
             raise ValueError(f"{role} entity {key!r} does not exist in namespace {ns}")
-        ends[role] = node
-    props = json.loads(dumps_properties(properties))
-    memory.ontology.validate_edge(ends["source"].label, relation, ends["target"].label, props)
-    edge_uuid = stable_uuid(group_id, "edge", source_key, relation, target_key)
-    existing = await read_relationship(memory.backend, group_id, edge_uuid)
-    if (
-        existing is not None
-        and (existing.fact, existing.properties, existing.confidence) == (fact, props, confidence)
-        and existing.is_current
-    ):
-        return WriteResult(status="unchanged", key=edge_uuid, uuid=edge_uuid)
-    now = utc_now()
-    [embedding] = await embed_async(memory.embedder, [fact])
-    flat = {f"p_{k}": v for k, v in props.items() if isinstance(v, str | int | float | bool)}
-    edge = EntityEdge(
-        uuid=edge_uuid,
-        source_node_uuid=ends["source"].uuid,
-        target_node_uuid=ends["target"].uuid,
-        name=relation,
-        fact=fact,
-        fact_embedding=embedding,
-        group_id=group_id,
-        episodes=[],
-        created_at=existing.created_at if existing and existing.created_at else now,
-        valid_at=valid_at or (existing.valid_at if existing else now),
-        attributes={
-            **flat,
-            "props_json": dumps_properties(props),
-            "source_key": source_key,
-            "target_key": target_key,
-            "confidence": confidence,
-            "last_update_source": source,
-            "updated_at": now.isoformat(),
-        },
+    memory.ontology.validate_edge(
+        nodes[source_key].label, relation, nodes[target_key].label, properties or {}
     )
-    await memory.backend.call_with_retry(lambda: edge.save(memory.backend.driver(group_id)))
-    await memory.wrote(ns)
-    return WriteResult(status="updated" if existing else "created", key=edge_uuid, uuid=edge_uuid)
+    uuid = stable_uuid(group_id, "edge", source_key, relation, target_key)
+    edges = await existing_edges(memory, group_id, [uuid])
+    plan = Plan(group_id, utc_now())
+    status = plan_edge(
+        plan,
+        (nodes, edges),
+        (source_key, target_key),
+        relation,
+        fact=fact,
+        properties=properties,
+        confidence=confidence,
+        source=source,
+        valid_at=valid_at,
+    )
+    await commit_plan(memory, plan)
+    return WriteResult(status=status, key=uuid, uuid=uuid)
+
+
+async def invalidate_relationship(
+    memory: GraphClients, ns: Namespace, uuid: str, *, at: datetime | None, source: str | None
+) -> bool:
+    """Close one current edge at `at` (default now); False if there is no such edge."""
+    edges = await existing_edges(memory, ns.group_id, [uuid])
+    edge = edges.get(uuid)
+    if edge is None:
+        return False
+    if edge.is_current:
+        plan = Plan(ns.group_id, utc_now())
+        plan_retire(plan, uuid, (edge.source_uuid, edge.target_uuid), source, at)
+        await commit_plan(memory, plan)
+    return True
+
+
+__all__ = ["invalidate_relationship", "upsert_entity", "upsert_relationship"]

@@ -9,6 +9,7 @@ subgraphs (`memory.underwriting.rulebook.rule_graph`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 
@@ -58,12 +59,16 @@ class WriteTally:
 
 @dataclass(frozen=True)
 class SourceItem:
-    """A source episode to write: its id, raw text, description and mentioned entity keys."""
+    """A source episode to write: its id, raw text, description, mentioned entity keys.
+
+    `created_at` None keeps a stored episode's time (now for a new one).
+    """
 
     source_id: str
     text: str
     description: str = ""
     mentions: tuple[str, ...] = ()
+    created_at: datetime | None = None
 
 
 def merge_shared(

@@ -7,13 +7,15 @@ Depends on the model and the backend protocol only; the store calls it.
 """
 
 from memory.search.hybrid import ENGINES, hybrid_search_many, valid_then
-from memory.search.lexical import LexicalIndex, lexical_index, tokenize
+from memory.search.lexical import Fact, LexicalIndex, LexicalKind, lexical_index, tokenize
 from memory.search.ranking import Filters, fused_scores, reciprocal_rank_fusion
 
 __all__ = [
     "ENGINES",
+    "Fact",
     "Filters",
     "LexicalIndex",
+    "LexicalKind",
     "fused_scores",
     "hybrid_search_many",
     "lexical_index",

@@ -23,7 +23,6 @@ from memory.backend.protocol import GraphBackend as Database
 from memory.backend.rows import EDGES_BY_UUID, relationship_from_row
 from memory.embedders import Embedder, embed_async
 from memory.model.records import SearchHit
-from memory.search.graphiti import combined_config, edge_config, graphiti_scores
 from memory.search.ranking import Filters, fused_scores
 
 OVERFETCH = 4
@@ -88,7 +87,6 @@ async def hybrid_search_many(
     results: list[list[SearchHit]] = [[] for _ in queries]
     if not asked or group_id not in await db.list_graphs():
         return results
-    await db.ensure_indices(group_id)
     texts = [queries[i] for i in asked]
     vectors = await embed_async(embedder, texts)
     fetch = limit * OVERFETCH
@@ -103,6 +101,8 @@ async def hybrid_search_many(
     if engine == "fused":
         scored = await fused_scores(db, group_id, texts, vectors, fetch, filters)
     else:
+        from memory.search.graphiti import combined_config, edge_config, graphiti_scores
+
         config = edge_config(fetch) if engine == "graphiti" else combined_config(fetch)
         scored = [
             await graphiti_scores(db, embedder, group_id, text, vector, config, relations)

@@ -16,9 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graphiti_core.driver.falkordb import STOPWORDS
-from graphiti_core.driver.falkordb.fulltext import sanitize_falkor_fulltext_query
-
 from memory.backend.protocol import GraphBackend as Database
 from memory.search.lexical import lexical_index
 
@@ -82,6 +79,10 @@ class Filters:
 
 def fulltext_query(text: str) -> str:
     """Turn free text into a RediSearch OR-query of its non-stopword terms ('' if none)."""
+    # Graphiti's own sanitiser and stopwords (imported here: only these searches need them).
+    from graphiti_core.driver.falkordb import STOPWORDS
+    from graphiti_core.driver.falkordb.fulltext import sanitize_falkor_fulltext_query
+
     words = [w for w in sanitize_falkor_fulltext_query(text).split() if w.lower() not in STOPWORDS]
     return " | ".join(dict.fromkeys(words[:MAX_TERMS]))
 
@@ -214,7 +215,9 @@ async def vector_ids(
     """The vector ranking of each query: exact on small graphs, HNSW on large ones."""
     if not vectors:
         return []
-    if await db.edge_count(group_id) <= EXACT_MAX_EDGES or not db.has_vector_index(group_id):
+    # The lexical index holds every current edge: its size is the graph's, for free.
+    edges = len(await lexical_index(db, group_id, filters.partition_property, filters.wildcard))
+    if edges <= EXACT_MAX_EDGES or not await db.has_vector_index(group_id):
         return await exact_vector_ids(db, group_id, vectors, fetch, filters)
     return await ann_vector_ids(db, group_id, vectors, fetch, filters)
 

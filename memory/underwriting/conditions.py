@@ -8,15 +8,16 @@ rest (``neq``, ``not_in``, mismatched types) are checked one by one. At 10k
 rules a lookup takes well under a millisecond where loading every rule reading
 a submitted field took seconds.
 
-`condition_index(memory, namespace)` builds the index from the namespace's Rule
-nodes and keeps it until the namespace's write generation changes (a token
-every write replaces on the server, so writes by other processes are seen too;
-see `Database.derived`).
+`condition_index(memory, namespace)` returns the namespace's index as a derived
+index (`ConditionKind`, see `memory.backend.derived`): built once from the
+current Rule nodes, then kept current from the namespace's change log, a changed
+rule replacing its entry in place (writes by other processes included).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -26,10 +27,12 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from schemas.rules import Condition
 
 if TYPE_CHECKING:
+    from memory.backend import Change, Reader
     from memory.graph import GraphMemory
     from memory.model import Namespace
 
 ALL_PRODUCTS = "all"  # casefolded
+logger = logging.getLogger(__name__)
 CURRENT_EDGE = "e.invalid_at IS NULL AND e.expired_at IS NULL"
 # The current Rule nodes `n`: a rule is current unless every edge it has was invalidated.
 RULE_NODES = (
@@ -100,14 +103,13 @@ def _key(value: Any) -> tuple[str, Any] | None:
 class _Thresholds:
     """Numeric limits of one operator on one field, sorted, with their rules."""
 
-    pairs: list[tuple[float, int]] = field(default_factory=list)
     limits: list[float] = field(default_factory=list)
     rules: list[int] = field(default_factory=list)
 
-    def freeze(self) -> None:
-        self.pairs.sort()
-        self.limits = [p[0] for p in self.pairs]
-        self.rules = [p[1] for p in self.pairs]
+    def add(self, limit: float, rule: int) -> None:
+        at = bisect_right(self.limits, limit)
+        self.limits.insert(at, limit)
+        self.rules.insert(at, rule)
 
     def holding(self, operator: str, value: float) -> list[int]:
         if operator == "gt":  # value > limit
@@ -136,7 +138,7 @@ class _Field:
             for key in dict.fromkeys(k for k in map(_key, members) if k is not None):
                 self.equals[key].append(rule)
         elif op in _NUMERIC and is_number(value):
-            self.numeric.setdefault(op, _Thresholds()).pairs.append((float(value), rule))
+            self.numeric.setdefault(op, _Thresholds()).add(float(value), rule)
         elif op in ("eq", *_NUMERIC):
             return  # can never hold (e.g. a list for eq, a string for gt): the rule never fires
         else:
@@ -156,35 +158,64 @@ class _Field:
 
 @dataclass(frozen=True)
 class IndexedRule:
-    """What the index keeps of a rule: its name, product and conditions per field."""
+    """What the index keeps of a rule: its key, name, product and conditions."""
 
+    key: str
     name: str
     product_type: str
+    conditions: tuple[Condition, ...]
     per_field: Mapping[str, int]
 
 
 class ConditionIndex:
-    """Which rules can fire on a submission, found by value instead of by scanning."""
+    """Which rules can fire on a submission, found by value instead of by scanning.
 
-    def __init__(self, rules: Iterable[tuple[str, str, list[Condition]]]) -> None:
-        """Index (rule name, product type, conditions) triples."""
-        self.rules: list[IndexedRule] = []
+    Rules are added and replaced one at a time (`add`, `discard`), so a changed
+    rule costs a few list insertions, not a rebuild: a replaced rule's old slot
+    is left dead and skipped, and the index compacts itself once dead slots
+    outnumber live ones.
+    """
+
+    def __init__(self, rules: Iterable[tuple[str, str, list[Condition]]] = ()) -> None:
+        """Index (rule name, product type, conditions) triples, keyed by rule name."""
+        self.rules: list[IndexedRule | None] = []
+        self.slot: dict[str, int] = {}
         self.fields: dict[str, _Field] = {}
-        for index, (name, product, conditions) in enumerate(rules):
-            per_field: dict[str, int] = {}
-            for condition in conditions:
-                per_field[condition.field] = per_field.get(condition.field, 0) + 1
-                self.fields.setdefault(condition.field, _Field()).add(index, condition)
-            self.rules.append(IndexedRule(name, product.casefold(), per_field))
-        for entry in self.fields.values():
-            for thresholds in entry.numeric.values():
-                thresholds.freeze()
+        for name, product, conditions in rules:
+            self.add(name, name, product, conditions)
 
     def __len__(self) -> int:
-        return len(self.rules)
+        return len(self.slot)
+
+    def add(self, key: str, name: str, product: str, conditions: Iterable[Condition]) -> None:
+        """Index one rule under `key`, replacing what was indexed under it."""
+        self.discard(key)
+        rule = len(self.rules)
+        per_field: dict[str, int] = {}
+        conditions = tuple(conditions)
+        for condition in conditions:
+            per_field[condition.field] = per_field.get(condition.field, 0) + 1
+            self.fields.setdefault(condition.field, _Field()).add(rule, condition)
+        self.rules.append(IndexedRule(key, name, product.casefold(), conditions, per_field))
+        self.slot[key] = rule
+
+    def discard(self, key: str) -> None:
+        """Forget the rule indexed under `key` (unknown keys are ignored)."""
+        rule = self.slot.pop(key, None)
+        if rule is None:
+            return
+        self.rules[rule] = None
+        if len(self.rules) > 64 and len(self.slot) < len(self.rules) / 2:
+            self._compact()
+
+    def _compact(self) -> None:
+        live = [r for r in self.rules if r is not None]
+        self.rules, self.slot, self.fields = [], {}, {}
+        for entry in live:
+            self.add(entry.key, entry.name, entry.product_type, entry.conditions)
 
     def candidates(self, values: Mapping[str, Any], product_type: str | None) -> list[str]:
-        """Names of the rules worth evaluating on `values`, in index order.
+        """Names of the rules worth evaluating on `values`, in the order they were indexed.
 
         A rule is returned when it applies to `product_type` (None: every product),
         has a condition on at least one submitted field, and every condition on a
@@ -200,14 +231,34 @@ class ConditionIndex:
         names = []
         for rule in sorted(held):
             entry = self.rules[rule]
+            if entry is None:
+                continue
             if held[rule] != sum(n for f, n in entry.per_field.items() if f in present):
                 continue
             if wanted is None or entry.product_type in (ALL_PRODUCTS, wanted):
                 names.append(entry.name)
         return names
 
+    def to_bytes(self) -> bytes:
+        """Serialise the live rules (JSON)."""
+        live = [
+            [e.key, e.name, e.product_type, [c.model_dump(mode="json") for c in e.conditions]]
+            for e in self.rules
+            if e is not None
+        ]
+        return json.dumps(live).encode()
 
-def _triple(name: str, props_json: str | None) -> tuple[str, str, list[Condition]]:
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ConditionIndex:
+        """Load an index written by `to_bytes`."""
+        index = cls()
+        for key, name, product, conditions in json.loads(data):
+            index.add(key, name, product, [Condition.model_construct(**c) for c in conditions])
+        return index
+
+
+def _rule_entry(uuid: str, name: str, props_json: str | None) -> tuple[str, str, list[Condition]]:
+    """(name, product type, conditions) of a stored Rule node; no conditions if malformed."""
     try:
         props = json.loads(props_json or "{}")
         conditions = [Condition.model_validate(c) for c in props.get("conditions") or []]
@@ -216,21 +267,75 @@ def _triple(name: str, props_json: str | None) -> tuple[str, str, list[Condition
     return name, str(props.get("product_type") or ""), conditions
 
 
-async def condition_index(memory: GraphMemory, namespace: Namespace) -> ConditionIndex:
-    """The namespace's condition index, rebuilt only after a write to the namespace."""
-    group_id = namespace.group_id
+class ConditionKind:
+    """The condition index as a derived index of a graph (see `memory.backend.derived`).
 
-    async def build() -> ConditionIndex:
-        rows = await memory.db.query(
+    Built from the current Rule nodes; a commit's change is applied by re-reading
+    the Rule nodes it names (a rule's edges being retired makes it no longer
+    current, and its endpoints are named too).
+    """
+
+    name = "conditions"
+    version = 1
+    _RETURN = "RETURN n.uuid AS uuid, n.name AS name, n.props_json AS props"
+
+    async def build(self, reader: Reader, group_id: str) -> ConditionIndex:
+        """Index every current rule of the graph."""
+        logger.info("building condition index of %s", group_id)
+        rows = await reader.query(
             group_id,
-            f"MATCH (n:Entity) WHERE n.label = 'Rule' {RULE_NODES}"
-            "RETURN n.name AS name, n.props_json AS props ORDER BY n.name",
-            read_only=True,
+            f"MATCH (n:Entity) WHERE n.label = 'Rule' {RULE_NODES}{self._RETURN} ORDER BY n.name",
         )
-        return ConditionIndex(_triple(r["name"], r["props"]) for r in rows)
+        index = ConditionIndex()
+        for r in rows:
+            index.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"]))
+        return index
 
-    index: ConditionIndex = await memory.db.derived(group_id, "conditions", build)
+    async def apply(
+        self, reader: Reader, group_id: str, state: ConditionIndex, change: Change
+    ) -> ConditionIndex:
+        """Re-read the rules among the nodes the change names."""
+        uuids = sorted(change.nodes)
+        rows: list[dict[str, Any]] = []
+        for i in range(0, len(uuids), 1000):
+            rows += await reader.query(
+                group_id,
+                "MATCH (n:Entity) WHERE n.uuid IN $uuids AND n.label = 'Rule' "
+                f"{RULE_NODES}{self._RETURN}",
+                {"uuids": uuids[i : i + 1000]},
+            )
+        live = {r["uuid"] for r in rows}
+        for uuid in set(uuids) - live:
+            state.discard(uuid)
+        for r in rows:
+            state.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"]))
+        return state
+
+    def dump(self, state: ConditionIndex) -> bytes:
+        """Serialise the index."""
+        return state.to_bytes()
+
+    def load(self, data: bytes) -> ConditionIndex:
+        """Load a serialised index."""
+        return ConditionIndex.from_bytes(data)
+
+
+CONDITIONS = ConditionKind()
+
+
+async def condition_index(memory: GraphMemory, namespace: Namespace) -> ConditionIndex:
+    """The namespace's condition index, current as of its newest commit."""
+    index: ConditionIndex = await memory.db.indexes.get(namespace.group_id, CONDITIONS)
     return index
 
 
-__all__ = ["RULE_NODES", "ConditionIndex", "condition_index", "equal", "holds", "is_number"]
+__all__ = [
+    "CONDITIONS",
+    "RULE_NODES",
+    "ConditionIndex",
+    "ConditionKind",
+    "condition_index",
+    "equal",
+    "holds",
+    "is_number",
+]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from memory.backend import Change
 from memory.model import Namespace, RelationshipRecord, as_namespace
 
 if TYPE_CHECKING:
@@ -94,23 +95,36 @@ async def supersede_rule(
     if memory.entity_key(ns, "Rule", old_rule) == memory.entity_key(ns, "Rule", new_rule):
         raise ValueError(f"a rule cannot supersede itself: {old_rule!r}")
     when = at or datetime.now(UTC)
-    count = 0
-    for edge in await _rule_edges(memory, ns, old_rule, current=True):
-        props = {**edge.properties, "superseded_by": new_rule, "superseded_at": when.isoformat()}
-        await memory.db.query(
-            ns.group_id,
-            "MATCH ()-[e:RELATES_TO {uuid: $uuid}]->() SET e.props_json = $props, "
-            "e.p_superseded_by = $new, e.p_superseded_at = $at",
-            {
-                "uuid": edge.uuid,
-                "props": json.dumps(props, sort_keys=True, default=str),
-                "new": new_rule,
-                "at": when.isoformat(),
-            },
-        )
-        await memory.invalidate_relationship(ns, edge.uuid, at=when, source=source)
-        count += 1
-    return count
+    edges = await _rule_edges(memory, ns, old_rule, current=True)
+    if not edges:
+        return 0
+    rows = [
+        {
+            "uuid": edge.uuid,
+            "props": json.dumps(
+                {**edge.properties, "superseded_by": new_rule, "superseded_at": when.isoformat()},
+                sort_keys=True,
+                default=str,
+            ),
+        }
+        for edge in edges
+    ]
+    statement = (
+        "UNWIND $rows AS row MATCH ()-[e:RELATES_TO {uuid: row.uuid}]->() "
+        "SET e.props_json = row.props, e.p_superseded_by = $new, e.p_superseded_at = $at, "
+        "e.invalid_at = $at, e.expired_at = $now, e.last_update_source = $source",
+        {
+            "rows": rows,
+            "new": new_rule,
+            "at": when.isoformat(),
+            "now": datetime.now(UTC).isoformat(),
+            "source": source,
+        },
+    )
+    rule = await memory.get_entity(ns, memory.entity_key(ns, "Rule", old_rule))
+    change = Change.of([rule.uuid] if rule else [], [e.uuid for e in edges])
+    await memory.commit(ns.group_id, [statement], change)
+    return len(edges)
 
 
 async def supersessions(memory: GraphMemory, namespace: Namespace | str) -> list[Supersession]:

@@ -160,27 +160,20 @@ def test_canonical_product() -> None:
     assert canonical_product(None) is None
 
 
-async def test_condition_index_is_built_once_per_write_for_every_memory_of_a_process(
-    memory: GraphMemory, namespace: Namespace, monkeypatch: pytest.MonkeyPatch
+async def test_condition_index_is_built_once_and_kept_current_for_every_memory_of_a_process(
+    memory: GraphMemory, namespace: Namespace
 ) -> None:
-    import memory.underwriting.conditions as conditions
+    from memory.backend.derived import EVENTS
 
     analytics = await _analytics(memory, namespace)
-    builds: list[int] = []
-
-    class Counting(conditions.ConditionIndex):
-        def __init__(self, rules: Any) -> None:
-            builds.append(1)
-            super().__init__(rules)
-
-    monkeypatch.setattr(conditions, "ConditionIndex", Counting)
+    builds = EVENTS["conditions:build"]
     assert await analytics.rule_count() == 3
     # A graph run opens its own memory on the same server: it reuses the index.
     async with GraphMemory(memory.settings) as other:
         assert await GraphAnalytics(other, namespace).rule_count() == 3
-        assert len(builds) == 1
+        assert EVENTS["conditions:build"] == builds + 1
         extra = RULES[2].model_copy(update={"rule_name": "Crew Size Decline"})
         await apply_rule_graph(other, namespace, rule_graph(extra), source="t003")
-    assert await analytics.rule_count() == 4  # the write made a new generation
+    assert await analytics.rule_count() == 4  # the write reached the index through the log
     assert await analytics.rule_count() == 4
-    assert len(builds) == 2
+    assert EVENTS["conditions:build"] == builds + 1  # ... without a rebuild

@@ -1,68 +1,123 @@
-"""The in-process BM25 index: bm25s's scores, read from posting lists only, with filters."""
+"""The in-process BM25 index scores like a fresh bm25s build, whatever changed since."""
 
 from __future__ import annotations
 
 import random
 
+import bm25s
 import numpy as np
+import pytest
 
-from memory.search import LexicalIndex, tokenize
+from memory.search import Fact, LexicalIndex, tokenize
 
-WORDS = "bakery winery gas station stores storage alarm sprinkler frame roof coastal".split()
+WORDS = (
+    "gas station fire suppression employee count refer decline roof age frame restaurant "
+    "liquor sales coastal wind hail sprinkler vacant building contractor crane storey beach"
+).split()
 
 
-def _row(uuid: str, relation: str, product: str, fact: str) -> str:
-    return "|".join((uuid, relation, product, fact))
+def _doc(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 25)))
 
 
-def _corpus(n: int, seed: int = 3) -> tuple[list[str], list[str]]:
-    rng = random.Random(seed)
-    facts = [" ".join(rng.choices(WORDS, k=rng.randint(2, 9))) for _ in range(n)]
-    rows = [
-        _row(f"u{i}", rng.choice(("TRIGGERS", "RESULTS_IN")), rng.choice(("BOP", "GL", "")), f)
-        for i, f in enumerate(facts)
+def _facts(rng: random.Random, n: int, prefix: str = "u") -> list[Fact]:
+    return [
+        Fact(
+            f"{prefix}{i}",
+            rng.choice(["TRIGGERS", "OVERRIDES"]),
+            rng.choice(["BOP", "LRO", ""]),
+            _doc(rng),
+        )
+        for i in range(n)
     ]
-    return rows, facts
 
 
-def test_ranking_equals_bm25s_scoring_every_document() -> None:
-    rows, _ = _corpus(300)
-    index = LexicalIndex(rows)
-    assert index.retriever is not None
-    for query in ("bakery alarm", "coastal gas stations", "roof", "sprinkler frame storage"):
-        terms = tokenize([query])[0]
-        dense = index.retriever.get_scores(terms)
-        found = index.search(query, 10)
-        assert found is not None and len(found) == 10
-        got = [dense[int(u[1:])] for u in found]
-        assert got == sorted(got, reverse=True)
-        assert got[0] == dense.max() and got[-1] >= np.sort(dense)[-10]
+def _reference_scores(facts: list[Fact], query: str) -> dict[str, float]:
+    ref = bm25s.BM25()
+    ref.index(tokenize([f.text for f in facts]), show_progress=False)
+    scores = ref.get_scores(tokenize([query])[0])
+    return {f.uuid: float(s) for f, s in zip(facts, scores, strict=True) if s > 0}
 
 
-def test_stemmed_terms_match_and_stopwords_alone_are_no_query() -> None:
-    index = LexicalIndex([_row("a", "TRIGGERS", "", "Gas stations store fuel")])
-    assert index.search("gas station", 5) == ["a"]
-    assert index.search("storing", 5) == ["a"]  # store / storing share a stem
-    assert index.search("the and of", 5) is None
-    assert index.search("volcano", 5) == []
+def _check_top(index: LexicalIndex, facts: list[Fact], query: str, k: int = 15) -> None:
+    """The index's top k are the reference's top k (up to ties at the cut)."""
+    expected = _reference_scores(facts, query)
+    got = index.search(query, k)
+    assert got is not None
+    ranked = sorted(expected.values(), reverse=True)
+    assert len(got) == min(k, len(ranked))
+    assert np.allclose([expected[u] for u in got], ranked[: len(got)], rtol=1e-4)
 
 
-def test_relation_and_partition_filters_keep_wildcard_and_unpartitioned_facts() -> None:
-    rows = [
-        _row("bop", "TRIGGERS", "BOP", "bakery oven"),
-        _row("gl", "TRIGGERS", "GL", "bakery oven"),
-        _row("all", "TRIGGERS", "ALL", "bakery oven"),
-        _row("none", "TRIGGERS", "", "bakery oven"),
-        _row("out", "RESULTS_IN", "BOP", "bakery oven"),
+@pytest.mark.parametrize("query", ["gas station fire", "roof age", "liquor sales restaurant"])
+def test_fresh_build_ranks_like_bm25s(query: str) -> None:
+    facts = _facts(random.Random(7), 800)
+    _check_top(LexicalIndex.build(facts), facts, query)
+
+
+def test_removals_updates_and_additions_rank_like_a_fresh_build() -> None:
+    rng = random.Random(11)
+    facts = _facts(rng, 1500)
+    index = LexicalIndex.build(facts)
+    live = {f.uuid: f for f in facts}
+    gone = [f.uuid for f in facts[:300]]
+    index.remove(gone)
+    for uuid in gone:
+        del live[uuid]
+    changed = [f._replace(text=_doc(rng)) for f in facts[400:500]]
+    added = _facts(rng, 120, prefix="n")
+    index.upsert(changed + added)
+    live.update({f.uuid: f for f in changed + added})
+    assert len(index) == len(live)
+    assert "u0" not in index and "n5" in index
+    for query in ("gas station fire", "crane storey", "vacant building wind"):
+        _check_top(index, list(live.values()), query)
+
+
+def test_filters_keep_the_partition_and_its_wildcard_and_the_relations() -> None:
+    index = LexicalIndex.build(
+        [
+            Fact("a", "TRIGGERS", "BOP", "gas station refer"),
+            Fact("b", "TRIGGERS", "LRO", "gas station decline"),
+            Fact("c", "OVERRIDES", "", "gas station sprinkler"),
+        ]
+    )
+    assert set(index.search("gas station", 10, partition="BOP") or []) == {"a", "c"}
+    assert index.search("gas station", 10, relations=["OVERRIDES"]) == ["c"]
+    index.upsert([Fact("a", "TRIGGERS", "LRO", "gas station refer")])
+    assert set(index.search("gas station", 10, partition="BOP") or []) == {"c"}
+
+
+def test_no_terms_is_none_and_unknown_terms_find_nothing() -> None:
+    index = LexicalIndex.build([Fact("a", "TRIGGERS", "", "gas station")])
+    assert index.search("the of and", 5) is None
+    assert index.search("zeppelin", 5) == []
+    index.remove(["a"])
+    assert index.search("gas", 5) == []
+
+
+def test_saved_index_loads_with_the_same_answers_and_saving_changes_nothing() -> None:
+    rng = random.Random(3)
+    facts = _facts(rng, 600)
+    index = LexicalIndex.build(facts)
+    index.remove([f.uuid for f in facts[:50]])
+    index.upsert(_facts(rng, 30, prefix="n"))
+    before = index.search("fire sprinkler", 20, partition="LRO")
+    loaded = LexicalIndex.from_bytes(index.to_bytes())
+    assert index.search("fire sprinkler", 20, partition="LRO") == before
+    assert set(loaded.search("fire sprinkler", 20, partition="LRO") or []) == set(before or [])
+    assert len(loaded) == len(index)
+
+
+def test_stemmed_terms_match_and_the_wildcard_is_the_ontologys() -> None:
+    facts = [
+        Fact("bop", "TRIGGERS", "BOP", "gas stations store fuel"),
+        Fact("all", "TRIGGERS", "ALL", "gas stations store fuel"),
+        Fact("none", "TRIGGERS", "", "gas stations store fuel"),
     ]
-    index = LexicalIndex(rows)
-    found = index.search("bakery", 10, relations=["TRIGGERS"], partition="BOP")
-    assert sorted(found or []) == ["all", "bop", "none"]
-    assert sorted(index.search("bakery", 10) or []) == ["all", "bop", "gl", "none", "out"]
-    assert LexicalIndex([]).search("bakery", 5) == []
-    # The wildcard is the ontology's: "ALL" is just a value for another one.
-    other = LexicalIndex(rows, wildcard="*")
-    assert sorted(other.search("bakery", 10, relations=["TRIGGERS"], partition="BOP") or []) == [
-        "bop",
-        "none",
-    ]
+    index = LexicalIndex.build(facts)
+    assert sorted(index.search("storing", 5, partition="GL") or []) == ["all", "none"]
+    other = LexicalIndex.build(facts, wildcard="*")  # "ALL" is just a value for another one
+    assert sorted(other.search("storing", 5, partition="BOP") or []) == ["bop", "none"]
+    loaded = LexicalIndex.from_bytes(other.to_bytes())
+    assert sorted(loaded.search("storing", 5, partition="BOP") or []) == ["bop", "none"]

@@ -1,0 +1,260 @@
+"""Memory that keeps learning: one commit path, a change log other processes follow.
+
+A long-running reader (this test process) and writers in other processes share
+the real embedded server. The reader's in-process indexes follow the writers'
+commits through the change log, without rebuilding, and agree with the graph.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory import GraphMemory, Namespace, Settings
+from memory.backend import derived
+from memory.search import lexical_index
+from memory.underwriting import GraphAnalytics, apply_rule_graphs, rule_graph
+from schemas.rules import ExtractedRule
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _rule(name: str, **changes: Any) -> ExtractedRule:
+    body: dict[str, Any] = {
+        "rule_name": name,
+        "risk_factor": f"{name} Risk",
+        "risk_category": "operations",
+        "product_type": "BOP",
+        "action": "refer",
+        "outcome_description": f"{name} is referred to a senior underwriter.",
+        "mitigants": ["Quarterly safety audit"],
+        "mitigant_fields": ["safety_audit"],
+        "source": "Commit Path Manual",
+        "source_type": "manual",
+        "conditions": [{"field": "employee_count", "operator": "gt", "value": 20}],
+    }
+    body.update(changes)
+    return ExtractedRule.model_validate(body)
+
+
+def _cli(settings: Settings, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "ATHENA_DATA_DIR": str(settings.data_dir)}
+    return subprocess.run(
+        [sys.executable, "-m", "agents.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def _builds(family: str = "") -> int:
+    """How many derived indexes this process built from a whole graph (of one family)."""
+    return sum(
+        n for k, n in derived.EVENTS.items() if k.startswith(family) and k.endswith(":build")
+    )
+
+
+async def apply_rules(memory: GraphMemory, ns: Namespace, rules: list[ExtractedRule]) -> None:
+    await apply_rule_graphs(memory, ns, [rule_graph(r) for r in rules], source="commit-test")
+
+
+async def _graph_edges(memory: GraphMemory, ns: Namespace) -> set[str]:
+    return {r.uuid for r in await memory.relationships(ns)}
+
+
+async def _indexed_edges(memory: GraphMemory, ns: Namespace) -> set[str]:
+    ontology = memory.ontology
+    index = await lexical_index(
+        memory.db, ns.group_id, ontology.partition_property, ontology.partition_wildcard
+    )
+    return set(index.slot)
+
+
+async def test_a_long_running_reader_follows_another_process_without_rebuilding(
+    memory: GraphMemory, namespace: Namespace, settings: Settings, tmp_path: Path
+) -> None:
+    await apply_rules(memory, namespace, [_rule(f"Reader Rule {i}") for i in range(30)])
+    analytics = GraphAnalytics(memory, namespace)
+    assert await analytics.query("Reader Rule 3 Risk", product_type="BOP")
+    assert await analytics.rules_for_submission({"employee_count": 25}, "BOP")
+    builds = _builds()
+
+    rules = tmp_path / "rules.jsonl"
+    rules.write_text(json.dumps(_rule("Zeppelin Hangar Referral").model_dump(mode="json")) + "\n")
+    done = _cli(settings, "ingest", str(rules), "--namespace", str(namespace), "--json")
+    assert done.returncode == 0, done.stderr
+
+    hits = await analytics.query("zeppelin hangar", product_type="BOP")
+    assert hits and hits[0].rule_name == "Zeppelin Hangar Referral"
+    fired = await analytics.rules_for_submission({"employee_count": 25}, "BOP")
+    assert "Zeppelin Hangar Referral" in {r.rule_name for r in fired}
+    assert _builds() == builds
+    assert await _indexed_edges(memory, namespace) == await _graph_edges(memory, namespace)
+
+
+async def test_a_changed_rule_replaces_its_old_version_and_as_of_still_sees_it(
+    memory: GraphMemory, namespace: Namespace
+) -> None:
+    name = "Fog Machine Referral"
+    await apply_rules(memory, namespace, [_rule(name)])
+    before_change = datetime.now(UTC)
+    time.sleep(0.01)
+    declined = _rule(
+        name,
+        action="decline",
+        mitigants=[],
+        mitigant_fields=[],
+        outcome_description="Fog machines are declined.",
+    )
+    await apply_rules(memory, namespace, [declined])
+
+    analytics = GraphAnalytics(memory, namespace)
+    [path] = await analytics.paths([name])
+    assert path.outcomes == ["Decline"]
+    assert path.mitigants == []
+    assert path.action == "decline"
+    [exported] = await analytics.export()
+    assert exported["action"] == "decline" and exported["mitigants"] == []
+    hits = await memory.search(namespace, "fog machine refer quarterly safety audit", limit=20)
+    facts = " ".join(h.relationship.fact for h in hits)
+    assert "Quarterly safety audit" not in facts and "action refer" not in facts
+
+    then = await memory.search(namespace, "fog machine", limit=20, as_of=before_change)
+    old = {(h.relationship.relation, h.relationship.target_name) for h in then}
+    assert ("RESULTS_IN", "Refer") in old and ("RESULTS_IN", "Decline") not in old
+    assert any("action refer" in h.relationship.fact for h in then)
+    assert any(h.relationship.relation == "OVERRIDES" for h in then)
+    stats = await memory.stats(namespace)
+    assert stats.invalidated_edges >= 3  # old outcome, old mitigant, old trigger text
+
+
+async def test_a_log_trimmed_past_the_reader_falls_back_to_a_rebuild(
+    memory: GraphMemory, namespace: Namespace, settings: Settings
+) -> None:
+    await apply_rules(memory, namespace, [_rule("Trim Rule A")])
+    analytics = GraphAnalytics(memory, namespace)
+    assert await analytics.query("Trim Rule A Risk")
+    builds = _builds("lexical")
+    async with GraphMemory(settings) as writer:
+        for letter in "BCDE":
+            await apply_rules(writer, namespace, [_rule(f"Trim Rule {letter}")])
+        await writer.trim_change_log(namespace, keep=1)
+    hits = await analytics.query("Trim Rule C Risk")
+    assert hits and hits[0].rule_name == "Trim Rule C"
+    assert _builds("lexical") == builds + 1
+    assert await _indexed_edges(memory, namespace) == await _graph_edges(memory, namespace)
+
+
+async def test_clearing_a_namespace_is_seen_by_a_reader_holding_its_index(
+    memory: GraphMemory, namespace: Namespace, settings: Settings
+) -> None:
+    await apply_rules(memory, namespace, [_rule("Cleared Rule")])
+    analytics = GraphAnalytics(memory, namespace)
+    assert await analytics.query("Cleared Rule Risk")
+    async with GraphMemory(settings) as other:
+        assert await other.clear(namespace)
+        await apply_rules(other, namespace, [_rule("Fresh Rule")])
+    names = {h.rule_name for h in await analytics.query("Cleared Rule Risk Fresh Rule Risk")}
+    assert names == {"Fresh Rule"}
+
+
+WRITER = """
+import asyncio, sys
+from memory import GraphMemory, Namespace
+from memory.underwriting import apply_rule_graphs, rule_graph
+from schemas.rules import ExtractedRule
+
+async def main():
+    ns = Namespace.parse(sys.argv[1])
+    async with GraphMemory() as memory:
+        print("ready", flush=True)
+        for batch in range(10_000):
+            rules = [
+                ExtractedRule.model_validate({
+                    "rule_name": f"Killed Writer Rule {batch}-{i}",
+                    "risk_factor": f"Killed Writer Risk {batch}-{i}",
+                    "risk_category": "operations", "product_type": "BOP", "action": "refer",
+                    "source": "Killed Writer Log", "source_type": "production",
+                    "conditions": [{"field": "employee_count", "operator": "gt", "value": i}],
+                })
+                for i in range(40)
+            ]
+            await apply_rule_graphs(memory, ns, [rule_graph(r) for r in rules], source="w")
+
+asyncio.run(main())
+"""
+
+
+async def test_a_writer_killed_mid_commit_leaves_graph_and_reader_indexes_agreeing(
+    memory: GraphMemory, namespace: Namespace, settings: Settings
+) -> None:
+    await apply_rules(memory, namespace, [_rule("Before The Kill")])
+    analytics = GraphAnalytics(memory, namespace)
+    assert await analytics.query("Before The Kill Risk")
+    env = {**os.environ, "ATHENA_DATA_DIR": str(settings.data_dir)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(namespace)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # let a few batches land, then kill mid-stream
+            stats = await memory.stats(namespace)
+            if stats.nodes_by_label.get("Rule", 0) >= 81:
+                break
+            time.sleep(0.05)
+        await analytics.query("Killed Writer Risk")  # the reader follows while it writes
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    assert await _indexed_edges(memory, namespace) == await _graph_edges(memory, namespace)
+    fired = await analytics.rules_for_submission({"employee_count": 100}, "BOP")
+    stored = await analytics.rules()
+    assert {r.rule_name for r in fired} == {r.rule_name for r in stored}
+    # A fresh process (warm start from the snapshot, then the log) agrees too.
+    derived.forget()
+    assert await _indexed_edges(memory, namespace) == await _graph_edges(memory, namespace)
+
+
+async def test_a_fresh_process_starts_warm_from_a_snapshot(
+    memory: GraphMemory, namespace: Namespace, settings: Settings, tmp_path: Path
+) -> None:
+    await apply_rules(memory, namespace, [_rule(f"Warm Rule {i}") for i in range(5)])
+    assert await GraphAnalytics(memory, namespace).query("Warm Rule 2 Risk")  # builds, saves
+    rules = tmp_path / "rules.jsonl"
+    rules.write_text(json.dumps(_rule("Warm Late Rule").model_dump(mode="json")) + "\n")
+    assert _cli(settings, "ingest", str(rules), "--namespace", str(namespace)).returncode == 0
+    done = _cli(
+        settings, "-v", "query", "Warm Late Rule Risk", "--namespace", str(namespace), "--json"
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["results"][0]["rule_name"] == "Warm Late Rule"
+    assert "loaded lexical index snapshot" in done.stderr
+    assert "building lexical index" not in done.stderr
+
+
+@pytest.mark.parametrize("raw", ["CREATE (:Entity {name: 'sneaky'})", "MATCH (n) DELETE n"])
+async def test_writes_outside_the_commit_path_are_refused(
+    memory: GraphMemory, namespace: Namespace, raw: str
+) -> None:
+    await apply_rules(memory, namespace, [_rule("Guarded Rule")])
+    with pytest.raises(ValueError, match="read-only"):
+        await memory.backend.query(namespace.group_id, raw)
