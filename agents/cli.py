@@ -8,18 +8,25 @@ import os
 import sys
 from collections.abc import Sequence
 
-from agents.commands import COMMAND_MODULES
+from agents.commands import COMMANDS, command_modules
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser with every command group registered."""
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command an argument list runs (its first word that is not an option)."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return word if word in COMMANDS else None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """Return the argument parser: for `argv`'s command only, or for every command."""
     parser = argparse.ArgumentParser(
         prog="athena",
         description="Athena Memory: graph memory and underwriting agents.",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMAND_MODULES:
+    command = _command_of(argv) if argv is not None else None
+    for module in command_modules([command] if command else COMMANDS):
         module.register(commands)
     return parser
 
@@ -27,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one `athena` command and return its exit code."""
     os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,

@@ -16,6 +16,7 @@ from agents.ingestion import ingest_rules, load_rules
 from agents.jsonl import read_objects
 from agents.underwriting.service import decide_submission
 from bench.engines import Ranker, SqliteLike, rankers, rule_facts, score_names
+from bench.learning import bench_learning
 from bench.synthetic import generate_rules, query_for
 from memory import GraphMemory, Namespace, Settings
 from memory.embedders import embed_async
@@ -163,7 +164,7 @@ async def bench_size(
     ingest_s = time.perf_counter() - began
     sample = random.Random(size).sample(rules, min(SAMPLES, len(rules)))
     analytics = GraphAnalytics(memory, ns)
-    # The first read after writes rebuilds the in-process indexes (BM25, conditions).
+    # The first read after a bulk load builds the in-process indexes (BM25, conditions).
     began = time.perf_counter()
     await analytics.check_risk_appetite(query_for(sample[0]), limit=5)
     await analytics.rule_count()
@@ -190,6 +191,7 @@ async def bench_size(
         "vector": await bench_vector(memory, ns, [q for q, _, _ in cases[: min(50, slow)]]),
         "alternatives": await _compare(memory, ns, cases[:slow]),
     }
+    result["learning"] = await bench_learning(memory, ns, sample, fields, data_dir, _submission)
     info = await memory.db.client.connection.info("memory")
     result.update(
         server_peak_mb=int(info.get("used_memory_peak", 0)) / 1e6,
