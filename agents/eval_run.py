@@ -100,6 +100,7 @@ async def ingest_dataset(
         "rules_written": report.rules_written,
         "tool_errors": len(report.tool_errors),
         "warnings": len(report.warnings),
+        "uncovered": len(report.uncovered),
         "seconds": report.seconds,
     }
 
@@ -250,7 +251,7 @@ async def run_eval(
     await memory.clear(ns)
     report = EvalReport(dataset=str(dataset), mode=mode, namespace=str(ns))
     report.ingestion = await ingest_dataset(memory, ns, dataset, mode, fields)
-    analytics = GraphAnalytics(memory, ns)
+    analytics = GraphAnalytics(memory, ns, fields)
     gold = load_rules(dataset / "rules.jsonl")
     stored = await analytics.rules()
     aliases = rule_aliases(gold, stored)

@@ -79,12 +79,16 @@ class OfflineRuleExtractor:
         from agents.offline import OfflineExtractor
 
         self._extractor = OfflineExtractor(fields)
+        #: text id -> sentences that read like rules but yielded none (coverage report).
+        self.uncovered: dict[str, list[str]] = {}
 
     async def extract(self, text: KnowledgeText) -> list[ExtractedRule]:
         """Return the rules the offline extractor finds in the text."""
-        return self._extractor.extract(
+        rules, uncovered = self._extractor.extract_with_coverage(
             text.text, source=text.source, source_type=text.source_type, text_id=text.id
         )
+        self.uncovered[text.id] = uncovered
+        return rules
 
 
 class LLMRuleExtractor:

@@ -308,6 +308,10 @@ def _provenance(results: dict[str, Any], command: str) -> str:
     return "; ".join(parts) + f"; datasets by `{command}`"
 
 
+#: Everything from this line on in an existing benchmarks.md is kept by `write_report`.
+KEEP_MARKER = "<!-- below: kept by athena bench (measured with athena eval) -->"
+
+
 def write_report(results: dict[str, Any], out_dir: Path, command: str) -> Path:
     """Write `benchmarks.md` (and `bench_latency.png`) into `out_dir`; return the md path."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -361,5 +365,10 @@ def write_report(results: dict[str, Any], out_dir: Path, command: str) -> Path:
         lines += ["", "![p95 latency by size](bench_latency.png)", ""]
     lines += [NOTES]
     path = out_dir / "benchmarks.md"
-    path.write_text("\n".join(lines) + "\n", "utf-8")
+    kept = ""
+    if path.is_file():  # sections written by hand after the marker survive a re-run
+        old = path.read_text("utf-8")
+        if KEEP_MARKER in old:
+            kept = "\n" + old[old.index(KEEP_MARKER) :].rstrip("\n")
+    path.write_text("\n".join(lines) + kept + "\n", "utf-8")
     return path

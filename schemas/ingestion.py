@@ -61,6 +61,15 @@ class WriteCounts(BaseModel):
             self.add(status, getattr(other, status))
 
 
+class UncoveredSentence(BaseModel):
+    """A sentence that reads like a rule (an action and a condition) but produced none."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text_id: str | None = Field(default=None, description="Text the sentence comes from.")
+    sentence: str = Field(description="The sentence as written.")
+
+
 class IngestionReport(BaseModel):
     """What one ingestion run did."""
 
@@ -81,6 +90,10 @@ class IngestionReport(BaseModel):
     iterations: int = Field(default=0, description="Agent turns (model calls).")
     warnings: list[str] = Field(default_factory=list, description="Things worth a look.")
     rule_names: list[str] = Field(default_factory=list, description="Names of the rules.")
+    uncovered: list[UncoveredSentence] = Field(
+        default_factory=list,
+        description="Offline mode: rule-like sentences that yielded no rule (worth a look).",
+    )
     seconds: float = Field(default=0.0, description="Wall time of the run.")
 
     def merge(self, other: IngestionReport) -> None:
@@ -98,3 +111,4 @@ class IngestionReport(BaseModel):
         self.iterations += other.iterations
         self.warnings += other.warnings
         self.rule_names += other.rule_names
+        self.uncovered += other.uncovered

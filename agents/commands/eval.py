@@ -25,8 +25,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         "and p50/p95 latencies. The namespace (default agent:eval-<hash>-<mode>) is cleared "
         "first; the dataset's fields.json is used unless --fields is given.",
     )
-    parser.add_argument("dataset", metavar="DATASET_DIR", help="folder of the dataset")
-    parser.add_argument("--mode", choices=("gold", "extract"), default="gold")
+    parser.add_argument(
+        "datasets",
+        nargs="+",
+        metavar="DATASET_DIR",
+        help="folder of a dataset; several are measured one after the other and compared",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=("gold", "extract", "both"),
+        default="gold",
+        help="both runs gold and extract and prints them side by side",
+    )
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -59,24 +69,67 @@ def _print_report(report: EvalReport) -> None:
     print("Latency ms: " + "  ".join(f"{k} {v}" for k, v in lat.items()))
 
 
+def comparison(reports: list[EvalReport]) -> list[str]:
+    """A side-by-side table of several runs (datasets x modes), as Markdown lines."""
+    columns = [f"{Path(r.dataset).name} ({r.mode})" for r in reports]
+    rows: list[tuple[str, list[str]]] = [
+        (
+            "extraction precision / recall",
+            [f"{r.extraction['precision']:.3f} / {r.extraction['recall']:.3f}" for r in reports],
+        ),
+        (
+            "uncovered rule-like sentences",
+            [str(r.ingestion.get("uncovered", 0)) for r in reports],
+        ),
+        ("decision accuracy", [f"{r.decisions['accuracy']}" for r in reports]),
+        ("cited-rule recall", [f"{r.decisions['cited_rule_recall']}" for r in reports]),
+        (
+            "retrieval recall@1 / recall@5 / MRR",
+            [
+                f"{r.retrieval['recall_at_1']:.3f} / {r.retrieval['recall_at_5']:.3f} / "
+                f"{r.retrieval['mrr']:.3f}"
+                for r in reports
+            ],
+        ),
+        ("query p95 ms", [f"{r.latency_ms['query_p95']}" for r in reports]),
+    ]
+    lines = ["| | " + " | ".join(columns) + " |", "| --- |" + " --- |" * len(columns)]
+    lines += [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the evaluation and print its report."""
+    """Run the evaluation of each dataset (and mode) and print the reports."""
     from agents.eval_run import run_eval
     from schemas.fields import load_data_dictionary
 
-    dataset = Path(args.dataset)
-    if not dataset.is_dir():
-        raise FileNotFoundError(f"no such dataset folder: {dataset}")
+    datasets = [Path(d) for d in args.datasets]
+    for dataset in datasets:
+        if not dataset.is_dir():
+            raise FileNotFoundError(f"no such dataset folder: {dataset}")
+    if args.namespace and len(datasets) > 1:
+        raise ValueError("--namespace works with one dataset; give one DATASET_DIR")
     settings = settings_from(args)
     fields = load_data_dictionary(args.fields) if args.fields else None
+    modes = ["gold", "extract"] if args.mode == "both" else [args.mode]
+    if args.namespace and len(modes) > 1:
+        raise ValueError("--namespace works with one mode; use --mode gold or extract")
 
-    async def work(memory: GraphMemory) -> EvalReport:
-        return await run_eval(memory, dataset, args.mode, namespace=args.namespace, fields=fields)
+    async def work(memory: GraphMemory) -> list[EvalReport]:
+        return [
+            await run_eval(memory, dataset, mode, namespace=args.namespace, fields=fields)
+            for dataset in datasets
+            for mode in modes
+        ]
 
-    report = with_memory(settings, work)
-    document: dict[str, Any] = report.to_dict()
+    reports = with_memory(settings, work)
     if args.json:
-        print_json(document)
-    else:
+        documents: list[dict[str, Any]] = [r.to_dict() for r in reports]
+        print_json(documents[0] if len(documents) == 1 else {"reports": documents})
+        return 0
+    for report in reports:
         _print_report(report)
+        print()
+    if len(reports) > 1:
+        print("\n".join(comparison(reports)))
     return 0

@@ -110,4 +110,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  tool error: {error}")
     for warning in report.warnings:
         print(f"  warning: {warning}")
+    if report.uncovered:
+        print(f"  {len(report.uncovered)} sentence(s) read like rules but yielded none:")
+        for item in report.uncovered:
+            print(f"    [{item.text_id}] {item.sentence}")
     return 0

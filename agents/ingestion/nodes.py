@@ -21,7 +21,7 @@ from memory import GraphMemory, Namespace, Settings, load_settings
 from memory.underwriting import UNDERWRITING
 from prompts.relationship import build_relationship_messages
 from schemas.fields import DataDictionary, load_data_dictionary
-from schemas.ingestion import IngestionReport, KnowledgeText, WriteCounts
+from schemas.ingestion import IngestionReport, KnowledgeText, UncoveredSentence, WriteCounts
 from schemas.rules import ExtractedRule
 from tools import ToolContext, create_memory_tools
 
@@ -120,6 +120,7 @@ async def extract_and_disambiguate(
     # Input from JSON (Studio, the server API) arrives as plain strings and objects.
     texts = normalise_texts(state.get("texts") or [])
     warnings: list[str] = []
+    uncovered: list[UncoveredSentence] = []
     rules = [ExtractedRule.model_validate(r) for r in state.get("rules") or []]
     # Pre-extracted rules carry curated names: match them by key and name only.
     vector_labels = () if rules else ctx.vector_match_labels
@@ -135,6 +136,11 @@ async def extract_and_disambiguate(
             if not found:
                 warnings.append(f"text {text.id!r}: no rules found")
             rules += found
+            coverage: dict[str, list[str]] = getattr(extractor, "uncovered", None) or {}
+            uncovered += [
+                UncoveredSentence(text_id=text.id, sentence=sentence)
+                for sentence in coverage.get(text.id, [])
+            ]
     warnings += _field_warnings(rules, fields_of(ctx))
     settings = settings_of(ctx)
     threshold = ctx.similarity_threshold
@@ -154,6 +160,7 @@ async def extract_and_disambiguate(
         "matches": list(matcher.matches.values()),
         "mode": mode_of(ctx),
         "warnings": warnings,
+        "uncovered": uncovered,
         "iterations": 0,
     }
 
@@ -259,6 +266,7 @@ async def finalize(state: IngestionState, runtime: Runtime[Context]) -> dict[str
         iterations=state.get("iterations", 0),
         warnings=list(state.get("warnings") or []),
         rule_names=[r.rule_name for r in state.get("rules") or []],
+        uncovered=list(state.get("uncovered") or []),
     )
     _tool_tally(state, report)
     messages: list[Any] = state.get("messages") or [None]

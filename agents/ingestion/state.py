@@ -10,7 +10,13 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from schemas.ingestion import EntityMatch, IngestionReport, KnowledgeText, WriteCounts
+from schemas.ingestion import (
+    EntityMatch,
+    IngestionReport,
+    KnowledgeText,
+    UncoveredSentence,
+    WriteCounts,
+)
 from schemas.rules import ExtractedRule
 
 
@@ -39,6 +45,7 @@ class IngestionState(TypedDict, total=False):
     iterations: int
     sources: WriteCounts
     warnings: Annotated[list[str], operator.add]
+    uncovered: list[UncoveredSentence]
     report: IngestionReport
 
 

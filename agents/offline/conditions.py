@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
-from agents.offline.numbers import KNOWN_UNITS, NumberMention, find_numbers
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.vocab import FieldInfo, FieldVocabulary
+from fieldlink.linker import value_pattern
+from fieldlink.numbers import KNOWN_UNITS, NumberMention, find_numbers
 from schemas.rules import Condition
 
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
@@ -27,6 +28,8 @@ _BELOW_AFTER = re.compile(
     r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b", re.I
 )
 _PAREN = re.compile(r"\([^()]*\)")
+#: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
+_RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 
 
@@ -144,7 +147,7 @@ class ConditionReader:
 
     def numbers(self, text: str, context: str = "") -> list[NumericHit]:
         """Numbers of a text tied to numeric fields (window phrases and counts skipped)."""
-        plain = blank_parentheses(text)
+        plain = _RANGE_DASH.sub(r"\1 - \2", blank_parentheses(text))
         tokens = content_tokens(plain)
         hits: list[NumericHit] = []
         for mention in find_numbers(plain):
@@ -180,6 +183,8 @@ class ConditionReader:
         value = round(mention.value * factor, 6)
         if info.unit == "rate" and mention.unit == "percent":
             value = value / 100.0
+        elif mention.fraction and info.unit == "percent":  # "more than half" -> 50
+            value = value * 100.0
         if info.negative_below and _BELOW_AFTER.match(text[mention.num_end :]):
             value = -value
             op = _FLIP.get(op, op) if op else None
@@ -356,10 +361,7 @@ def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
     taken: list[tuple[int, int]] = []
     hits: list[tuple[str, int, int]] = []
     for value in sorted(info.values, key=len, reverse=True):
-        words = re.split(r"[\s-]+", value)
-        body = r"[\s-]+".join(re.escape(w) for w in words)
-        flags = 0 if len(value) <= 2 else re.I
-        for match in re.finditer(rf"(?<![\w-]){body}(?![\w-])", text, flags):
+        for match in value_pattern(value).finditer(text):
             span = (match.start(), match.end())
             if any(s < span[1] and span[0] < e for s, e in taken):
                 continue

@@ -7,11 +7,13 @@ Run `python -m agents.offline.extractor DATASET_DIR` to score it against a datas
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
+from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleAssembler
-from agents.offline.clauses import ClauseAnalyzer
+from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.pipeline import (
     TextReader,
     decision_quality,
@@ -19,10 +21,19 @@ from agents.offline.pipeline import (
     single_product,
     strip_case_ids,
 )
-from agents.offline.textproc import extract_source, split_sentences
+from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
 from agents.offline.vocab import FieldVocabulary
+from fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import SOURCE_TYPES, ExtractedRule
+
+#: Words that make a sentence conditional ("if", "over", "without"): with an action cue,
+#: the sentence reads like a rule.
+_CONDITION_CUE = re.compile(
+    r"\b(?:if|when|whenever|where|unless|over|above|under|below|more than|less than|"
+    r"at least|at most|without|with|exceed\w*|older|newer|within|between)\b",
+    re.I,
+)
 
 
 class OfflineExtractor:
@@ -62,14 +73,38 @@ class OfflineExtractor:
         Returns:
             The rules, in text order, with names unique within this call.
         """
+        rules, _ = self.extract_with_coverage(
+            text, source=source, source_type=source_type, text_id=text_id
+        )
+        return rules
+
+    def extract_with_coverage(
+        self,
+        text: str,
+        *,
+        source: str | None = None,
+        source_type: str | None = None,
+        text_id: str | None = None,
+    ) -> tuple[list[ExtractedRule], list[str]]:
+        """`extract`, plus the sentences that read like rules but yielded none.
+
+        A sentence reads like a rule when it holds an action cue (decline, refer,
+        exclude, ...) and a condition cue (a field value, a number, "if", "over",
+        "without", ...). Listing the ones that produced no rule tells a user what the
+        offline extractor may have missed.
+
+        Returns:
+            The rules and the uncovered sentences, in text order.
+        """
         if not text or not text.strip():
-            return []
+            return [], []
         body, found_source = extract_source(text)
         source = source or found_source
         if source_type not in SOURCE_TYPES:
             source_type = None
         sentences = split_sentences(strip_case_ids(body))
-        drafts = TextReader(self.analyzer, self.vocab).read(sentences)
+        reader = TextReader(self.analyzer, self.vocab)
+        drafts = reader.read(sentences)
         default = single_product(source) or header_product(sentences) or "ALL"
         meta = {
             "source": source,
@@ -82,7 +117,24 @@ class OfflineExtractor:
         for draft in drafts:
             draft.product = draft.product or default
             rules.append(self.assembler.build(draft, meta, taken))
-        return rules
+        uncovered = [s.raw for s in sentences if s.index not in reader.used and self._rule_like(s)]
+        return rules, uncovered
+
+    def _rule_like(self, sentence: Sentence) -> bool:
+        """An action cue and a condition cue, in a sentence that is not a case narrative."""
+        if sentence.is_question or sentence.is_case_label:
+            return False
+        text = strip_connectors(sentence.text)
+        if lx.NARRATIVE.search(text) or detect_action(text) is None:
+            return False
+        found = self.analyzer.reader.read(text)
+        return bool(
+            found.conditions
+            or found.protective_neg
+            or find_numbers(text)
+            or _CONDITION_CUE.search(text)
+            or self.analyzer.subjects.read(text)
+        )
 
 
 def evaluate_dataset(dataset: str | Path) -> tuple[object, list[ExtractedRule]]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from fieldlink.states import US_STATES
+
 # --- actions ---------------------------------------------------------------------------------
 
 #: (action, pattern) pairs. Order inside one action does not matter; `ACTION_PRIORITY`
@@ -59,7 +61,7 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "approve_with_conditions",
         re.compile(
-            r"\b(?:subject to|(?:written|write it|bind|bound|binding) (?:only )?with|"
+            r"\b(?:subject to|(?:written|write(?: it)?|bind(?: it)?|bound|binding) (?:only )?with|"
             r"(?:may|can) (?:still )?be (?:written|bound)|write it|"
             r"(?:is|are) (?:mandatory|required) on|"
             r"endorsement (?:is |must be |should be )?(?:attached|required|added)|"
@@ -243,7 +245,9 @@ POST_COMPARATORS: tuple[tuple[str, str], ...] = (
 #: "the 0.25% program minimum" -> lt; "the 20-employee limit" -> gt.
 #: "The maximum TIV for frame is $2M" / "a minimum of ... is N".
 MAXIMUM_BEFORE = re.compile(
-    r"\b(?:maximum|max|limit|cap|ceiling)\b[^.;,]{0,40}?\b(?:is|of|at|=)\s*$", re.I
+    r"\b(?:maximum|max|limit|cap|ceiling)\b[^.;,]{0,40}?\b(?:is|of|at|=)\s*$|"
+    r"\b(?:tops?|maxe?s?|caps?|peaks?) out at\s*$",
+    re.I,
 )
 MINIMUM_BEFORE = re.compile(r"\b(?:minimum|min|floor)\b[^.;,]{0,40}?\b(?:is|at|=)\s*$", re.I)
 #: A requirement: "requires at least N", "a minimum of N ... is required" fire below N.
@@ -272,7 +276,8 @@ SIZE_ANAPHOR = re.compile(
 # --- clause structure ------------------------------------------------------------------------
 
 LEADING_CONNECTOR = re.compile(
-    r"^\s*(?:(?:however|separately|also|additionally|likewise|similarly|in addition|"
+    r"^\s*(?:(?:because of|due to|owing to|in light of|as a result of)\b[^,;:]{0,80},\s*|"
+    r"(?:however|separately|also|additionally|likewise|similarly|in addition|"
     r"going forward|in practice|honestly|otherwise|then|finally|moreover|note|yeah|so|"
     r"but|and|taken alone|on its own|by contrast|in short)\b,?\s*)+",
     re.I,
@@ -281,7 +286,9 @@ SUBORDINATOR = re.compile(
     r"^\s*(?:if|when|whenever|where|unless|once|although|though|while|because|since|as)\b",
     re.I,
 )
-SECTION_NUMBER = re.compile(r"^\s*(?:section\s+)?\d+(?:\.\d+)*[.)]?\s+", re.I)
+SECTION_NUMBER = re.compile(
+    r"^\s*(?:section\s+\d+(?:\.\d+)*[.)]?|\d+(?:\.\d+)+[.)]?|\d+[.)])\s+", re.I
+)
 LABEL_PREFIX = re.compile(r"^\s*([A-Z][\w&/' -]{0,30}?)\s*:\s+")
 
 DETERMINERS = frozenset(
@@ -318,61 +325,24 @@ GENERIC_NOUNS = frozenset(
     rules guideline guidelines manual manuals bulletin bulletins section sections note notes
     """.split()
 )
+#: Words that name documents, sections, teams, roles, dates or actions: never a business.
+NON_BUSINESS_WORDS = frozenset(
+    """
+    folk folks team teams staff department departments desk desks committee roundtable
+    attendee attendees chair lead leads manager managers head member members group groups
+    log logs faq memo memos minutes item items table tables email e-mail thread threads
+    subject reply message letter schedule matrix grid checklist deck guide guides
+    appetite top number numbers total limit action actions class appetite effective
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday
+    week weeks month months quarter quarters year years immediately
+    refer decline write bind quote approve verify flag exclude
+    anyone anybody everyone everybody someone somebody whoever whatever anywhere everywhere
+    somewhere nowhere
+    """.split()
+)
 PRONOUNS = frozenset("it they them these those this that he she".split())
 
-US_STATES: dict[str, str] = {
-    "alabama": "AL",
-    "alaska": "AK",
-    "arizona": "AZ",
-    "arkansas": "AR",
-    "california": "CA",
-    "colorado": "CO",
-    "connecticut": "CT",
-    "delaware": "DE",
-    "florida": "FL",
-    "georgia": "GA",
-    "hawaii": "HI",
-    "idaho": "ID",
-    "illinois": "IL",
-    "indiana": "IN",
-    "iowa": "IA",
-    "kansas": "KS",
-    "kentucky": "KY",
-    "louisiana": "LA",
-    "maine": "ME",
-    "maryland": "MD",
-    "massachusetts": "MA",
-    "michigan": "MI",
-    "minnesota": "MN",
-    "mississippi": "MS",
-    "missouri": "MO",
-    "montana": "MT",
-    "nebraska": "NE",
-    "nevada": "NV",
-    "new hampshire": "NH",
-    "new jersey": "NJ",
-    "new mexico": "NM",
-    "new york": "NY",
-    "north carolina": "NC",
-    "north dakota": "ND",
-    "ohio": "OH",
-    "oklahoma": "OK",
-    "oregon": "OR",
-    "pennsylvania": "PA",
-    "rhode island": "RI",
-    "south carolina": "SC",
-    "south dakota": "SD",
-    "tennessee": "TN",
-    "texas": "TX",
-    "utah": "UT",
-    "vermont": "VT",
-    "virginia": "VA",
-    "washington": "WA",
-    "west virginia": "WV",
-    "wisconsin": "WI",
-    "wyoming": "WY",
-    "district of columbia": "DC",
-}
 #: Two-letter codes that are also common English words; only accepted as names.
 AMBIGUOUS_STATE_CODES = frozenset({"IN", "OR", "ME", "OK", "HI", "AS", "US", "DE", "PA", "AL"})
 STATE_NAME_RE = re.compile(

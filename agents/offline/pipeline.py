@@ -9,9 +9,9 @@ from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import ClauseAnalysis, ClauseAnalyzer, action_from_word
 from agents.offline.conditions import NumericHit
-from agents.offline.numbers import NumberMention, find_numbers
-from agents.offline.textproc import Sentence, split_clauses
+from agents.offline.textproc import Sentence, split_clauses, subject_only
 from agents.offline.vocab import FieldVocabulary
+from fieldlink.numbers import NumberMention, find_numbers
 from schemas.rules import Condition
 
 _CONTEXT_SENTENCES = 3
@@ -60,6 +60,8 @@ class TextReader:
         self.last_conditions: list[Condition] = []
         self.last_numbers: list[NumericHit] = []
         self.sentences: list[Sentence] = []
+        self.used: set[int] = set()  # sentences that made, merged into or amended a rule
+        self._current = -1
 
     def read(self, sentences: list[Sentence]) -> list[RuleDraft]:
         """Read all sentences and return the drafts found.
@@ -78,6 +80,7 @@ class TextReader:
             )
             if sentence.is_question or sentence.is_case_label:
                 continue
+            self._current = sentence.index
             created = self._sentence(sentence, context)
             if lx.APPLIES_TO.match(sentence.text) and self.drafts:
                 product = find_product(sentence.text)
@@ -99,7 +102,10 @@ class TextReader:
         pending: _Pending | None = None
         previous_mitigant = ""
         done: list[str] = []
-        for clause in split_clauses(sentence.text):
+        clauses = split_clauses(sentence.text)
+        for i, clause in enumerate(clauses):
+            if subject_only(clause, clauses[i + 1] if i + 1 < len(clauses) else None):
+                clause = f"{clause} are"  # ends the subject noun phrase
             a = self.analyzer.analyze(clause, " ".join([context, *done]))
             done.append(clause)
             conditions = self._conditions(a, pending)
@@ -215,6 +221,7 @@ class TextReader:
             hedged=bool(lx.SOFT_HEDGE.search(self._near_text(sentence))),
         )
         draft.add_mitigants(mitigant_fields or [], mitigant_texts or [])
+        self.used.add(sentence.index)
         for old in self.drafts:
             if old.key() == draft.key():
                 old.add_mitigants(draft.mitigant_fields, draft.mitigants)
@@ -237,6 +244,8 @@ class TextReader:
     def _attach(self, fields: list[str], texts: list[str]) -> None:
         if self.drafts:
             self.drafts[-1].add_mitigants(fields, texts)
+            if fields or texts:
+                self.used.add(self._current)
 
     def _evidence(self, sentence: Sentence) -> None:
         """Exceptions, soft limits and mitigants stated after a rule."""
@@ -248,6 +257,7 @@ class TextReader:
             fields = self.analyzer.mitigant_fields(text)
             self._attach(fields, [text] if fields else [])
         if exception:
+            self.used.add(sentence.index)
             target = self._soft_limit(text) or self.drafts[-1]
             if text not in target.historical:
                 target.historical.append(text)

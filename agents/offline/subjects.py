@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 
 from agents.offline import lexicon as lx
-from agents.offline.numbers import find_numbers, stem
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
+from fieldlink.linker import value_pattern
+from fieldlink.numbers import find_numbers, stem
 
 _STOP = frozenset(
     """
@@ -25,7 +26,8 @@ _STOP = frozenset(
     younger newer greater automatically always generally typically usually normally never
     only also still require referred declined excluded flagged verified written bound get gets
     whenever while during after before because since due outside across then larger smaller
-    bigger higher lower longer shorter wider taller heavier
+    bigger higher lower longer shorter wider taller heavier open opened closed closing
+    used using stay stays staying holding held storing stored working doing does done
     """.split()
 )
 _IMPERATIVE = frozenset(
@@ -102,6 +104,23 @@ class SubjectReader:
             if info.kind in {"bool", "numeric"}
             for p in info.phrases
         }
+        # "membrane roofs", "aluminum wiring": the head noun names a categorical field
+        # other than the business class, so the subject is a value of that field.
+        self.heads |= {
+            w
+            for info in vocab.of_kind("enum")
+            for p in info.phrases
+            for w in p
+            if w not in lx.STOPWORDS and stem(w) not in {"type", "kind", "class"}
+        }
+        # Words other fields are described with name the thing insured ("vessel",
+        # "building"), never a business class on their own.
+        self.carrier_words: set[str] = {
+            w
+            for info in vocab.fields.values()
+            if info.kind != "occupancy"
+            for w in info.desc_tokens
+        }
         self.enum_values: list[str] = [
             v for info in vocab.of_kind("enum") for v in info.values if len(v) > 2
         ]
@@ -130,6 +149,8 @@ class SubjectReader:
         elif first in _IMPERATIVE:
             return []
         phrase = _noun_phrase(text)
+        for value in self.enum_values:  # "knob and tube" is one value, not a list
+            phrase = value_pattern(value.lower()).sub(" ", phrase)
         items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", phrase)]
         values = [v for v in (self._clean(i) for i in items) if v]
         return list(dict.fromkeys(values))
@@ -162,7 +183,7 @@ class SubjectReader:
             return None
         low = " ".join(w.lower() for w in words)
         for value in self.enum_values:
-            low = re.sub(rf"\b{re.escape(value.lower())}\b", " ", low)
+            low = value_pattern(value.lower()).sub(" ", low)
         tokens = content_tokens(low)
         drop: set[int] = set()
         for phrase in self.foreign_phrases:
@@ -175,11 +196,16 @@ class SubjectReader:
             for i, t in enumerate(tokens)
             if i not in drop
             and t.text.lower() not in lx.GENERIC_NOUNS
+            and t.text.lower() not in lx.NON_BUSINESS_WORDS
             and t.text.lower() not in lx.DETERMINERS
         ]
         if not kept or len(kept) > 4 or any(len(w) > 4 and w.endswith("ed") for w in kept):
             return None
+        if any(w.endswith(("'s", "’s")) or stem(w) in lx.NON_BUSINESS_WORDS for w in kept):
+            return None
         if stem(kept[-1]) in self.heads:
+            return None
+        if len(kept) == 1 and stem(kept[0]) in self.carrier_words:
             return None
         if len(kept) == 1 and stem(kept[0]) in self.vocab.name_tokens:
             return None

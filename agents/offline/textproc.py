@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from agents.offline import lexicon as lx
-from agents.offline.numbers import stem
+from fieldlink.numbers import stem
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
 _ABBREVIATIONS = frozenset(
@@ -22,6 +22,22 @@ _VERBISH = re.compile(
     re.I,
 )
 _CONJUNCTION_SPLIT = re.compile(r",\s*(?:and|but|while|whereas)\s+|\s+but\s+", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•·▪–—>]+|\(?[a-z0-9]{1,2}[.)])\s+", re.I)
+#: A spaced dash joins a subject to what is done with it: "Wood stoves - refer".
+_DASH_SPLIT = re.compile(
+    r"\s+[-–—]+\s+(?=(?:decline|refer|write|bind|exclude|verify|flag|attach|approve|accept|"
+    r"quote|require|send|route)\w*\b)",
+    re.I,
+)
+IMPERATIVE = re.compile(
+    r"^\s*(?:decline|refer|write|bind|exclude|verify|flag|attach|approve|accept|quote|"
+    r"require|send|route)\b",
+    re.I,
+)
+_SPEAKER = re.compile(
+    r"^(?:q|a|question|answer|decision|outcome|finding|reviewer|result|qa|disposition)$", re.I
+)
+_CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}")
 
 
 @dataclass(frozen=True)
@@ -118,8 +134,8 @@ def split_sentences(text: str) -> list[Sentence]:
         The sentences, with any short "Label:" prefix split off.
     """
     pieces: list[str] = []
-    for line in text.splitlines():
-        line = line.strip()
+    for line in table_rows(text.splitlines()):
+        line = _BULLET.sub("", line.strip())
         start = 0
         for match in _SENTENCE_END.finditer(line):
             if _is_abbreviation(line[start : match.start()]):
@@ -133,9 +149,66 @@ def split_sentences(text: str) -> list[Sentence]:
         label_match = lx.LABEL_PREFIX.match(raw)
         if label_match and len(label_match.group(1).split()) <= 4:
             label, body = label_match.group(1).strip(), raw[label_match.end() :]
+            if IMPERATIVE.match(body) and not _SPEAKER.match(label):
+                body = raw  # "Oil boiler: write with ...": the label is the subject
         body = lx.SECTION_NUMBER.sub("", body, count=1)
         sentences.append(Sentence(body.strip(), raw, label, len(sentences)))
     return sentences
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in _CELL_SPLIT.split(line.strip().strip("|")) if c.strip()]
+
+
+def table_rows(lines: list[str]) -> list[str]:
+    """Rewrite tables written as text into one sentence per row.
+
+    A table is a header line and at least one row with the same number (2 or more) of
+    cells, separated by pipes, tabs or runs of spaces. Each row becomes
+    "<header 1> <cell 1>, <header 2> <cell 2>: <last cell>." (the last column usually
+    holds the action), so "7-8 | frame | refer" under "PPC | Construction | Action"
+    reads "PPC 7-8, Construction frame: refer.". Other lines are kept.
+
+    Args:
+        lines: The lines of a text.
+
+    Returns:
+        The lines with table rows rewritten.
+    """
+    rows = [line for line in lines if not re.fullmatch(r"[\s|:+=-]+", line)]
+    cells = [
+        _cells(line) if ("|" in line or "\t" in line or "  " in line.strip()) else []
+        for line in rows
+    ]
+    out: list[str] = []
+    header: list[str] | None = None
+    for i, line in enumerate(rows):
+        width = len(cells[i])
+        if header is not None and width == len(header):
+            # A number needs its column's name ("PPC 7-8"), and so does a cell under a
+            # phrase ("Required protection"); a word under a one-word label stands alone.
+            pairs = [
+                f"{h} {c}" if re.search(r"\d", c) or len(h.split()) > 1 else c
+                for h, c in zip(header[:-1], cells[i][:-1], strict=True)
+            ]
+            out.append(f"{', '.join(pairs)}: {cells[i][-1]}.")
+            continue
+        header = None
+        headed = not any(re.search(r"\d", c) for c in cells[i])  # a header names columns
+        if width >= 2 and headed and i + 1 < len(rows) and len(cells[i + 1]) == width:
+            header = cells[i]
+            continue
+        out.append(line)
+    return out
+
+
+def subject_only(clause: str, following: str | None) -> bool:
+    """True for a verbless noun phrase right before an imperative: "Oil boiler: refer"."""
+    return (
+        following is not None
+        and bool(IMPERATIVE.match(following))
+        and not (_VERBISH.search(clause))
+    )
 
 
 def split_clauses(text: str) -> list[str]:
@@ -150,7 +223,9 @@ def split_clauses(text: str) -> list[str]:
     Returns:
         The clauses, in order.
     """
-    parts = [p for p in re.split(r";|:(?!\d)", text) if p.strip()]
+    parts = [
+        p for piece in re.split(r";|:(?!\d)", text) for p in _DASH_SPLIT.split(piece) if p.strip()
+    ]
     clauses: list[str] = []
     for part in parts:
         start = 0

@@ -18,9 +18,11 @@ A rule is *current* unless every edge it has was invalidated or expired.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -31,6 +33,7 @@ from memory.model import EntityRecord, Namespace, SearchHit, as_namespace, entit
 from memory.underwriting.conditions import CURRENT_EDGE, RULE_NODES, condition_index
 from memory.underwriting.rulebook import rule_from_properties
 from memory.underwriting.visualize import draw_graph
+from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import PRODUCT_TYPES, ExtractedRule
 
 if TYPE_CHECKING:
@@ -101,11 +104,18 @@ class GraphAnalytics:
     Args:
         memory: A connected graph memory.
         namespace: The namespace to read.
+        fields: Data dictionary queries are read with; None uses the settings' one.
     """
 
-    def __init__(self, memory: GraphMemory, namespace: Namespace | str) -> None:
+    def __init__(
+        self,
+        memory: GraphMemory,
+        namespace: Namespace | str,
+        fields: DataDictionary | None = None,
+    ) -> None:
         self.memory = memory
         self.namespace = as_namespace(namespace)
+        self.fields = fields
 
     async def _rows(self, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         group_id = self.namespace.group_id
@@ -126,6 +136,8 @@ class GraphAnalytics:
 
         A rule scores the sum of its matching edges' scores (evidence from its
         trigger, outcome, mitigant and source facts adds up); its best edge is shown.
+        Facts the text states ("a 200-seat restaurant") are read into field values
+        and the rules they satisfy are fused into the ranking (`memory.query_reading`).
 
         Args:
             text: Free text, e.g. ``"gas station"`` or ``"employee count 22"``.
@@ -158,14 +170,62 @@ class GraphAnalytics:
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         product = canonical_product(product_type)
-        found = await self.memory.search_many(
-            self.namespace,
-            texts,
-            limit=max(limit * OVERFETCH, 20),
-            partition=product,
-            as_of=as_of,
+        search = asyncio.ensure_future(
+            self.memory.search_many(
+                self.namespace,
+                texts,
+                limit=max(limit * OVERFETCH, 20),
+                partition=product,
+                as_of=as_of,
+            )
         )
-        return [_rule_hits(hits, limit) for hits in found]
+        fields = None if as_of is not None else self._dictionary()
+        conditions = None
+        try:
+            if fields is not None:  # read the queries while the text search runs
+                from memory.underwriting.query_reading import read_queries
+
+                conditions = await read_queries(self.memory, self.namespace, texts, product, fields)
+        finally:
+            found = await search
+        hits = [_rule_hits(h, limit * 2) for h in found]
+        if conditions is None:
+            return [h[:limit] for h in hits]
+        return await self._fused(hits, conditions, limit)
+
+    async def _fused(
+        self, hits: list[list[RuleHit]], conditions: list[dict[str, float]], limit: int
+    ) -> list[list[RuleHit]]:
+        """Each query's hits re-ranked with the rules its stated facts satisfy."""
+        from memory.underwriting.query_reading import fused_orders, trigger_rows
+
+        rankings = [[(h.rule_name, h.score) for h in found] for found in hits]
+        orders = fused_orders(rankings, conditions, limit)
+        known = {h.rule_name: h for found in hits for h in found}
+        missing = sorted({n for order in orders for n, _ in order if n not in known})
+        for row in await trigger_rows(self.memory, self.namespace, missing) if missing else []:
+            known.setdefault(
+                row["rule"],
+                RuleHit(
+                    rule_name=row["rule"],
+                    source=row["source"],
+                    relation="TRIGGERS",
+                    target=row["target"],
+                    fact=row["fact"] or "",
+                    properties=row["props"],
+                    score=0.0,
+                ),
+            )
+        return [
+            [known[n].model_copy(update={"score": s}) for n, s in order if n in known]
+            for order in orders
+        ]
+
+    def _dictionary(self) -> DataDictionary | None:
+        """The data dictionary queries are read with (None when it cannot be loaded)."""
+        if self.fields is None:
+            self.fields = _settings_dictionary(self.memory.settings.fields_path)
+        return self.fields
 
     async def check_risk_appetite(
         self, risk: str, product_type: str | None = None, limit: int = 10
@@ -325,6 +385,14 @@ class GraphAnalytics:
         entities = await self.memory.entities(self.namespace)
         edges = await self.memory.relationships(self.namespace)
         return draw_graph(entities, edges, out, title or f"Athena graph {self.namespace}")
+
+
+@lru_cache(maxsize=8)
+def _settings_dictionary(path: Path | None) -> DataDictionary | None:
+    try:
+        return load_data_dictionary(path)
+    except ValueError:
+        return None
 
 
 def _applicable(entities: Iterable[EntityRecord], product: str | None) -> list[ExtractedRule]:

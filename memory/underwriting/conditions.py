@@ -214,6 +214,34 @@ class ConditionIndex:
         for entry in live:
             self.add(entry.key, entry.name, entry.product_type, entry.conditions)
 
+    def string_values(self) -> dict[str, list[str]]:
+        """The text values conditions compare each field with (for reading queries)."""
+        return {
+            name: [key[1] for key in entry.equals if key[0] == "s"]
+            for name, entry in self.fields.items()
+        }
+
+    def held(
+        self, values: Mapping[str, Any], product_type: str | None
+    ) -> list[tuple[IndexedRule, list[str]]]:
+        """The rules `candidates` returns, each with the submitted fields its conditions read."""
+        present = {f: v for f, v in values.items() if v is not None and f in self.fields}
+        held: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for name, value in present.items():
+            for rule in self.fields[name].holding(value):
+                held[rule][name] += 1
+        wanted = product_type.casefold() if product_type else None
+        found = []
+        for rule in sorted(held):
+            entry = self.rules[rule]
+            if entry is None:
+                continue
+            if any(n != held[rule].get(f, 0) for f, n in entry.per_field.items() if f in present):
+                continue
+            if wanted is None or entry.product_type in (ALL_PRODUCTS, wanted):
+                found.append((entry, list(held[rule])))
+        return found
+
     def candidates(self, values: Mapping[str, Any], product_type: str | None) -> list[str]:
         """Names of the rules worth evaluating on `values`, in the order they were indexed.
 

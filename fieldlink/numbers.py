@@ -37,7 +37,16 @@ _SMALL: dict[str, int] = {
     "dozen": 12,
 }
 _SCALES: dict[str, float] = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_FRACTIONS: dict[str, float] = {"quarter": 0.25, "half": 0.5}
+_FRACTIONS: dict[str, float] = {
+    "quarter": 0.25,
+    "quarters": 0.25,
+    "half": 0.5,
+    "third": 1 / 3,
+    "thirds": 1 / 3,
+}
+#: "third" is an ordinal ("a third party") unless a share follows: "a third of sales".
+_SHARE_ONLY = frozenset({"third", "thirds", "quarters"})
+_OF_AFTER = re.compile(r"^\s+of\b", re.I)
 _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
 _WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}))*\b", re.I)
 _BARE_A_UNITS = re.compile(
@@ -124,6 +133,7 @@ class NumberMention:
         num_end: Offset just past the number itself (before the unit).
         attached: The unit was hyphen-attached ("36-unit"): a count, not a threshold.
         plus: Written with "+" or "-plus" ("ten-plus years").
+        fraction: Written as a share in words ("half", "a third of"), value below 1.
     """
 
     value: float
@@ -133,6 +143,7 @@ class NumberMention:
     num_end: int
     attached: bool = False
     plus: bool = False
+    fraction: bool = False
 
 
 def canonical_unit(unit: str | None) -> str | None:
@@ -288,14 +299,18 @@ def _word_mentions(text: str) -> list[NumberMention]:
             words.pop()
         if not words:
             continue
+        shares = [w for w in words if w in _FRACTIONS]
+        if any(w in _SHARE_ONLY for w in shares) and not _OF_AFTER.match(text[match.end() :]):
+            continue
         value = _eval_words(words) if not bare_a else 1.0
         if value is None:
             continue
+        fraction = bool(shares) and value < 1
         dollar = bool(_DOLLAR_BEFORE_WORDS.search(text[:start]))
         unit, end, attached, plus = _unit_after(text, match.end())
         if dollar:
             unit = "usd"
-        found.append(NumberMention(value, unit, start, end, match.end(), attached, plus))
+        found.append(NumberMention(value, unit, start, end, match.end(), attached, plus, fraction))
     return found
 
 

@@ -1,0 +1,197 @@
+"""What a data dictionary says about each field: kind, unit, naming words and values.
+
+Everything here is read from the `fields.json` given (names, synonyms, units and the
+values a description lists); nothing names a particular dataset's fields.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fieldlink.numbers import canonical_unit, stem
+from schemas.fields import DataDictionary, FieldSpec
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")
+_OCCUPANCY_HINT = re.compile(
+    r"\b(?:occupancy|class of business|business class|business type|type of business|"
+    r"industry|line of work)\b",
+    re.I,
+)
+#: Function words and comparison words never tell which field a text is about.
+STOP_STEMS = frozenset(
+    stem(w)
+    for w in """
+    a an the of and or to in on for with by at from as is are be that this its their our any
+    all per than into number share amount count percent percentage total below under over
+    above vs versus more less use used case lower upper e g
+    """.split()
+)
+_UNIT_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days", "yr"})
+
+
+def stems(text: str) -> list[str]:
+    """Lower-case stems of the words of a text (underscores count as spaces)."""
+    return [stem(w) for w in _WORD.findall(text.replace("_", " "))]
+
+
+def parse_enum(description: str) -> tuple[list[str], bool]:
+    """Read the values listed in a field description.
+
+    Args:
+        description: e.g. "BASIC, BROAD or SPECIAL (upper case)", "Roof covering: metal,
+            clay tile, wood shake" or "Class of business (e.g. 'bakery', 'bar')".
+
+    Returns:
+        The values (empty when the description is not a list) and whether they are
+        examples only ("e.g. ...") rather than the complete set.
+    """
+    if re.search(r"\be\.g\.|for example|such as", description, re.I):
+        return [a or b for a, b in _QUOTED.findall(description)], True
+    paren = re.search(r"\(([^()]*,[^()]*)\)", description)
+    text = paren.group(1) if paren else re.sub(r"\([^()]*\)", "", description)
+    if not paren and ":" in text:
+        text = text.split(":", 1)[1]
+    items = [i.strip(" .") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .")]
+    ok = len(items) >= (2 if paren else 3) and all(
+        1 <= len(i.split()) <= 3 and not re.search(r"\d", i) for i in items
+    )
+    return (items if ok else []), False
+
+
+def field_kind(name: str, spec: FieldSpec, values: list[str], examples: bool) -> str:
+    """numeric, bool, product, state, enum (closed list), occupancy or text."""
+    text = " ".join([name, *spec.synonyms, spec.description])
+    if spec.type == "bool":
+        return "bool"
+    if spec.type in {"int", "float"}:
+        return "numeric"
+    if name == "product_type" or (values and {"BOP", "GL"} <= set(values)):
+        return "product"
+    if "state" in name.split("_") or re.search(r"\bstate code\b|two-letter", text, re.I):
+        return "state"
+    if values and not examples:
+        return "enum"
+    if _OCCUPANCY_HINT.search(text):
+        return "occupancy"
+    return "text"
+
+
+@dataclass(frozen=True)
+class FieldProfile:
+    """One field as the linker sees it.
+
+    Attributes:
+        name: The canonical field name.
+        spec: The dictionary entry.
+        kind: numeric, bool, product, state, enum, occupancy or text.
+        unit: Canonical unit of a numeric field (see `canonical_unit`).
+        phrases: Stemmed synonyms and the name, as word tuples.
+        words: Stems of the name and synonyms (unit abbreviations left out).
+        desc_words: Stems of the description not already in `words`.
+        values: Values the description lists (all of them, or examples).
+        closed: The listed values are the complete set.
+        upper: Values are written upper case.
+    """
+
+    name: str
+    spec: FieldSpec
+    kind: str
+    unit: str | None
+    phrases: tuple[tuple[str, ...], ...]
+    words: frozenset[str]
+    desc_words: frozenset[str]
+    values: tuple[str, ...]
+    closed: bool
+    upper: bool
+
+    @property
+    def categorical(self) -> bool:
+        """Return True for fields whose values are words (enum, occupancy, text)."""
+        return self.kind in {"enum", "occupancy", "text"}
+
+    @property
+    def profile_text(self) -> str:
+        """The field in words, for embedding: name, synonyms, description."""
+        return ". ".join([self.name.replace("_", " "), ", ".join(self.spec.synonyms),
+                          self.spec.description])  # fmt: skip
+
+
+def _profile(name: str, spec: FieldSpec) -> FieldProfile:
+    values, examples = parse_enum(spec.description)
+    phrases = tuple(
+        p
+        for p in (
+            tuple(s for s in stems(text) if s not in STOP_STEMS) for text in [*spec.synonyms, name]
+        )
+        if p
+    )
+    words = frozenset(s for p in phrases for s in p if s not in _UNIT_TOKENS and not s.isdigit())
+    desc = frozenset(stems(spec.description)) - words - STOP_STEMS
+    return FieldProfile(
+        name=name,
+        spec=spec,
+        kind=field_kind(name, spec, values, examples),
+        unit=canonical_unit(spec.unit),
+        phrases=phrases,
+        words=words,
+        desc_words=desc,
+        values=tuple(values),
+        closed=bool(values) and not examples,
+        upper="upper case" in spec.description.lower()
+        or (bool(values) and all(v.isupper() for v in values)),
+    )
+
+
+class DictionaryProfile:
+    """Every field of a data dictionary, profiled, with word statistics across fields."""
+
+    def __init__(self, dictionary: DataDictionary) -> None:
+        """Profile the fields.
+
+        Args:
+            dictionary: The data dictionary.
+        """
+        self.dictionary = dictionary
+        self.fields: dict[str, FieldProfile] = {
+            name: _profile(name, spec) for name, spec in dictionary.fields.items()
+        }
+        counts: dict[str, int] = {}
+        for info in self.fields.values():
+            for word in info.words | info.desc_words:
+                counts[word] = counts.get(word, 0) + 1
+        self.df = counts
+
+    def of_kind(self, *kinds: str) -> list[FieldProfile]:
+        """Return the fields of the given kinds, in dictionary order."""
+        return [f for f in self.fields.values() if f.kind in kinds]
+
+    @property
+    def occupancy(self) -> str | None:
+        """The business-class field, if the dictionary has one."""
+        return next((f.name for f in self.of_kind("occupancy")), None)
+
+    @property
+    def state(self) -> str | None:
+        """The US-state field, if the dictionary has one."""
+        return next((f.name for f in self.of_kind("state")), None)
+
+    def weight(self, word: str) -> float:
+        """How much a word tells about a field: 1 when only one field uses it."""
+        return 1.0 / self.df.get(word, 1)
+
+
+_PROFILES: dict[int, tuple[DataDictionary, DictionaryProfile]] = {}
+
+
+def profile_of(dictionary: DataDictionary) -> DictionaryProfile:
+    """The profile of a data dictionary, built once per dictionary object."""
+    cached = _PROFILES.get(id(dictionary))
+    if cached is not None and cached[0] is dictionary:
+        return cached[1]
+    if len(_PROFILES) > 32:
+        _PROFILES.clear()
+    profile = DictionaryProfile(dictionary)
+    _PROFILES[id(dictionary)] = (dictionary, profile)
+    return profile
