@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from agents.ingestion.matching import LearningPlan, LearningPlanner, RuleRevision
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product
-from fieldlink.numbers import find_numbers
+from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from agents.offline import lexicon as lx
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.vocab import FieldInfo, FieldVocabulary
-from fieldlink.linker import value_pattern
-from fieldlink.numbers import KNOWN_UNITS, NumberMention, find_numbers
+from memory.underwriting.fieldlink.linker import value_pattern
+from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NumberMention, find_numbers
 from schemas.rules import Condition
 
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}

@@ -23,7 +23,7 @@ from agents.offline.pipeline import (
 )
 from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
 from agents.offline.vocab import FieldVocabulary
-from fieldlink.numbers import find_numbers
+from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import SOURCE_TYPES, ExtractedRule
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from fieldlink.states import US_STATES
+from memory.underwriting.fieldlink.states import US_STATES
 
 # --- actions ---------------------------------------------------------------------------------
 

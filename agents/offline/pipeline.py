@@ -11,7 +11,7 @@ from agents.offline.clauses import ClauseAnalysis, ClauseAnalyzer, action_from_w
 from agents.offline.conditions import NumericHit
 from agents.offline.textproc import Sentence, split_clauses, subject_only
 from agents.offline.vocab import FieldVocabulary
-from fieldlink.numbers import NumberMention, find_numbers
+from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 from schemas.rules import Condition
 
 _CONTEXT_SENTENCES = 3

@@ -13,8 +13,8 @@ import re
 from agents.offline import lexicon as lx
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
-from fieldlink.linker import value_pattern
-from fieldlink.numbers import find_numbers, stem
+from memory.underwriting.fieldlink.linker import value_pattern
+from memory.underwriting.fieldlink.numbers import find_numbers, stem
 
 _STOP = frozenset(
     """

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from agents.offline import lexicon as lx
-from fieldlink.numbers import stem
+from memory.underwriting.fieldlink.numbers import stem
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
 _ABBREVIATIONS = frozenset(

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline.textproc import Token, content_tokens, find_phrase
-from fieldlink.numbers import canonical_unit, stem
+from memory.underwriting.fieldlink.numbers import canonical_unit, stem
 from schemas.fields import DataDictionary, FieldSpec
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})

@@ -2,7 +2,8 @@
 
 A query that states facts ("a 200-seat family restaurant open after midnight")
 names no rule, but its numbers and categories are field values. The query is read
-into a partial submission with the data dictionary (`fieldlink.QueryReader`, whose
+into a partial submission with the data dictionary
+(`memory.underwriting.fieldlink.QueryReader`, whose
 categorical vocabulary also takes the text values stored rules compare with), the
 condition index says which rules those values satisfy (as `decide` does: every
 condition on a stated field holds), and that ranking is fused with the text
@@ -17,8 +18,8 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from fieldlink import QueryReader, profile_of
 from memory.underwriting.conditions import CURRENT_EDGE, ConditionIndex, condition_index
+from memory.underwriting.fieldlink import QueryReader, profile_of
 from schemas.fields import DataDictionary
 
 if TYPE_CHECKING:

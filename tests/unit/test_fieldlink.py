@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 
 from agents.offline import OfflineExtractor
-from fieldlink import FieldLinker, QueryReader, profile_of
 from memory.embedders import WordLlamaEmbedder
+from memory.underwriting.fieldlink import FieldLinker, QueryReader, profile_of
 from schemas.fields import DataDictionary
 
 MARINE = DataDictionary.model_validate(

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2]
-PACKAGES = ("agents", "tools", "prompts", "schemas", "memory", "fieldlink", "bench")
+PACKAGES = ("agents", "tools", "prompts", "schemas", "memory", "bench")
 
 
 def project_modules(root: Path = ROOT) -> dict[str, Path]:

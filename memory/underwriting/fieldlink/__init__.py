@@ -5,9 +5,9 @@
 embedding similarity); `QueryReader` reads a query into a partial submission.
 """
 
-from fieldlink.linker import FieldLinker, ValueHit
-from fieldlink.profile import DictionaryProfile, FieldProfile, profile_of
-from fieldlink.query import QueryReader
+from memory.underwriting.fieldlink.linker import FieldLinker, ValueHit
+from memory.underwriting.fieldlink.profile import DictionaryProfile, FieldProfile, profile_of
+from memory.underwriting.fieldlink.query import QueryReader
 
 __all__ = [
     "DictionaryProfile",

@@ -15,10 +15,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from fieldlink.linker import Embed, FieldLinker
-from fieldlink.numbers import NumberMention, find_numbers, stem
-from fieldlink.profile import STOP_STEMS, DictionaryProfile, FieldProfile
-from fieldlink.states import US_STATES
+from memory.underwriting.fieldlink.linker import Embed, FieldLinker
+from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers, stem
+from memory.underwriting.fieldlink.profile import STOP_STEMS, DictionaryProfile, FieldProfile
+from memory.underwriting.fieldlink.states import US_STATES
 
 Scalar = str | int | float | bool
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fieldlink.numbers import stem
-from fieldlink.profile import STOP_STEMS, DictionaryProfile, FieldProfile, stems
+from memory.underwriting.fieldlink.numbers import stem
+from memory.underwriting.fieldlink.profile import STOP_STEMS, DictionaryProfile, FieldProfile, stems
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 

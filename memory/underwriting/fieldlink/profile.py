@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from fieldlink.numbers import canonical_unit, stem
+from memory.underwriting.fieldlink.numbers import canonical_unit, stem
 from schemas.fields import DataDictionary, FieldSpec
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
