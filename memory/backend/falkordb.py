@@ -30,6 +30,7 @@ from redis.exceptions import ResponseError  # noqa: E402
 from redis.retry import Retry  # noqa: E402
 
 from memory.backend import server  # noqa: E402
+from memory.backend.literals import check_params  # noqa: E402
 from memory.settings import Settings  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -200,7 +201,12 @@ class Database:
         read_only: bool = False,
         timeout_ms: int | None = None,
     ) -> list[dict[str, Any]]:
-        """Run parameterised Cypher on one graph and return rows as dicts."""
+        """Run parameterised Cypher on one graph and return rows as dicts.
+
+        Raises:
+            ValueError: A string parameter holds a NUL (nothing is sent).
+        """
+        check_params(params or {})
 
         async def run() -> Any:
             graph = self.client.select_graph(group_id)
