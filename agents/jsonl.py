@@ -114,23 +114,26 @@ def read_rules(path: str | Path) -> list[tuple[str, ExtractedRule]]:
 
 
 def load_rules(path: str | Path, fields: DataDictionary | None = None) -> list[ExtractedRule]:
-    """Read and check a whole ``rules.jsonl`` file (one rule per line).
+    """Read and validate a whole ``rules.jsonl`` file (one rule per line).
 
     Args:
         path: The file.
-        fields: The data dictionary the conditions are checked against; None checks
-            only the shape and that rule names are unique.
+        fields: With a data dictionary, also check the file as ingestion does:
+            rule names unique, conditions possible (`agents.ingestion.checks`).
+            Without one, only the shape of each line is checked (e.g. gold rules
+            read for scoring).
 
     Raises:
-        ValueError: The file cannot be read, a line is not JSON or not a rule, a rule
-            name repeats, or a condition can never hold; the message names file and line.
+        ValueError: The file cannot be read, a line is not JSON or not a rule, or
+            (with `fields`) a rule name repeats or a condition can never hold; the
+            message names file and line.
     """
-    from agents.ingestion.checks import check_rules
-    from schemas.fields import DataDictionary
-
     labelled = read_rules(path)
     rules = [rule for _, rule in labelled]
-    check_rules(rules, fields or DataDictionary(fields={}), [where for where, _ in labelled])
+    if fields is not None:
+        from agents.ingestion.checks import check_rules
+
+        check_rules(rules, fields, [where for where, _ in labelled])
     return rules
 
 

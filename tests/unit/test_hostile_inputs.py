@@ -159,7 +159,7 @@ def test_case5_duplicate_rule_name_in_one_file_names_both_lines(tmp_path: Path) 
     other = {**RULE, "action": "refer", "rule_name": "sawmill  decline"}
     rules = write_rules(tmp_path / "rules.jsonl", RULE, {**RULE, "rule_name": "Other"}, other)
     with pytest.raises(ValueError) as caught:
-        load_rules(rules)
+        load_rules(rules, load_data_dictionary())
     message = str(caught.value)
     assert f"{rules}:3" in message and f"{rules}:1" in message and "unique" in message
     result = athena(tmp_path, "ingest", str(rules))
