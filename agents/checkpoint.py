@@ -8,6 +8,7 @@ SQLite next to the embedded database.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -20,7 +21,16 @@ CHECKPOINT_FILE = "checkpoints.sqlite"
 
 @asynccontextmanager
 async def durable_checkpointer(settings: Settings) -> AsyncIterator[AsyncSqliteSaver]:
-    """Open the SQLite checkpointer in the settings' data dir (created 0700 if missing)."""
+    """Open the SQLite checkpointer in the settings' data dir (created 0700 if missing).
+
+    The database file (and SQLite's journal files beside it, which copy its mode) is
+    owner-only, 0600, like the rest of the data dir.
+    """
     settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    async with AsyncSqliteSaver.from_conn_string(str(settings.data_dir / CHECKPOINT_FILE)) as saver:
+    path = settings.data_dir / CHECKPOINT_FILE
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for file in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+        if file.exists() and file.stat().st_mode & 0o077:
+            file.chmod(0o600)
+    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
         yield saver

@@ -6,9 +6,12 @@ import argparse
 import logging
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 from agents.commands import COMMANDS, command_modules
+from agents.errors import describe, install_log_redaction
+from memory.settings import redact
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -41,13 +44,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    install_log_redaction()
     try:
         return int(args.handler(args) or 0)
-    except (ValueError, FileNotFoundError, TimeoutError, RuntimeError) as exc:
-        print(f"athena {args.command}: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`athena export | head`): not an error to report.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the one error boundary of the command line
+        message, code = describe(exc)
+        if args.verbose:
+            sys.stderr.write(redact(traceback.format_exc()))
+        print(f"athena {args.command}: error: {message}", file=sys.stderr)
+        return code
 
 
 if __name__ == "__main__":

@@ -8,12 +8,17 @@ and nothing is returned from a file with a bad line.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from schemas.errors import describe_validation_error
 from schemas.rules import ExtractedRule
+
+if TYPE_CHECKING:
+    from schemas.fields import DataDictionary
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -63,33 +68,81 @@ def read_objects(path: str | Path) -> list[dict[str, Any]]:
     return [row for _, row in read_jsonl(path)]
 
 
-def load_models(path: str | Path, model: type[M], what: str) -> list[M]:
-    """Validate every line of a JSONL file as `model`.
+def load_labelled(
+    path: str | Path,
+    model: type[M],
+    what: str,
+    *,
+    hint: Callable[[dict[str, Any]], str | bool] | None = None,
+) -> list[tuple[str, M]]:
+    """Validate every line of a JSONL file as `model`, each with its ``path:line``.
 
     Args:
         path: The file.
         model: The pydantic model of a line.
         what: What a line is, for errors (e.g. "rule").
+        hint: Given a line that failed, a better explanation than the fields' errors
+            (e.g. "this line is a rule"), or a false value.
 
     Raises:
-        ValueError: The file cannot be read, or a line is not JSON or not a valid `what`.
+        ValueError: One line naming file, line, field and what is allowed.
     """
     items = []
     for number, row in read_jsonl(path):
         try:
-            items.append(model.model_validate(row))
+            items.append((f"{path}:{number}", model.model_validate(row)))
         except ValidationError as exc:
-            raise ValueError(f"{path}:{number}: not a valid {what}: {exc}") from exc
+            why = (hint and hint(row)) or describe_validation_error(exc, model)
+            raise ValueError(f"{path}:{number}: not a valid {what}: {why}") from exc
     return items
 
 
-def load_rules(path: str | Path) -> list[ExtractedRule]:
+def load_models(
+    path: str | Path,
+    model: type[M],
+    what: str,
+    *,
+    hint: Callable[[dict[str, Any]], str | bool] | None = None,
+) -> list[M]:
+    """Validate every line of a JSONL file as `model` (see `load_labelled`)."""
+    return [item for _, item in load_labelled(path, model, what, hint=hint)]
+
+
+def read_rules(path: str | Path) -> list[tuple[str, ExtractedRule]]:
+    """Read and validate every line of a rules.jsonl file, each with its ``path:line``."""
+    return load_labelled(path, ExtractedRule, "rule")
+
+
+def load_rules(path: str | Path, fields: DataDictionary | None = None) -> list[ExtractedRule]:
     """Read and validate a whole ``rules.jsonl`` file (one rule per line).
 
+    Args:
+        path: The file.
+        fields: With a data dictionary, also check the file as ingestion does:
+            rule names unique, conditions possible (`agents.ingestion.checks`).
+            Without one, only the shape of each line is checked (e.g. gold rules
+            read for scoring).
+
     Raises:
-        ValueError: The file cannot be read, or a line is not JSON or not a rule.
+        ValueError: The file cannot be read, a line is not JSON or not a rule, or
+            (with `fields`) a rule name repeats or a condition can never hold; the
+            message names file and line.
     """
-    return load_models(path, ExtractedRule, "rule")
+    labelled = read_rules(path)
+    rules = [rule for _, rule in labelled]
+    if fields is not None:
+        from agents.ingestion.checks import check_rules
+
+        check_rules(rules, fields, [where for where, _ in labelled])
+    return rules
 
 
-__all__ = ["load_models", "load_rules", "read_jsonl", "read_objects", "read_text"]
+__all__ = [
+    "load_labelled",
+    "load_models",
+    "load_rules",
+    "read_jsonl",
+    "read_objects",
+    "read_rules",
+    "read_text",
+]

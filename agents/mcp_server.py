@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeAlias
 
 from mcp.server.fastmcp import Context, FastMCP
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from memory import GraphMemory, Namespace, Settings, get_ontology, list_ontologies
 from memory.underwriting import GraphAnalytics, canonical_product, check_risk, trace_risk
@@ -167,9 +167,12 @@ def _register_writes(server: FastMCP) -> None:
         source_id: Annotated[str | None, Field(description="Provenance id")] = None,
         namespace: NamespaceArg = None,
     ) -> dict[str, Any]:
+        from agents.ingestion.checks import check_rules
         from memory.underwriting import apply_rule_graph, rule_graph
+        from schemas.fields import load_data_dictionary
 
         state = _state(ctx)
+        check_rules([rule], load_data_dictionary(state.memory.settings.fields_path))
         source = source_id or rule.text_id or rule.source
         nodes, edges = await apply_rule_graph(
             state.memory, state.namespace(namespace), rule_graph(rule), source=source
@@ -188,7 +191,11 @@ def _register_writes(server: FastMCP) -> None:
 
         state = _state(ctx)
         tool = create_add_mitigant_tool(ToolContext(state.memory, state.namespace(namespace)))
-        args = {"rule_name": rule_name, "mitigant": mitigant, "mitigant_fields": mitigant_fields}
+        args = {
+            "rule_name": rule_name,
+            "mitigant": mitigant,
+            "mitigant_fields": list(mitigant_fields or []),
+        }
         return str(await tool.ainvoke(args))
 
     @server.tool(description="Ingest raw knowledge text through the ingestion graph.")
@@ -214,7 +221,9 @@ def _register_writes(server: FastMCP) -> None:
     async def memory_clear_graph(
         ctx: Context,
         namespace: Annotated[str, Field(description="Namespace to clear, e.g. 'agent:scratch'")],
-        confirm: Annotated[bool, Field(description="Must be true to clear")] = False,
+        confirm: Annotated[
+            StrictBool, Field(description="Must be the JSON boolean true to clear")
+        ] = False,
     ) -> str:
         if confirm is not True:
             raise ValueError("memory_clear_graph deletes data: call it again with confirm=true")

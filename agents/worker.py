@@ -1,27 +1,33 @@
 """The ingestion worker: session transcripts from the job queue -> rules in the agent namespace.
 
-A job is ``{"conversation_id", "namespace", "transcript", "source", "user_id"}``.
-The worker runs the ingestion graph on the transcript with the conversation id as
-the text id, so every rule, edge and source episode it writes carries the
-conversation as provenance. Learnings that change a current rule become its next
-version and retire the old one (`memory.underwriting.supersede`). Running a job twice writes
-the same graph: versions are matched to what the first run wrote.
+A job is ``{"conversation_id", "namespace", "transcript", "source", "user_id"}`` and,
+from chat sessions, ``"turns"``: the user messages ``[number, text]`` it covers. The
+worker runs the ingestion graph on the transcript, packed by turns into texts under
+the text size limit (`agents.chat.transcripts`); each text's id names the
+conversation (and the messages it holds), so every rule, edge and source episode it
+writes carries the conversation as provenance. A session resumed after its job ran
+gets a further job for the new messages only (`job_id_of(conversation, first)`).
+Learnings that change a current rule become its next version and retire the old one
+(`memory.underwriting.supersede`). Running a job twice writes the same graph: versions are matched
+to what the first run wrote.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from agents import models
 from agents.chat.learning import SessionLearningExtractor
+from agents.chat.transcripts import Turn, transcript_texts, turns_of
 from agents.ingestion import IngestionPipeline
 from memory import Namespace
 from memory.sessions import Handler, Job, JobQueue, run_worker
 from memory.underwriting import supersede_rule
 from schemas.fields import load_data_dictionary
-from schemas.ingestion import KnowledgeText
+from schemas.text import clean_text
 
 if TYPE_CHECKING:
     from memory import GraphMemory
@@ -31,9 +37,14 @@ logger = logging.getLogger(__name__)
 INGEST = "ingest"
 
 
-def job_id_of(conversation_id: str) -> str:
-    """Return the job id of a conversation's ingestion (one job per conversation)."""
-    return f"{INGEST}:{conversation_id}"
+def job_id_of(conversation_id: str, first_message: int = 1) -> str:
+    """Return the job id of a conversation's ingestion from message `first_message` on.
+
+    The first ingestion of a conversation is ``ingest:<id>``; a resumed session's new
+    messages are ``ingest:<id>@<first new message>``.
+    """
+    suffix = f"@{first_message}" if first_message > 1 else ""
+    return f"{INGEST}:{conversation_id}{suffix}"
 
 
 async def enqueue_transcript(
@@ -44,22 +55,37 @@ async def enqueue_transcript(
     transcript: str,
     user_id: str | None = None,
     source: str | None = None,
+    turns: Sequence[Turn] | None = None,
 ) -> bool:
-    """Enqueue the ingestion of one conversation; True when a job was added.
+    """Enqueue the ingestion of one conversation (or its new turns); True when a job was added.
+
+    Args:
+        queue: The job queue.
+        conversation_id: The conversation.
+        namespace: The agent namespace the learnings go to.
+        transcript: The user messages, one per line.
+        user_id: Who talked.
+        source: Document name (default ``Conversation <id>``).
+        turns: The numbered user messages the transcript holds (chat sessions); the
+            job id names the first one (see `job_id_of`).
 
     Raises:
         ValueError: The transcript is empty or only whitespace (no job is made).
     """
     if not isinstance(transcript, str) or not transcript.strip():
         raise ValueError(f"conversation {conversation_id!r} has an empty transcript: no job")
-    payload = {
+    payload: dict[str, Any] = {
         "conversation_id": conversation_id,
         "namespace": str(namespace),
         "transcript": transcript,
         "user_id": user_id,
         "source": source or f"Conversation {conversation_id}",
     }
-    return await queue.enqueue(job_id_of(conversation_id), payload, kind=INGEST)
+    first = 1
+    if turns:
+        payload["turns"] = [[t.number, t.text] for t in turns]
+        first = turns[0].number
+    return await queue.enqueue(job_id_of(conversation_id, first), payload, kind=INGEST)
 
 
 async def ingest_job(
@@ -82,19 +108,22 @@ async def ingest_job(
     try:
         conversation = str(payload["conversation_id"])
         ns = Namespace.parse(str(payload["namespace"]))
-        transcript = str(payload["transcript"])
+        transcript = clean_text(str(payload["transcript"]))
+        turns = [Turn(int(n), clean_text(str(t))) for n, t in payload.get("turns") or []]
     except KeyError as exc:
         raise ValueError(f"job {job.id}: payload lacks {exc.args[0]!r}") from exc
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"job {job.id}: malformed turns in the payload ({exc})") from exc
     if not transcript.strip():
         return {"conversation_id": conversation, "skipped": "empty transcript"}
     settings = memory.settings
     fields = load_data_dictionary(settings.fields_path)
     extractor = SessionLearningExtractor(models.rule_extractor(settings, fields), memory, ns)
-    text = KnowledgeText(
-        id=conversation, text=transcript, source=payload.get("source"), source_type="sme"
+    texts = transcript_texts(
+        conversation, turns or turns_of(transcript), source=payload.get("source")
     )
     pipeline = IngestionPipeline(memory, ns, settings=settings, fields=fields, extractor=extractor)
-    report = await pipeline.run([text])
+    report = await pipeline.run(texts)
     if pause_after_write:
         await asyncio.sleep(pause_after_write)
     written = set(report.rule_names)
@@ -106,6 +135,7 @@ async def ingest_job(
     return {
         "conversation_id": conversation,
         "namespace": str(ns),
+        "texts": [text.id for text in texts],
         "rules": sorted(written),
         "superseded": superseded,
         "warnings": report.warnings,

@@ -13,6 +13,28 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EmbedderChoice = Literal["auto", "wordllama", "openai"]
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_URL_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<info>[^@/\s]*)@")
+SECRET_VARIABLES = ("OPENAI_API_KEY", "ATHENA_MCP_TOKEN")
+"""Environment variables whose values are never printed."""
+
+
+def _hide_userinfo(match: re.Match[str]) -> str:
+    user, sep, _ = match.group("info").partition(":")
+    return f"{match.group('scheme')}{user + ':***' if sep else '***'}@"
+
+
+def redact(text: str, secrets: tuple[str, ...] | list[str] = ()) -> str:
+    """Hide credentials in text: URL passwords (``redis://:***@host``) and known secrets.
+
+    Args:
+        text: Any text about to be printed or logged (an error, a URL, a report).
+        secrets: Further values to hide; the values of `SECRET_VARIABLES` always are.
+    """
+    text = _URL_USERINFO.sub(_hide_userinfo, str(text))
+    hidden = [*secrets, *(os.environ.get(name, "") for name in SECRET_VARIABLES)]
+    for secret in sorted({s for s in hidden if len(s) >= 4}, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
 
 
 def default_data_dir() -> Path:
@@ -33,6 +55,7 @@ class Settings(BaseSettings):
 
     falkordb_url: str | None = Field(
         default=None,
+        repr=False,
         alias="FALKORDB_URL",
         description="redis:// or falkor:// URL of a FalkorDB server; unset starts an embedded one.",
     )
@@ -53,7 +76,10 @@ class Settings(BaseSettings):
         description="Commits each namespace's change log keeps for readers to catch up from.",
     )
     openai_api_key: str | None = Field(
-        default=None, alias="OPENAI_API_KEY", description="Enables the LLM mode when set."
+        default=None,
+        repr=False,
+        alias="OPENAI_API_KEY",
+        description="Enables the LLM mode when set.",
     )
     openai_base_url: str | None = Field(
         default=None, alias="OPENAI_BASE_URL", description="Any OpenAI-compatible server."
@@ -89,11 +115,19 @@ class Settings(BaseSettings):
         le=1.0,
         description="Cosine similarity above which two entity names are the same entity.",
     )
+    mcp_token: str | None = Field(
+        default=None,
+        repr=False,
+        alias="ATHENA_MCP_TOKEN",
+        description="Bearer token of `athena mcp --http`; unset: one generated in the data dir.",
+    )
     query_timeout_ms: int = Field(
         default=5000, alias="ATHENA_QUERY_TIMEOUT_MS", gt=0, description="traverse() limit."
     )
 
-    @field_validator("falkordb_url", "openai_api_key", "openai_base_url", mode="before")
+    @field_validator(
+        "falkordb_url", "openai_api_key", "openai_base_url", "mcp_token", mode="before"
+    )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -167,4 +201,7 @@ def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
         env = Settings()
         return Settings.model_validate({**env.model_dump(), **values})
     except ValidationError as exc:
-        raise ValueError(f"invalid settings: {exc}") from exc
+        from schemas.errors import describe_validation_error
+
+        why = describe_validation_error(exc)
+        raise ValueError(redact(f"invalid settings: {why}")) from exc

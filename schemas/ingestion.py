@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from schemas.rules import SourceType
+from schemas.text import check_text
 
 MatchMethod = Literal["key", "name", "vector", "new"]
 IngestionMode = Literal["llm", "offline"]
@@ -21,6 +22,16 @@ class KnowledgeText(BaseModel):
     text: str = Field(description="The raw text (manual excerpt, SME note, case review...).")
     source: str | None = Field(default=None, description="Document name, e.g. a manual.")
     source_type: SourceType | None = Field(default=None, description="Kind of source.")
+
+    @field_validator("id", "source", mode="after")
+    @classmethod
+    def _one_line(cls, value: str | None) -> str | None:
+        return None if value is None else check_text(value, multiline=False)
+
+    @field_validator("text", mode="after")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        return check_text(value)
 
 
 class EntityMatch(BaseModel):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from schemas.text import check_text
 
 RiskCategory = Literal[
     "occupancy",
@@ -37,9 +39,34 @@ PRODUCT_TYPES: tuple[str, ...] = ProductType.__args__  # type: ignore[attr-defin
 ACTIONS: tuple[str, ...] = Action.__args__  # type: ignore[attr-defined]
 SOURCE_TYPES: tuple[str, ...] = SourceType.__args__  # type: ignore[attr-defined]
 OPERATORS: tuple[str, ...] = Operator.__args__  # type: ignore[attr-defined]
+FREE_TEXT_FIELDS = frozenset({"outcome_description", "historical_exceptions", "compound_trigger"})
+"""Fields of a rule that may span lines; every other string is a one-line name."""
 
 
-class Condition(BaseModel):
+def _checked(value: object, *, multiline: bool = False) -> object:
+    """Refuse control characters in a string, or in the strings of a list."""
+    if isinstance(value, str):
+        return check_text(value, multiline=multiline)
+    if isinstance(value, list):
+        for number, item in enumerate(value):
+            try:
+                _checked(item, multiline=multiline)
+            except ValueError as exc:
+                raise ValueError(f"item {number}: {exc}") from None
+    return value
+
+
+class _Printable(BaseModel):
+    """Refuses strings holding control characters (see `schemas.text`)."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _printable(cls, value: object, info: object) -> object:
+        name = getattr(info, "field_name", "")
+        return _checked(value, multiline=name in FREE_TEXT_FIELDS)
+
+
+class Condition(_Printable):
     """One machine-evaluable clause of a rule's trigger."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -51,7 +78,7 @@ class Condition(BaseModel):
     )
 
 
-class Threshold(BaseModel):
+class Threshold(_Printable):
     """The human-readable numeric boundary of a rule (the seed format's `threshold`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -62,7 +89,7 @@ class Threshold(BaseModel):
     unit: str | None = Field(default=None, description="Unit of the value, e.g. 'employees'.")
 
 
-class ExtractedRule(BaseModel):
+class ExtractedRule(_Printable):
     """An underwriting rule in the dataset's `rules.jsonl` shape."""
 
     model_config = ConfigDict(extra="forbid")

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from schemas.fields import DataDictionary, FieldSpec
 from schemas.rules import PRODUCT_TYPES, Scalar
+from schemas.text import text_problem
 
 DecisionLabel = Literal["decline", "refer", "approve_with_conditions", "approve"]
 RuleOutcome = Literal["decline", "refer", "approve_with_conditions"]
@@ -168,6 +169,9 @@ def coerce_value(name: str, value: Any, spec: FieldSpec) -> Scalar:
         if number is not None:
             return float(number)
     elif isinstance(value, str) and value.strip():
+        problem = text_problem(value, multiline=False)
+        if problem is not None:
+            raise SubmissionError(f"field '{name}' {problem}")
         return _normalise_text(name, value.strip(), spec)
     expected = "non-empty str" if spec.type == "str" else spec.type
     raise SubmissionError(

@@ -18,6 +18,7 @@ from agents.chat.state import ChatState
 from agents.chat.tools import create_chat_tools
 from memory import GraphMemory, Settings, load_settings
 from memory.sessions import SessionRef, SessionStore
+from schemas.text import clean_text
 
 SYSTEM_PROMPT = """You are Athena, an assistant to commercial insurance underwriters.
 Answer from the memory context below and from your memory tools (check_risk_appetite,
@@ -60,11 +61,15 @@ def _tools(memory: GraphMemory, ctx: Context) -> list[Any]:
 async def prepare(state: ChatState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Record the user's message and build the prompt: memory context + recent messages.
 
+    Control characters other than tab and line breaks are removed from the message
+    (`schemas.text.clean_text`): what is stored and learned from is what was readable.
+
     Raises:
         ValueError: An empty message.
     """
     ctx = runtime.context or Context()
-    message = (state.get("message") or _last_human_text(state.get("messages") or [])).strip()
+    raw = state.get("message") or _last_human_text(state.get("messages") or [])
+    message = clean_text(raw).strip()
     if not message:
         raise ValueError("a chat turn needs a non-empty message (or a human chat message)")
     ref = ref_of(ctx)

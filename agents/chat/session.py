@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agents.chat.context import Context
+from agents.chat.transcripts import Turn
 from agents.worker import enqueue_transcript, job_id_of
 from memory.graph import RetrievalCache
 from memory.sessions import FormationPolicy, JobQueue, SessionRef, SessionStore
@@ -15,6 +16,10 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from memory import GraphMemory
+
+
+INGESTED_THROUGH = "ingested_through"
+"""Session counter: the last message number whose session end enqueued an ingestion."""
 
 
 @dataclass(frozen=True)
@@ -107,26 +112,43 @@ class ChatSession:
         return str((await self.turn(message))["reply"])
 
     async def end(self) -> SessionEnd:
-        """End the session: form pending memories and enqueue its transcript for ingestion.
+        """End the session: form pending memories and enqueue its new turns for ingestion.
 
-        An empty transcript (no user message with text) enqueues nothing.
+        The user messages since the last ingestion of this session (all of them the
+        first time; only the new ones when a session is resumed after its job ran)
+        are enqueued as one job; long transcripts are chunked by the worker. No new
+        user message with text enqueues nothing.
         """
         if self.ended is not None:
             return self.ended
         store = SessionStore(self.memory, policy=self.policy)
-        transcript = await store.transcript(self.ref)
         sid = self.ref.session_id
-        if not transcript.strip():
-            self.ended = SessionEnd(sid, None, False, f"session {sid}: empty transcript, no job")
+        messages = await store.messages(self.ref)
+        through = int((await store.state(sid)).get(INGESTED_THROUGH, 0) or 0)
+        turns = [
+            Turn(int(m.metadata.get("n", 0)), m.content)
+            for m in messages
+            if m.role == "user" and m.content.strip() and int(m.metadata.get("n", 0)) > through
+        ]
+        if not turns:
+            why = "empty transcript" if not through else f"no new message since message {through}"
+            self.ended = SessionEnd(sid, None, False, f"session {sid}: {why}, no job")
             return self.ended
         await store.form_memories(self.ref)
         added = await enqueue_transcript(
             self.queue,
             conversation_id=sid,
             namespace=self.ref.agent,
-            transcript=transcript,
+            transcript="\n".join(t.text for t in turns),
             user_id=self.ref.user_id,
+            turns=turns,
         )
+        last = max(int(m.metadata.get("n", 0)) for m in messages)
+        await store.set_counter(sid, INGESTED_THROUGH, last)
+        job = job_id_of(sid, turns[0].number)
         what = "enqueued" if added else "already enqueued"
-        self.ended = SessionEnd(sid, job_id_of(sid), added, f"session {sid}: ingestion {what}")
+        first, final = turns[0].number, turns[-1].number
+        span = f"message {first}" if first == final else f"messages {first}-{final}"
+        message = f"session {sid}: ingestion {what} (job {job}: {len(turns)} user turn(s), {span})"
+        self.ended = SessionEnd(sid, job, added, message)
         return self.ended

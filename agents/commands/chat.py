@@ -15,6 +15,7 @@ from agents.commands.common import add_common_options, print_json, settings_from
 from agents.commands.query import with_memory
 from agents.commands.worker import add_queue_options, queue_of
 from memory import Namespace
+from schemas.text import clean_text
 
 if TYPE_CHECKING:
     from memory import GraphMemory
@@ -44,7 +45,7 @@ def _lines(interactive: bool):
             line = sys.stdin.readline()
             if not line:
                 return
-        text = line.strip()
+        text = clean_text(line).strip()  # control characters are removed, as in the graph
         if text.lower() in EXIT_WORDS:
             return
         if text:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from agents.commands.common import add_common_options, print_json, settings_from
 from memory.backend import server
+from memory.settings import redact
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -22,13 +24,34 @@ def register(commands: argparse._SubParsersAction) -> None:
         sub.set_defaults(handler=run)
 
 
+def _remote_status(url: str) -> dict[str, Any]:
+    """PING the server at `url`: reachability and version, the URL without credentials."""
+    import redis
+
+    status: dict[str, Any] = {"url": redact(url), "running": False, "version": None}
+    client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+    try:
+        status["running"] = bool(client.ping())
+        info = client.info("server")
+        status["version"] = info.get("redis_version")
+    finally:
+        client.close()
+    return status
+
+
 def run(args: argparse.Namespace) -> int:
     """Carry out one `db` action and print the server status."""
     settings = settings_from(args)
     if settings.falkordb_url:
-        raise ValueError(
-            f"FALKORDB_URL is set ({settings.falkordb_url}): that server is managed elsewhere"
-        )
+        url = redact(settings.falkordb_url)
+        if args.action != "status":
+            raise ValueError(f"FALKORDB_URL is set ({url}): that server is managed elsewhere")
+        remote = _remote_status(settings.falkordb_url)
+        if args.json:
+            print_json(remote)
+        else:
+            print(f"FalkorDB running at {url} (FALKORDB_URL)  version {remote['version']}")
+        return 0
     if args.action == "start":
         status = server.ensure_server(settings.data_dir)
     elif args.action == "stop":

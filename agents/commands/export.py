@@ -25,8 +25,22 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _check_writable(path: Path) -> None:
+    """Refuse an output path that cannot be a file, before any work is done.
+
+    Raises:
+        ValueError: The path is a directory, or its folder does not exist.
+    """
+    if path.is_dir():
+        raise ValueError(f"-o {path}: is a directory; give a file name, e.g. {path / 'rules.json'}")
+    if not path.parent.is_dir():
+        raise ValueError(f"-o {path}: folder {path.parent} does not exist")
+
+
 def run(args: argparse.Namespace) -> int:
     """Export the namespace's rules."""
+    if args.output:
+        _check_writable(Path(args.output))
 
     async def work(analytics: GraphAnalytics) -> dict[str, Any]:
         rules = await analytics.export()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from pathlib import Path
 
 from agents.commands.common import add_common_options, print_json, settings_from
 from memory import Settings
+from schemas.fields import load_data_dictionary
 from schemas.ingestion import IngestionReport, KnowledgeText
 from schemas.rules import ExtractedRule
 
@@ -34,20 +36,28 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _load(paths: list[str], rules_flag: bool) -> tuple[list[KnowledgeText], list[ExtractedRule]]:
+def _load(
+    paths: list[str], rules_flag: bool, settings: Settings
+) -> tuple[list[KnowledgeText], list[ExtractedRule]]:
+    """Read and check every file; rule names must be unique across all of them."""
+    from agents.ingestion.checks import check_rules
     from agents.ingestion.loaders import is_rules_file, load_texts
-    from agents.jsonl import load_rules
+    from agents.jsonl import read_rules
 
     texts: list[KnowledgeText] = []
-    rules: list[ExtractedRule] = []
+    labelled: list[tuple[str, ExtractedRule]] = []
     for name in paths:
         path = Path(name)
+        if path.is_dir():
+            raise ValueError(f"{path} is a directory; give files (.txt, .md, .jsonl)")
         if not path.is_file():
             raise FileNotFoundError(f"no such file: {path}")
         if path.suffix == ".jsonl" and (rules_flag or is_rules_file(path)):
-            rules += load_rules(path)
+            labelled += read_rules(path)
         else:
             texts += load_texts(path)
+    rules = [rule for _, rule in labelled]
+    check_rules(rules, load_data_dictionary(settings.fields_path), [w for w, _ in labelled])
     return texts, rules
 
 
@@ -92,12 +102,13 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--batch-size must be at least 1, got {args.batch_size}")
     settings = settings_from(args)
     namespace = args.namespace or settings.namespace
-    texts, rules = _load(args.paths, args.rules)
+    texts, rules = _load(args.paths, args.rules, settings)
     show = not args.json and len(texts) + len(rules) > 1
     report = asyncio.run(_ingest(settings, namespace, texts, rules, args.batch_size, show))
+    failed = _not_written(report, rules)
     if args.json:
         print_json(report.model_dump(mode="json"))
-        return 0
+        return 1 if failed else 0
     print(
         f"{report.mode} ingestion into {report.namespace}: {report.texts_processed} text(s), "
         f"{report.rules_extracted} rule(s) in {report.seconds:.1f}s"
@@ -114,4 +125,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {len(report.uncovered)} sentence(s) read like rules but yielded none:")
         for item in report.uncovered:
             print(f"    [{item.text_id}] {item.sentence}")
+    if failed:
+        print(f"athena ingest: error: {failed}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _not_written(report: IngestionReport, rules: list[ExtractedRule]) -> str | None:
+    """Say what was not written (a failed tool call, a given rule missing), else None."""
+    missing = sorted({r.rule_name for r in rules} - set(report.rule_names)) if rules else []
+    short = max(0, len(rules) - report.rules_written) if rules else 0
+    if not report.tool_errors and not missing and not short:
+        return None
+    parts = []
+    if report.tool_errors:
+        parts.append(f"{len(report.tool_errors)} write(s) failed")
+    if short:
+        parts.append(f"{short} of {len(rules)} given rule(s) not written")
+    return "; ".join(parts or [f"rules not written: {missing}"])

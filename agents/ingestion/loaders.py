@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agents.jsonl import load_models, read_text
+from schemas.errors import describe_validation_error
 from schemas.ingestion import KnowledgeText
 
 MAX_TEXT_CHARS = 50_000
@@ -47,6 +48,7 @@ def normalise_texts(
     source: str | None = None,
     source_type: str | None = None,
     source_id: str | None = None,
+    check_sizes: bool = True,
 ) -> list[KnowledgeText]:
     """Turn a string, a list of strings or a dict of strings (key = id) into texts.
 
@@ -57,9 +59,12 @@ def normalise_texts(
         source: Document name for texts that have none.
         source_type: manual, training, sme, production or compliance.
         source_id: Conversation or document id; a list's texts get `id:1`, `id:2`...
+        check_sizes: Refuse texts over `MAX_TEXT_CHARS` (off for the source episodes
+            of pre-extracted rules, which are not extracted from).
 
     Raises:
-        ValueError: An item is not a string, or a text is over the size limit.
+        ValueError: An item is not a string or holds control characters, or a text
+            is over the size limit.
     """
     items: list[tuple[str | None, Any]]
     if isinstance(raw, str | KnowledgeText):
@@ -85,7 +90,8 @@ def normalise_texts(
             try:
                 texts.append(KnowledgeText.model_validate(doc))
             except ValidationError as exc:
-                raise ValueError(f"text {doc['id']!r} is not a knowledge text: {exc}") from exc
+                why = describe_validation_error(exc, KnowledgeText)
+                raise ValueError(f"text {doc['id']!r} is not a knowledge text: {why}") from exc
             continue
         if not isinstance(value, str):
             raise ValueError(
@@ -95,10 +101,22 @@ def normalise_texts(
         try:
             texts.append(KnowledgeText.model_validate({**doc, "source_type": source_type}))
         except ValidationError as exc:
-            raise ValueError(f"bad source_type {source_type!r}: {exc}") from exc
-    for text in texts:
-        check_size(text)
+            why = describe_validation_error(exc, KnowledgeText)
+            raise ValueError(f"text {doc['id']!r}: {why}") from exc
+    if check_sizes:
+        for text in texts:
+            check_size(text)
     return texts
+
+
+def _line_of(body: str) -> int:
+    """The line of `body` holding the first character a text may not hold."""
+    from schemas.text import text_problem
+
+    for number, line in enumerate(body.splitlines(), 1):
+        if text_problem(line):
+            return number
+    return 1
 
 
 def is_rules_file(path: Path) -> bool:
@@ -114,9 +132,22 @@ def load_texts(path: str | Path) -> list[KnowledgeText]:
     """
     path = Path(path)
     if path.suffix in TEXT_SUFFIXES:
-        texts = [KnowledgeText(id=path.name, text=read_text(path), source=path.name)]
+        body = read_text(path)
+        try:
+            texts = [KnowledgeText(id=path.name, text=body, source=path.name)]
+        except ValidationError as exc:
+            why = describe_validation_error(exc, KnowledgeText)
+            raise ValueError(f"{path}:{_line_of(body)}: {why}") from exc
     elif path.suffix == ".jsonl":
-        texts = load_models(path, KnowledgeText, "knowledge text (need id and text)")
+        texts = load_models(
+            path,
+            KnowledgeText,
+            "knowledge text",
+            hint=lambda row: (
+                "rule_name" in row
+                and "this line is a rule: pass --rules (or name the file *rules*.jsonl)"
+            ),
+        )
     else:
         raise ValueError(
             f"{path}: unsupported file type {path.suffix or '(none)'!r}; "

@@ -13,6 +13,7 @@ from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
 from agents import models
+from agents.ingestion.checks import rule_warnings
 from agents.ingestion.context import Context
 from agents.ingestion.loaders import normalise_texts
 from agents.ingestion.matching import EntityMatcher
@@ -118,10 +119,11 @@ async def extract_and_disambiguate(
     """Extract the rules of every text (unless given) and match their entities to the graph."""
     ctx = runtime.context or Context()
     # Input from JSON (Studio, the server API) arrives as plain strings and objects.
-    texts = normalise_texts(state.get("texts") or [])
+    rules = [ExtractedRule.model_validate(r) for r in state.get("rules") or []]
+    # The texts of pre-extracted rules only hold their JSON: no text size limit.
+    texts = normalise_texts(state.get("texts") or [], check_sizes=not rules)
     warnings: list[str] = []
     uncovered: list[UncoveredSentence] = []
-    rules = [ExtractedRule.model_validate(r) for r in state.get("rules") or []]
     # Pre-extracted rules carry curated names: match them by key and name only.
     vector_labels = () if rules else ctx.vector_match_labels
     if not rules:
@@ -141,7 +143,7 @@ async def extract_and_disambiguate(
                 UncoveredSentence(text_id=text.id, sentence=sentence)
                 for sentence in coverage.get(text.id, [])
             ]
-    warnings += _field_warnings(rules, fields_of(ctx))
+    warnings += _field_warnings(rules, fields_of(ctx)) + rule_warnings(rules, fields_of(ctx))
     settings = settings_of(ctx)
     threshold = ctx.similarity_threshold
     async with memory_of(ctx) as memory:

@@ -137,8 +137,17 @@ class IngestionPipeline:
         """Write pre-extracted rules (no extraction) through the same graph and tools.
 
         Rules are grouped by `text_id` (else `source`, else the rule's source); each
-        group is stored as a source episode holding the rules' JSON.
+        group is stored as a source episode holding the rules' JSON. Pre-extracted
+        rules are not texts: no text size limit applies to a group. Every rule of
+        every batch is checked before the first batch is written.
+
+        Raises:
+            ValueError: A rule name repeats, or a condition can never hold with the
+                data dictionary (nothing is written).
         """
+        from agents.ingestion.checks import check_rules
+
+        check_rules(rules, self.fields)
         groups: dict[str, list[ExtractedRule]] = {}
         for rule in rules:
             tid = rule.text_id or source or f"rules:{rule.source}"
@@ -215,6 +224,7 @@ async def ingest_rules(
     many rules per query (`memory.underwriting.apply_rule_graphs`) instead of one tool
     call per rule. `batch_size` is in texts; batches hold at least `BULK_RULES` rules.
     """
+    from agents.ingestion.checks import check_rules
     from agents.ingestion.matching import EntityMatcher
     from agents.ingestion.nodes import _field_warnings
     from memory.embedders import EmbeddingPrefetch
@@ -222,6 +232,7 @@ async def ingest_rules(
     from memory.underwriting import apply_rule_graphs, rule_graph
 
     pipeline = IngestionPipeline(memory, namespace, **kwargs)
+    check_rules(rules, pipeline.fields)
     ns, started = pipeline.namespace, time.perf_counter()
     report = IngestionReport(mode=pipeline.mode, namespace=str(ns))  # type: ignore[arg-type]
     groups: dict[str, list[ExtractedRule]] = {}

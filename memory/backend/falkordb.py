@@ -31,6 +31,7 @@ from redis.retry import Retry
 
 from memory.backend import server
 from memory.backend.derived import DerivedIndexes
+from memory.backend.literals import check_params
 from memory.backend.protocol import Statement
 from memory.settings import Settings
 
@@ -206,11 +207,12 @@ class Database:
         """Run parameterised read-only Cypher on one graph and return rows as dicts.
 
         Raises:
-            ValueError: The query writes (writes go through `commit`), or
-                `read_only` is False.
+            ValueError: The query writes (writes go through `commit`), `read_only` is
+                False, or a string parameter holds a NUL (nothing is sent).
         """
         if not read_only:
             raise ValueError("Database.query is read-only: change a graph with commit()")
+        check_params(params or {})
 
         async def run() -> Any:
             graph = self.client.select_graph(group_id)
@@ -244,8 +246,11 @@ class Database:
         uuids a failed query did not write, which readers re-read harmlessly).
 
         Raises:
+            ValueError: A string parameter holds a NUL (nothing is sent).
             redis.exceptions.ResponseError: The first command that failed.
         """
+        for _, params in statements:
+            check_params(params)
 
         async def run() -> list[Any]:
             graph = self.client.select_graph(group_id)

@@ -54,9 +54,40 @@ class Literal:
         return self.text
 
 
+NUL_REFUSED = (
+    "contains a NUL character (U+0000), which FalkorDB cannot receive in a query; "
+    "remove it (input boundaries refuse it with the file and line)"
+)
+
+
+def check_params(params: Any, name: str = "params") -> None:
+    """Refuse a string parameter holding a NUL before it is inlined into a query header.
+
+    FalkorDB's client inlines parameters into a ``CYPHER k=v`` header and the server
+    stops parsing at a NUL: the rest of the query would be lost or misread.
+
+    Raises:
+        ValueError: Naming the parameter.
+    """
+    kind = type(params)
+    if kind is str:
+        if "\x00" in params:
+            raise ValueError(f"query parameter {name!r} {NUL_REFUSED}")
+    elif kind is dict:
+        for key, item in params.items():
+            check_params(item, str(key) if name == "params" else f"{name}.{key}")
+    elif kind is list or kind is tuple:
+        for item in params:
+            check_params(item, name)
+    elif isinstance(params, Literal) and "\x00" in params.text:
+        raise ValueError(f"query parameter {name!r} {NUL_REFUSED}")
+
+
 def _literal(value: Any) -> str:
     kind = type(value)
     if kind is str:
+        if "\x00" in value:
+            raise ValueError(f"a string {NUL_REFUSED}")
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if value is None:
         return "null"
@@ -76,4 +107,4 @@ def _literal(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["Literal", "Vector"]
+__all__ = ["Literal", "Vector", "check_params"]

@@ -79,6 +79,11 @@ class _Paths:
 def _paths(data_dir: Path) -> _Paths:
     """Resolve the data dir and check the socket path fits in a sockaddr_un."""
     root = Path(data_dir).expanduser().resolve()
+    if root.exists() and not root.is_dir():
+        raise ValueError(
+            f"data dir {root} (ATHENA_DATA_DIR) is a file; give a directory (it is created "
+            "if missing)"
+        )
     socket_path, size = root / SOCKET_NAME, len(os.fsencode(root / SOCKET_NAME))
     if size > MAX_SOCKET_PATH_BYTES:
         raise ValueError(

@@ -20,7 +20,9 @@ Delivery is at least once; handlers must be idempotent. The keys (prefix ``athen
 * A worker that dies stops refreshing: once its entry has been idle for the visibility
   timeout, another worker takes it over with ``XAUTOCLAIM``.
 * A failure is retried with exponential backoff; after `max_attempts` failures the job is
-  dead-lettered with its error. A done job is marked done and never processed again.
+  dead-lettered with its error. A failure that cannot succeed on retry (`PERMANENT_ERRORS`:
+  the job's input is invalid) is dead-lettered at once. A done job is marked done and
+  never processed again.
 * Losing the server connection is not a failure: the worker reconnects (an embedded
   server is restarted), then finishes its own pending entries first.
 """
@@ -53,6 +55,8 @@ DEFAULT_BACKOFF_SECONDS = 2.0
 """Delay before the first retry; doubled for each further one."""
 STATUSES = ("pending", "running", "retrying", "done", "dead")
 CONNECTION_ERRORS = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
+PERMANENT_ERRORS = (ValueError, TypeError)
+"""Handler errors that retrying cannot fix (invalid input, including pydantic validation)."""
 
 _ENQUEUE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -295,12 +299,20 @@ class JobQueue:
         fields["result"] = json.dumps(result or {}, sort_keys=True, default=str)
         await self._finish(delivery, fields)
 
-    async def fail(self, delivery: Delivery, error: str) -> Job:
-        """Record a failure: schedule a retry with backoff, or dead-letter the job."""
+    async def fail(self, delivery: Delivery, error: str, *, permanent: bool = False) -> Job:
+        """Record a failure: schedule a retry with backoff, or dead-letter the job.
+
+        Args:
+            delivery: The job's delivery.
+            error: What went wrong (shown by `athena jobs`).
+            permanent: The failure cannot succeed on retry: dead-letter at once.
+        """
         job_key = self.key("job", delivery.job.id)
         failures = int(await self._r(lambda r: r.hincrby(job_key, "failures", 1)))
         now = time.time()
-        if failures >= self.max_attempts:
+        if permanent:
+            error = f"{error} (not retried: invalid input fails the same way every time)"
+        if permanent or failures >= self.max_attempts:
             fields: dict[str, Any] = {"status": "dead", "error": error, "finished_at": now}
             letter = {"job_id": delivery.job.id, "error": error, "attempts": failures}
             await self._finish(delivery, fields, dead=letter)

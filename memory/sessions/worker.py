@@ -13,7 +13,8 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from memory.sessions.queue import CONNECTION_ERRORS, Delivery, Job, JobQueue
+from memory.sessions.queue import CONNECTION_ERRORS, PERMANENT_ERRORS, Delivery, Job, JobQueue
+from memory.settings import redact
 
 logger = logging.getLogger(__name__)
 
@@ -41,8 +42,8 @@ async def _run_one(queue: JobQueue, delivery: Delivery, handler: Handler, consum
         raise  # infrastructure, not the job: leave it pending for redelivery
     except Exception as exc:  # noqa: BLE001 - any handler error is the job's failure
         beating.cancel()
-        error = f"{type(exc).__name__}: {exc}"
-        job = await queue.fail(delivery, error)
+        error = redact(f"{type(exc).__name__}: {exc}")
+        job = await queue.fail(delivery, error, permanent=isinstance(exc, PERMANENT_ERRORS))
         logger.warning("job %s failed (%s): %s", job.id, job.status, error)
         return
     finally:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -145,9 +146,10 @@ def _listening(port: int) -> bool:
 async def test_read_only_over_streamable_http(falkordb_dir: Path) -> None:
     port = _free_port()
     params = _params(falkordb_dir, "--read-only", "--http", "--port", str(port))
+    token = "read-only-test-token-0123456789"
     proc = subprocess.Popen(
         [params.command, *params.args],
-        env=params.env,
+        env={**(params.env or {}), "ATHENA_MCP_TOKEN": token},
         cwd=params.cwd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -158,7 +160,9 @@ async def test_read_only_over_streamable_http(falkordb_dir: Path) -> None:
             assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
             assert time.monotonic() < deadline, "athena mcp --http did not listen"
             await asyncio.sleep(0.2)
-        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, _):
+        client = httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"})
+        url = f"http://127.0.0.1:{port}/mcp"
+        async with streamable_http_client(url, http_client=client) as (read, write, _):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 names = {t.name for t in (await session.list_tools()).tools}

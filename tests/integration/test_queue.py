@@ -57,7 +57,7 @@ async def test_flaky_job_succeeds_and_done_jobs_are_never_rerun(memory: GraphMem
     async def flaky(job: Job) -> dict[str, Any]:
         calls.append(job.id)
         if len(calls) == 1:
-            raise ValueError("transient")
+            raise RuntimeError("transient")
         return {"ok": True}
 
     await queue.enqueue("j1", {})
