@@ -10,15 +10,12 @@ from dataclasses import dataclass, field
 from agents.offline import lexicon as lx
 from agents.offline.textproc import Token, content_tokens, find_phrase
 from memory.underwriting.fieldlink.numbers import canonical_unit, stem
+from memory.underwriting.fieldlink.profile import field_kind, parse_enum
 from schemas.fields import DataDictionary, FieldSpec
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
 _NEGATION_WORDS = frozenset({"no", "not", "without", "lack", "lacking", "absent", "missing"})
 _NEGATIVE_BELOW = re.compile(r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*below", re.I)
-_OCCUPANCY_HINT = re.compile(
-    r"\b(?:occupancy|class of business|business class|business type|industry)\b", re.I
-)
-_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")
 
 
 @dataclass
@@ -67,50 +64,9 @@ def _stems(text: str) -> list[str]:
     return [t.stem for t in content_tokens(text.replace("_", " "))]
 
 
-def parse_enum(description: str) -> tuple[list[str], bool]:
-    """Read the allowed values listed in a field description.
-
-    Args:
-        description: e.g. "BASIC, BROAD or SPECIAL (upper case)" or
-            "FEMA flood zone code, upper case (A, AE, V, VE, X)".
-
-    Returns:
-        The values (empty when the description is not a list) and whether they are
-        examples only ("e.g. ...").
-    """
-    if re.search(r"\be\.g\.|for example|such as", description, re.I):
-        return [a or b for a, b in _QUOTED.findall(description)], True
-    paren = re.search(r"\(([^()]*,[^()]*)\)", description)
-    text = paren.group(1) if paren else re.sub(r"\([^()]*\)", "", description)
-    if not paren and ":" in text:
-        text = text.split(":", 1)[1]
-    items = [i.strip(" .") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .")]
-    ok = len(items) >= (2 if paren else 3) and all(
-        1 <= len(i.split()) <= 3 and not re.search(r"\d", i) for i in items
-    )
-    return (items if ok else []), False
-
-
-def _kind(name: str, spec: FieldSpec, values: list[str], examples: bool) -> str:
-    text = " ".join([name, *spec.synonyms, spec.description])
-    if spec.type == "bool":
-        return "bool"
-    if spec.type in {"int", "float"}:
-        return "numeric"
-    if name == "product_type" or (values and {"BOP", "GL"} <= set(values)):
-        return "product"
-    if "state" in name.split("_") or re.search(r"\bstate code\b|two-letter", text, re.I):
-        return "state"
-    if values and not examples:
-        return "enum"
-    if _OCCUPANCY_HINT.search(text):
-        return "occupancy"
-    return "text"
-
-
 def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
     values, examples = parse_enum(spec.description)
-    kind = _kind(name, spec, values, examples)
+    kind = field_kind(name, spec, values, examples)
     phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name]]
     tokens = {
         s
