@@ -9,7 +9,7 @@ implementation, row parsing, parameter literals and read-only traversal.
 import typing
 
 from memory.backend.changelog import Change
-from memory.backend.derived import DerivedIndexes, DerivedKind, Reader
+from memory.backend.derived import DerivedIndexes, DerivedKind, Reader, read_by_ids
 from memory.backend.protocol import GraphBackend, Statement
 from memory.backend.server import (
     ServerStatus,
@@ -40,6 +40,7 @@ __all__ = [
     "Statement",
     "ServerStatus",
     "ensure_server",
+    "read_by_ids",
     "server_status",
     "stop_server",
 ]

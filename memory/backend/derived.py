@@ -29,7 +29,7 @@ import logging
 import os
 import tempfile
 from collections import Counter, OrderedDict
-from collections.abc import Sized
+from collections.abc import Iterable, Sized
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -75,6 +75,17 @@ class Reader(Protocol):
     async def execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
         """Run raw commands in one round trip and return their replies."""
         ...
+
+
+async def read_by_ids(
+    reader: Reader, group_id: str, cypher: str, ids: Iterable[str], *, chunk: int = 1000
+) -> list[dict[str, Any]]:
+    """Run a read query with `ids` (sorted) as its ``$uuids`` parameter, a chunk at a time."""
+    values = sorted(ids)
+    rows: list[dict[str, Any]] = []
+    for i in range(0, len(values), chunk):
+        rows += await reader.query(group_id, cypher, {"uuids": values[i : i + chunk]})
+    return rows
 
 
 class DerivedKind(Protocol[T]):
@@ -234,4 +245,4 @@ def forget(target: str | None = None) -> None:
         del _HELD[key]
 
 
-__all__ = ["EVENTS", "DerivedIndexes", "DerivedKind", "Reader", "forget"]
+__all__ = ["EVENTS", "DerivedIndexes", "DerivedKind", "Reader", "forget", "read_by_ids"]

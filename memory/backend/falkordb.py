@@ -251,13 +251,18 @@ class Database:
         """
         for _, params in statements:
             check_params(params)
+        header = self.client.select_graph(group_id)._build_params_header
+        queries = [
+            ("GRAPH.QUERY", group_id, header(params) + cypher, "--compact")
+            for cypher, params in statements
+        ]
+        await self._transaction([*queries, *commands])
+
+    async def _transaction(self, commands: Sequence[Sequence[Any]]) -> None:
+        """Run commands in one MULTI/EXEC; raise the first one's error, if any failed."""
 
         async def run() -> list[Any]:
-            graph = self.client.select_graph(group_id)
             pipe = self.client.connection.pipeline(transaction=True)
-            for cypher, params in statements:
-                query = graph._build_params_header(params) + cypher
-                pipe.execute_command("GRAPH.QUERY", group_id, query, "--compact")
             for command in commands:
                 pipe.execute_command(*command)
             return list(await pipe.execute(raise_on_error=False))
@@ -349,17 +354,7 @@ class Database:
         """Delete one graph, running `commands` in the same transaction; False if absent."""
         if group_id not in await self.list_graphs():
             return False
-
-        async def run() -> list[Any]:
-            pipe = self.client.connection.pipeline(transaction=True)
-            pipe.execute_command("GRAPH.DELETE", group_id)
-            for command in commands:
-                pipe.execute_command(*command)
-            return list(await pipe.execute(raise_on_error=False))
-
-        for reply in await self.call(run):
-            if isinstance(reply, Exception):
-                raise reply
+        await self._transaction([("GRAPH.DELETE", group_id), *commands])
         self._indexed.discard(group_id)
         self._vector_indexed.pop(group_id, None)
         return True

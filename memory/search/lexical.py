@@ -41,6 +41,8 @@ import bm25s
 import numpy as np
 import Stemmer
 
+from memory.backend.derived import read_by_ids
+
 if TYPE_CHECKING:
     from memory.backend import Change, GraphBackend, Reader
 
@@ -413,18 +415,16 @@ class LexicalKind:
         self, reader: Reader, group_id: str, state: LexicalIndex, change: Change
     ) -> LexicalIndex:
         """Re-read the edges the change names: index the current ones, drop the rest."""
-        uuids = sorted(change.edges)
-        rows: list[dict[str, object]] = []
-        for i in range(0, len(uuids), 1000):
-            rows += await reader.query(
-                group_id,
-                "MATCH ()-[e:RELATES_TO]->() WHERE e.uuid IN $uuids "
-                "AND e.invalid_at IS NULL AND e.expired_at IS NULL "
-                f"RETURN {self._fields()}",
-                {"uuids": uuids[i : i + 1000]},
-            )
+        rows = await read_by_ids(
+            reader,
+            group_id,
+            "MATCH ()-[e:RELATES_TO]->() WHERE e.uuid IN $uuids "
+            "AND e.invalid_at IS NULL AND e.expired_at IS NULL "
+            f"RETURN {self._fields()}",
+            change.edges,
+        )
         current = _facts(rows)
-        state.remove(set(uuids) - {f.uuid for f in current})
+        state.remove(change.edges - {f.uuid for f in current})
         state.upsert(current)
         return state
 

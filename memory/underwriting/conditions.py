@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from memory.backend import read_by_ids
 from schemas.rules import Condition
 
 if TYPE_CHECKING:
@@ -323,17 +324,15 @@ class ConditionKind:
         self, reader: Reader, group_id: str, state: ConditionIndex, change: Change
     ) -> ConditionIndex:
         """Re-read the rules among the nodes the change names."""
-        uuids = sorted(change.nodes)
-        rows: list[dict[str, Any]] = []
-        for i in range(0, len(uuids), 1000):
-            rows += await reader.query(
-                group_id,
-                "MATCH (n:Entity) WHERE n.uuid IN $uuids AND n.label = 'Rule' "
-                f"{RULE_NODES}{self._RETURN}",
-                {"uuids": uuids[i : i + 1000]},
-            )
+        rows = await read_by_ids(
+            reader,
+            group_id,
+            f"MATCH (n:Entity) WHERE n.uuid IN $uuids AND n.label = 'Rule' {RULE_NODES}"
+            f"{self._RETURN}",
+            change.nodes,
+        )
         live = {r["uuid"] for r in rows}
-        for uuid in set(uuids) - live:
+        for uuid in change.nodes - live:
             state.discard(uuid)
         for r in rows:
             state.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"]))
