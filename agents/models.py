@@ -11,15 +11,27 @@ code path without a network.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
+from pydantic import ValidationError
 
+from agents.llm import (
+    ModelError,
+    StructuredCall,
+    Usage,
+    as_model_error,
+    first_line,
+    message_text,
+    model_errors,
+)
 from memory import OntologyDefinition, Settings
 from memory.underwriting import UNDERWRITING
 from prompts.extraction import ExtractionOutput, build_extraction_messages
@@ -34,6 +46,9 @@ DEFAULT_EXTRACTION_ATTEMPTS = 3
 
 class ExtractionError(RuntimeError):
     """A model kept returning output that is not a valid `ExtractionOutput`."""
+
+
+__all__ = ["ExtractionError", "ModelError"]
 
 
 class RuleExtractor(Protocol):
@@ -61,13 +76,37 @@ def openai_chat_model(settings: Settings, model: str | None = None) -> BaseChatM
         raise ValueError("the LLM mode needs OPENAI_API_KEY")
     from langchain_openai import ChatOpenAI
 
+    extra: dict[str, Any] = {}
+    client = _loop_http_client(settings.llm_timeout)
+    if client is not None:
+        extra["http_async_client"] = client
     return ChatOpenAI(
         model=model or settings.llm_model,
         api_key=settings.openai_api_key,  # type: ignore[arg-type]
         base_url=settings.openai_base_url,
         temperature=0,
-        max_retries=2,
+        max_retries=settings.llm_max_retries,  # the client honours 429 Retry-After
+        timeout=settings.llm_timeout,
+        **extra,
     )
+
+
+_LOOP_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _loop_http_client(timeout: float) -> Any:
+    """One async HTTP client per event loop (a client cached across loops fails on the next)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    if loop not in _LOOP_CLIENTS:
+        import httpx
+
+        _LOOP_CLIENTS[loop] = httpx.AsyncClient(timeout=timeout)
+    return _LOOP_CLIENTS[loop]
 
 
 class OfflineRuleExtractor:
@@ -91,14 +130,27 @@ class OfflineRuleExtractor:
         return rules
 
 
+RETRY_PROMPT = (
+    "Your answer was not valid: {error}\n"
+    "Answer again with the complete JSON object for every rule of the text, fixing that."
+)
+
+
 class LLMRuleExtractor:
     """Extraction with a chat model's structured output, retried on invalid output.
 
+    An OpenAI-compatible model gets a strict json_schema `response_format` (the schema
+    checked against the strict-mode rules, `agents.llm.strict_json_schema`); other chat
+    models their `with_structured_output`. An invalid answer is sent back with the
+    validation error, so a deterministic model does not repeat it. Calls run at most
+    `concurrency` at a time; requests and tokens are counted per text (`usage_by_text`).
+
     Args:
-        model: Any chat model that supports `with_structured_output`.
+        model: Any chat model (OpenAI-compatible, or one with `with_structured_output`).
         fields: Data dictionary the conditions must use.
         ontology: Ontology rendered into the prompt.
         attempts: Calls per text before giving up.
+        concurrency: Most calls in flight at once.
     """
 
     mode = "llm"
@@ -109,43 +161,76 @@ class LLMRuleExtractor:
         fields: DataDictionary,
         ontology: OntologyDefinition = UNDERWRITING,
         attempts: int = DEFAULT_EXTRACTION_ATTEMPTS,
+        concurrency: int = 8,
     ) -> None:
         if attempts < 1:
             raise ValueError(f"attempts must be at least 1, got {attempts}")
-        self._structured = model.with_structured_output(ExtractionOutput)
+        if concurrency < 1:
+            raise ValueError(f"concurrency must be at least 1, got {concurrency}")
+        self._call = StructuredCall(model, ExtractionOutput, drop=("text_id",))
         self._fields = fields
         self._ontology = ontology
         self._attempts = attempts
+        self._concurrency = concurrency
+        self._gate: asyncio.Semaphore | None = None
+        self.usage_by_text: dict[str, Usage] = {}
+
+    async def _ask(self, messages: list[BaseMessage], usage: Usage) -> tuple[Any, AIMessage | None]:
+        """One call, at most `concurrency` at once."""
+        if self._gate is None:
+            self._gate = asyncio.Semaphore(self._concurrency)
+        async with self._gate:
+            return await self._call(messages, usage)
 
     async def extract(self, text: KnowledgeText) -> list[ExtractedRule]:
         """Return the model's rules for one text.
 
         Raises:
             ExtractionError: Every attempt returned invalid structured output.
+            agents.llm.ModelError: The server failed (after the client's own retries).
         """
         messages = build_extraction_messages(text, self._ontology, self._fields)
+        usage = self.usage_by_text.setdefault(text.id, Usage())
         last: Exception | None = None
         for attempt in range(1, self._attempts + 1):
             try:
-                output = await self._structured.ainvoke(messages)
-                if isinstance(output, dict):
-                    output = ExtractionOutput.model_validate(output)
-                if not isinstance(output, ExtractionOutput):
-                    raise ValueError(f"expected ExtractionOutput, got {type(output).__name__}")
+                output, raw = await self._ask(messages, usage)
+            except model_errors() as exc:
+                raise as_model_error(exc, f"text {text.id!r}: extraction") from exc
+            except (ValueError, ValidationError) as exc:  # a structured-output parser gave up
+                output, raw = exc, None
+            if isinstance(output, ExtractionOutput):
                 return list(output.rules)
-            except Exception as exc:  # noqa: BLE001 - any parse/validation failure is retried
-                last = exc
-                logger.warning(
-                    "extraction of %s: invalid output (attempt %d/%d): %s",
-                    text.id,
-                    attempt,
-                    self._attempts,
-                    str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
-                )
+            last = output
+            error = first_line(str(output)) or type(output).__name__
+            logger.warning(
+                "extraction of %s: invalid output (attempt %d/%d): %s",
+                text.id,
+                attempt,
+                self._attempts,
+                error,
+            )
+            answer = message_text(raw) if raw is not None else ""
+            messages = [
+                *messages,
+                AIMessage(answer or "(no answer)"),
+                HumanMessage(RETRY_PROMPT.format(error=_validation_summary(output))),
+            ]
         raise ExtractionError(
             f"text {text.id!r}: the model returned invalid structured output "
-            f"{self._attempts} time(s); nothing from this batch was written. Last error: {last}"
+            f"{self._attempts} time(s); nothing from this text was written. "
+            f"Last error: {first_line(str(last))}"
         )
+
+
+def _validation_summary(exc: Any, limit: int = 5) -> str:
+    """The errors of an invalid answer, short enough to send back to the model."""
+    if isinstance(exc, ValidationError):
+        parts = [
+            f"{'.'.join(map(str, e['loc'])) or 'answer'}: {e['msg']}" for e in exc.errors()[:limit]
+        ]
+        return "; ".join(parts)
+    return first_line(str(exc)) or type(exc).__name__
 
 
 def rule_extractor(
@@ -156,11 +241,12 @@ def rule_extractor(
     attempts: int = DEFAULT_EXTRACTION_ATTEMPTS,
 ) -> RuleExtractor:
     """Return the extractor of the run's mode (an injected chat model means LLM mode)."""
+    limit = settings.llm_concurrency
     if chat_model is not None:
-        return LLMRuleExtractor(chat_model, fields, attempts=attempts)
+        return LLMRuleExtractor(chat_model, fields, attempts=attempts, concurrency=limit)
     if settings.llm_enabled:
         model = openai_chat_model(settings, settings.extraction_model)
-        return LLMRuleExtractor(model, fields, attempts=attempts)
+        return LLMRuleExtractor(model, fields, attempts=attempts, concurrency=limit)
     return OfflineRuleExtractor(fields)
 
 

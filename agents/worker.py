@@ -23,6 +23,7 @@ from agents import models
 from agents.chat.learning import SessionLearningExtractor
 from agents.chat.transcripts import Turn, transcript_texts, turns_of
 from agents.ingestion import IngestionPipeline
+from agents.llm import ModelError
 from memory import Namespace
 from memory.sessions import Handler, Job, JobQueue, run_worker
 from memory.underwriting import supersede_rule
@@ -122,8 +123,14 @@ async def ingest_job(
     texts = transcript_texts(
         conversation, turns or turns_of(transcript), source=payload.get("source")
     )
-    pipeline = IngestionPipeline(memory, ns, settings=settings, fields=fields, extractor=extractor)
+    # A re-delivered job redoes its texts: the supersessions below need the rule names.
+    pipeline = IngestionPipeline(
+        memory, ns, settings=settings, fields=fields, extractor=extractor, skip_ingested=False
+    )
     report = await pipeline.run(texts)
+    if report.failed_texts:
+        # One line; the queue retries the job (nothing of it was written).
+        raise ModelError(f"job {job.id}: " + "; ".join(report.errors))
     if pause_after_write:
         await asyncio.sleep(pause_after_write)
     written = set(report.rule_names)

@@ -61,24 +61,56 @@ class WordLlamaEmbedder:
         return _normalise(vectors)
 
 
+# Dimensions of OpenAI's embedding models; other models are probed with one request.
+OPENAI_DIMS = {
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+    "text-embedding-ada-002": 1536,
+}
+OPENAI_BATCH = 512  # inputs per request
+
+
 class OpenAIEmbedder:
-    """Embeddings from an OpenAI-compatible `/embeddings` endpoint."""
+    """Embeddings from an OpenAI-compatible `/embeddings` endpoint.
+
+    The dimension is known for OpenAI's models (`OPENAI_DIMS`), given, or probed with
+    one request (`probe`). `requests` and `input_tokens` count what was sent.
+    """
 
     name = "openai"
 
-    def __init__(self, model: str, api_key: str, base_url: str | None = None) -> None:
+    def __init__(
+        self, model: str, api_key: str, base_url: str | None = None, *, dim: int | None = None
+    ) -> None:
         from openai import OpenAI
 
         self._client = OpenAI(api_key=api_key, base_url=base_url)
         self.model = model
-        self.dim = 0  # learned from the first response
+        self.dim = dim or OPENAI_DIMS.get(model, 0)
+        self.requests = 0
+        self.input_tokens = 0
+        self._lock = threading.Lock()
+
+    def probe(self) -> int:
+        """Learn the dimension with one request (when it is not known yet)."""
+        if self.dim <= 0:
+            self.embed(["dimension probe"])
+        return self.dim
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts with one request per call."""
+        """Embed texts, up to `OPENAI_BATCH` per request."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        response = self._client.embeddings.create(model=self.model, input=list(texts))
-        vectors = _normalise(np.array([item.embedding for item in response.data]))
+        rows = []
+        for start in range(0, len(texts), OPENAI_BATCH):
+            chunk = list(texts[start : start + OPENAI_BATCH])
+            response = self._client.embeddings.create(model=self.model, input=chunk)
+            rows += [item.embedding for item in sorted(response.data, key=lambda d: d.index)]
+            with self._lock:
+                self.requests += 1
+                usage = getattr(response, "usage", None)
+                self.input_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+        vectors = _normalise(np.array(rows))
         self.dim = int(vectors.shape[1])
         return vectors
 

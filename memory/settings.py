@@ -124,6 +124,24 @@ class Settings(BaseSettings):
     query_timeout_ms: int = Field(
         default=5000, alias="ATHENA_QUERY_TIMEOUT_MS", gt=0, description="traverse() limit."
     )
+    llm_concurrency: int = Field(
+        default=8, alias="ATHENA_LLM_CONCURRENCY", ge=1, description="Model calls at once."
+    )
+    llm_timeout: float = Field(
+        default=60.0, alias="ATHENA_LLM_TIMEOUT", gt=0, description="Seconds per model request."
+    )
+    llm_max_retries: int = Field(
+        default=2,
+        alias="ATHENA_LLM_MAX_RETRIES",
+        ge=0,
+        description="Client retries of a failed request (5xx, 429 after its Retry-After).",
+    )
+    llm_prices: dict[str, tuple[float, float]] = Field(
+        default_factory=dict,
+        alias="ATHENA_LLM_PRICES",
+        description="USD per million input and output tokens by model, e.g. "
+        '{"gpt-4o": [2.5, 10]}; merged over the built-in prices.',
+    )
 
     @field_validator(
         "falkordb_url", "openai_api_key", "openai_base_url", "mcp_token", mode="before"

@@ -23,9 +23,10 @@ _RULES = TypeAdapter(list[ExtractedRule])
 _GUIDE = """You maintain an underwriting knowledge graph. Write the extracted rules below
 into memory with your tools, then reply with a one-line summary and no tool call.
 
-- Prefer `write_rule` with the complete rule: it writes RiskFactor -TRIGGERS-> Rule
-  -RESULTS_IN-> Outcome, Mitigant -OVERRIDES-> Rule and Rule -DERIVED_FROM-> Source in one
-  call. Pass the rule's text_id as source_id.
+- Write the rules as they are with ONE `write_extracted_rules` call naming their ids
+  (r1, r2, ...): it writes RiskFactor -TRIGGERS-> Rule -RESULTS_IN-> Outcome,
+  Mitigant -OVERRIDES-> Rule and Rule -DERIVED_FROM-> Source for each. Use `write_rule`
+  with the complete rule only for a rule you must correct (pass its text_id as source_id).
 - Use `upsert_entity`, `upsert_relationship` and `add_mitigant` only for knowledge a rule
   record cannot hold; use `explore` and `traverse` to check what memory already has.
 - Entity names were matched to existing nodes already: keep the names as given.
@@ -40,9 +41,16 @@ def relationship_system_prompt(ontology: OntologyDefinition) -> str:
 
 
 def render_rules(rules: Sequence[ExtractedRule]) -> str:
-    """Render rules as the `<rules>` JSON block."""
-    docs = [r.model_dump(mode="json", exclude_none=True) for r in rules]
-    return "<rules>\n" + json.dumps(docs, ensure_ascii=False, indent=1) + "\n</rules>"
+    """Render rules as the `<rules>` JSON block: one compact object per line, with its id."""
+    docs = [
+        json.dumps(
+            {"ref": f"r{i}", **r.model_dump(mode="json", exclude_none=True, exclude_defaults=True)},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        for i, r in enumerate(rules, start=1)
+    ]
+    return "<rules>\n[" + ",\n".join(docs) + "]\n</rules>"
 
 
 def parse_rules_block(text: str) -> list[ExtractedRule]:
@@ -51,12 +59,25 @@ def parse_rules_block(text: str) -> list[ExtractedRule]:
     Raises:
         ValueError: The block is not a JSON list of rules.
     """
+    return [rule for _, rule in parse_rule_refs(text)]
+
+
+def parse_rule_refs(text: str) -> list[tuple[str, ExtractedRule]]:
+    """Return (id, rule) of every rule in the `<rules>` block of a message.
+
+    Raises:
+        ValueError: The block is not a JSON list of rules.
+    """
     found = _RULES_BLOCK.search(text)
     if found is None:
         return []
     try:
-        return _RULES.validate_json(found.group(1))
-    except ValueError as exc:
+        docs = json.loads(found.group(1))
+        if not isinstance(docs, list):
+            raise ValueError("expected a list")
+        refs = [str(d.pop("ref", f"r{i}")) for i, d in enumerate(docs, start=1)]
+        return list(zip(refs, _RULES.validate_python(docs), strict=True))
+    except (ValueError, AttributeError) as exc:
         raise ValueError(f"the <rules> block is not a JSON list of rules: {exc}") from exc
 
 

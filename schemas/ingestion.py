@@ -79,6 +79,27 @@ class UncoveredSentence(BaseModel):
 
     text_id: str | None = Field(default=None, description="Text the sentence comes from.")
     sentence: str = Field(description="The sentence as written.")
+class TextFailure(BaseModel):
+    """A text that was not ingested, and why (one line)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text_id: str = Field(description="Id of the text.")
+    error: str = Field(description="What went wrong, in one line.")
+
+
+class ModelUsage(BaseModel):
+    """Requests and tokens of one model in a run, with an estimated cost."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(description="Model name as the server reported it.")
+    requests: int = Field(default=0, description="Requests answered.")
+    input_tokens: int = Field(default=0, description="Prompt tokens.")
+    output_tokens: int = Field(default=0, description="Completion tokens.")
+    cost_usd: float | None = Field(
+        default=None, description="Estimated USD (None when the model has no price)."
+    )
 
 
 class IngestionReport(BaseModel):
@@ -105,6 +126,15 @@ class IngestionReport(BaseModel):
         default_factory=list,
         description="Offline mode: rule-like sentences that yielded no rule (worth a look).",
     )
+    failed_texts: list[str] = Field(
+        default_factory=list, description="Ids of texts not ingested (a re-run redoes them)."
+    )
+    errors: list[str] = Field(default_factory=list, description="Why each text failed.")
+    texts_skipped: int = Field(
+        default=0, description="Texts already ingested with the same content (not redone)."
+    )
+    usage: list[ModelUsage] = Field(default_factory=list, description="Model use by model.")
+    cost_usd: float | None = Field(default=None, description="Estimated USD of the model use.")
     seconds: float = Field(default=0.0, description="Wall time of the run.")
 
     def merge(self, other: IngestionReport) -> None:
@@ -123,3 +153,20 @@ class IngestionReport(BaseModel):
         self.warnings += other.warnings
         self.rule_names += other.rule_names
         self.uncovered += other.uncovered
+        self.failed_texts += other.failed_texts
+        self.errors += other.errors
+        self.texts_skipped += other.texts_skipped
+        by_model = {u.model: u for u in self.usage}
+        for row in other.usage:
+            mine = by_model.get(row.model)
+            if mine is None:
+                by_model[row.model] = row.model_copy()
+                continue
+            mine.requests += row.requests
+            mine.input_tokens += row.input_tokens
+            mine.output_tokens += row.output_tokens
+            if row.cost_usd is not None:
+                mine.cost_usd = round((mine.cost_usd or 0.0) + row.cost_usd, 6)
+        self.usage = [by_model[m] for m in sorted(by_model)]
+        costs = [u.cost_usd for u in self.usage if u.cost_usd is not None]
+        self.cost_usd = round(sum(costs), 6) if costs else None

@@ -31,3 +31,14 @@ def dev_set() -> Path:
     if not DEV_SET.is_dir():
         pytest.skip(f"dev dataset not found at {DEV_SET}")
     return DEV_SET
+
+
+@pytest.fixture
+def fake_openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """A scripted OpenAI-compatible server on loopback (see tests/fakeopenai.py)."""
+    from tests.fakeopenai import FakeOpenAI
+
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    server = FakeOpenAI().start()
+    yield server
+    server.stop()

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from agents.llm import StructuredCall, describe
 from memory.sessions import Episode, FormedMemories, RuleBasedFormer
+
+logger = logging.getLogger(__name__)
 
 FORMATION_PROMPT = """You turn part of a conversation between an underwriter (user) and an
 assistant into memories. Return: a summary of what was discussed (at most 100 words);
@@ -33,19 +37,17 @@ class LLMMemoryFormer:
     """
 
     def __init__(self, model: BaseChatModel) -> None:
-        self._structured = model.with_structured_output(FormationOutput)
+        self._call = StructuredCall(model, FormationOutput)
 
     async def form(self, messages: Sequence[Episode]) -> FormedMemories:
-        """Return the memories of the messages."""
+        """Return the memories of the messages (the rule-based ones if the model fails)."""
         lines = "\n".join(f"{m.role}: {m.content}" for m in messages)
         try:
-            out = await self._structured.ainvoke(
-                [SystemMessage(FORMATION_PROMPT), HumanMessage(lines)]
-            )
-            if isinstance(out, dict):
-                out = FormationOutput.model_validate(out)
-            if not isinstance(out, FormationOutput):
-                raise ValueError(f"expected FormationOutput, got {type(out).__name__}")
-        except Exception:  # noqa: BLE001 - a bad model answer must not lose the session
+            out, _ = await self._call([SystemMessage(FORMATION_PROMPT), HumanMessage(lines)])
+        except Exception as exc:  # noqa: BLE001 - a failing model must not lose the session
+            out = exc
+        if not isinstance(out, FormationOutput):
+            why = describe(out) if isinstance(out, BaseException) else type(out).__name__
+            logger.warning("memory formation by the model failed (%s); rule-based", why)
             return await RuleBasedFormer().form(messages)
         return FormedMemories(out.summary, list(out.directives), list(out.facts))

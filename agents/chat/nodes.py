@@ -16,6 +16,7 @@ from agents import models
 from agents.chat.context import Context
 from agents.chat.state import ChatState
 from agents.chat.tools import create_chat_tools
+from agents.llm import as_model_error, model_errors
 from memory import GraphMemory, Settings, load_settings
 from memory.sessions import SessionRef, SessionStore
 from schemas.text import clean_text
@@ -115,7 +116,11 @@ async def agent(state: ChatState, runtime: Runtime[Context]) -> dict[str, Any]:
     ctx = runtime.context or Context()
     async with memory_of(ctx) as memory:
         model = models.chat_model(settings_of(ctx), _tools(memory, ctx), chat_model=ctx.chat_model)
-    reply = await model.ainvoke(list(state.get("messages") or []))
+    try:
+        reply = await model.ainvoke(list(state.get("messages") or []))
+    except model_errors() as exc:
+        # One line for the caller (the user's message is kept in the session).
+        raise as_model_error(exc, "the chat model failed") from None
     return {"messages": [reply], "rounds": state.get("rounds", 0) + 1}
 
 

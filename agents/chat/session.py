@@ -84,6 +84,7 @@ class ChatSession:
             policy=policy,
         )
         self.ended: SessionEnd | None = None
+        self._chat_model = chat_model
 
     async def __aenter__(self) -> ChatSession:
         return self
@@ -121,7 +122,11 @@ class ChatSession:
         """
         if self.ended is not None:
             return self.ended
-        store = SessionStore(self.memory, policy=self.policy)
+        from agents import models
+
+        # The mode's former: the model's in LLM mode, the rule-based one offline.
+        former = models.memory_former(self.memory.settings, chat_model=self._chat_model)
+        store = SessionStore(self.memory, policy=self.policy, former=former)
         sid = self.ref.session_id
         messages = await store.messages(self.ref)
         through = int((await store.state(sid)).get(INGESTED_THROUGH, 0) or 0)

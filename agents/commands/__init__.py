@@ -28,6 +28,7 @@ COMMANDS = (
     "worker",
     "jobs",
     "sweep",
+    "reembed",
     "bench",
 )
 

@@ -106,9 +106,10 @@ def run(args: argparse.Namespace) -> int:
     show = not args.json and len(texts) + len(rules) > 1
     report = asyncio.run(_ingest(settings, namespace, texts, rules, args.batch_size, show))
     failed = _not_written(report, rules)
+    status = 1 if failed or report.failed_texts else 0
     if args.json:
         print_json(report.model_dump(mode="json"))
-        return 1 if failed else 0
+        return status
     print(
         f"{report.mode} ingestion into {report.namespace}: {report.texts_processed} text(s), "
         f"{report.rules_extracted} rule(s) in {report.seconds:.1f}s"
@@ -117,6 +118,16 @@ def run(args: argparse.Namespace) -> int:
         c = getattr(report, kind)
         print(f"  {kind}: {c.created} created, {c.updated} updated, {c.unchanged} unchanged")
     print(f"  agent: {report.iterations} iteration(s), {report.tool_calls} tool call(s)")
+    if report.texts_skipped:
+        print(f"  skipped: {report.texts_skipped} text(s) already ingested with the same content")
+    for row in report.usage:
+        cost = f", ~${row.cost_usd:.4f}" if row.cost_usd is not None else ""
+        print(
+            f"  model {row.model}: {row.requests} request(s), {row.input_tokens} tokens in, "
+            f"{row.output_tokens} out{cost}"
+        )
+    if report.cost_usd is not None:
+        print(f"  estimated cost: ${report.cost_usd:.4f}")
     for error in report.tool_errors:
         print(f"  tool error: {error}")
     for warning in report.warnings:
@@ -125,10 +136,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {len(report.uncovered)} sentence(s) read like rules but yielded none:")
         for item in report.uncovered:
             print(f"    [{item.text_id}] {item.sentence}")
+    for error in report.errors:
+        print(f"  failed: {error}")
+    if report.failed_texts:
+        print(
+            f"  {len(report.failed_texts)} text(s) failed: {', '.join(report.failed_texts)} "
+            "(run the same command again to retry them)"
+        )
     if failed:
         print(f"athena ingest: error: {failed}", file=sys.stderr)
-        return 1
-    return 0
+    return status
 
 
 def _not_written(report: IngestionReport, rules: list[ExtractedRule]) -> str | None:

@@ -54,6 +54,8 @@ class Context:
         similarity_threshold: Vector match threshold; None uses the settings'.
         vector_match_labels: Labels matched by name similarity (others by key / name);
             pre-extracted rules are never vector-matched (their names are curated).
+        skip_ingested: Skip texts whose source episode already holds the same content
+            (a re-run redoes only the texts that failed).
     """
 
     namespace: str | None = None
@@ -68,6 +70,7 @@ class Context:
     max_iterations: int = MAX_ITERATIONS
     similarity_threshold: float | None = None
     vector_match_labels: tuple[str, ...] = VECTOR_MATCH_LABELS
+    skip_ingested: bool = True
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

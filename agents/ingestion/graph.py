@@ -1,7 +1,8 @@
-"""The ingestion graph: extract -> agent <-> tools -> link sources -> finalize.
+"""The ingestion graph: extract -> agent <-> tools -> commit -> finalize.
 
-Sources are linked after the writes: `add_source` can only link entities that
-exist, and writing each episode once with its final links keeps re-ingestion a no-op.
+The agent's write tools are staged; `commit` writes the accepted calls and then the
+source episodes, so a batch's writes and its source links go in together after every
+model call (a failed model call ends the batch at `finalize` with nothing written).
 """
 
 from __future__ import annotations
@@ -21,21 +22,19 @@ builder = StateGraph(
 builder.add_node("extract_and_disambiguate", nodes.extract_and_disambiguate)
 builder.add_node("relationship_agent", nodes.relationship_agent)
 builder.add_node("tools", nodes.call_tools)  # type: ignore[call-overload,arg-type,unused-ignore]
-builder.add_node("link_sources", nodes.link_sources)
+builder.add_node("commit", nodes.commit_batch)
 builder.add_node("finalize", nodes.finalize)
 builder.add_edge(START, "extract_and_disambiguate")
 builder.add_conditional_edges(
     "extract_and_disambiguate",
     nodes.route_after_extraction,
-    ["relationship_agent", "link_sources"],
+    ["relationship_agent", "commit"],
 )
 builder.add_conditional_edges(
-    "relationship_agent", nodes.route_after_agent, ["tools", "link_sources"]
+    "relationship_agent", nodes.route_after_agent, ["tools", "commit", "finalize"]
 )
-builder.add_conditional_edges(
-    "tools", nodes.route_after_tools, ["relationship_agent", "link_sources"]
-)
-builder.add_edge("link_sources", "finalize")
+builder.add_conditional_edges("tools", nodes.route_after_tools, ["relationship_agent", "commit"])
+builder.add_edge("commit", "finalize")
 builder.add_edge("finalize", END)
 
 graph = builder.compile()

@@ -68,6 +68,24 @@ class EntityMatcher:
         self.threshold, self.vector_labels = threshold, vector_labels
         self.matches: dict[tuple[str, str, str | None], EntityMatch] = {}
         self._known: dict[str, _Known] = {}
+        self._vectors: dict[str, list[float]] = {}
+
+    async def prefetch(self, rules: list[ExtractedRule]) -> None:
+        """Embed every name that may be matched by similarity, in one call."""
+        names: list[str] = []
+        for rule in rules:
+            by_label = {
+                "RiskFactor": [rule.risk_factor],
+                "Mitigant": rule.mitigants,
+                "Rule": [rule.rule_name],
+                "Source": [rule.source],
+            }
+            for label in self.vector_labels:
+                names += by_label.get(label, [])
+        wanted = [n for n in dict.fromkeys(names) if n not in self._vectors]
+        if wanted:
+            vectors = await self.memory.embed_names(self.namespace, wanted)
+            self._vectors.update(zip(wanted, vectors, strict=True))
 
     async def _load(self, label: str) -> _Known:
         if label not in self._known:
@@ -94,7 +112,12 @@ class EntityMatcher:
             matched = known.by_canonical[canonical_name(name)]
         elif label in self.vector_labels:
             hits = await self.memory.find_similar_entities(
-                self.namespace, name, label=label, min_similarity=self.threshold, limit=3
+                self.namespace,
+                name,
+                label=label,
+                min_similarity=self.threshold,
+                limit=3,
+                vector=self._vectors.get(name),
             )
             hits = [(e, s) for e, s in hits if same_numbers(name, e.name)]
             if hits:

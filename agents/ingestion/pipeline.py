@@ -7,6 +7,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -42,6 +43,7 @@ class IngestionPipeline:
         max_iterations: Most agent turns per batch.
         similarity_threshold: Vector-match threshold; None uses the settings'.
         on_progress: Called with (texts done, texts total) after each batch.
+        skip_ingested: Skip texts already ingested with the same content.
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class IngestionPipeline:
         max_iterations: int = MAX_ITERATIONS,
         similarity_threshold: float | None = None,
         on_progress: Progress | None = None,
+        skip_ingested: bool = True,
     ) -> None:
         if max_iterations < 1:
             raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
@@ -73,6 +76,7 @@ class IngestionPipeline:
             chat_model=chat_model,
             max_iterations=max_iterations,
             similarity_threshold=similarity_threshold,
+            skip_ingested=skip_ingested,
         )
 
     @property
@@ -116,10 +120,13 @@ class IngestionPipeline:
             source_id: Conversation or document id of provenance for unkeyed texts.
             batch_size: Texts per graph run.
 
+        Texts the model fails on (server errors, invalid output after the retries) are
+        listed in the report's `failed_texts` with nothing of them written; the others
+        go on. Texts already ingested with the same content are skipped, so a re-run
+        redoes only what failed.
+
         Raises:
             ValueError: Bad input (all of it is checked before anything is written).
-            agents.models.ExtractionError: The model kept returning invalid output;
-                the failing batch wrote nothing, earlier batches are complete.
         """
         texts = normalise_texts(raw, source=source, source_type=source_type, source_id=source_id)
         batches: list[IngestionInput] = [
@@ -160,6 +167,26 @@ class IngestionPipeline:
             batches.append({"texts": texts, "rules": [r for _, g in chunk for r in g]})
         return await self._run(batches, [len(b["texts"]) for b in batches])
 
+    async def _prefetching(self, batches: list[IngestionInput]) -> PrefetchExtractor | None:
+        """In LLM mode, start extracting every text to do now (later batches run ahead)."""
+        if self.mode != "llm" or any(b.get("rules") for b in batches):
+            return None
+        from agents.ingestion.commit import ingested_ids
+        from agents.ingestion.nodes import fields_of, model_settings_of
+
+        ctx = self.context
+        extractor = ctx.extractor or models.rule_extractor(
+            model_settings_of(ctx), fields_of(ctx), chat_model=ctx.chat_model
+        )
+        texts = [t for b in batches for t in normalise_texts(b.get("texts") or [])]
+        await self.memory.db.ensure_indices(self.namespace.group_id)
+        done = (
+            await ingested_ids(self.memory, self.namespace, texts) if ctx.skip_ingested else set()
+        )
+        ahead = PrefetchExtractor(extractor)
+        ahead.start([t for t in texts if t.id not in done and t.text.strip()])
+        return ahead
+
     async def _run(self, batches: list[IngestionInput], sizes: list[int]) -> IngestionReport:
         self._log_mode()
         started = time.perf_counter()
@@ -168,25 +195,70 @@ class IngestionPipeline:
             report.warnings.append("no texts to ingest")
         done, total = 0, sum(sizes)
         limit = 2 * self.context.max_iterations + 10
-        for batch, size in zip(batches, sizes, strict=True):
-            out = await graph.ainvoke(batch, {"recursion_limit": limit}, context=self.context)
-            report.merge(out["report"])
-            done += size
-            if self.on_progress is not None:
-                self.on_progress(done, total)
+        ahead = await self._prefetching(batches)
+        context = self.context if ahead is None else replace(self.context, extractor=ahead)
+        try:
+            for batch, size in zip(batches, sizes, strict=True):
+                out = await graph.ainvoke(batch, {"recursion_limit": limit}, context=context)
+                report.merge(out["report"])
+                done += size
+                if self.on_progress is not None:
+                    self.on_progress(done, total)
+        finally:
+            if ahead is not None:
+                await ahead.close()
         report.seconds = round(time.perf_counter() - started, 3)
         logger.info(
-            "ingested %d text(s), %d rule(s) in %.2fs (%s)",
+            "ingested %d text(s), %d rule(s) in %.2fs (%s); %d failed, %d skipped",
             report.texts_processed,
             report.rules_extracted,
             report.seconds,
             report.mode,
+            len(report.failed_texts),
+            report.texts_skipped,
         )
         return report
 
     def run_sync(self, raw: RawInput, **kwargs: Any) -> IngestionReport:
         """Run `run` from synchronous code (not from inside an event loop)."""
         return asyncio.run(self.run(raw, **kwargs))
+
+
+class PrefetchExtractor:
+    """Runs an extractor on texts ahead of the batches that need them.
+
+    `start` schedules texts (the extractor bounds its own concurrency); `extract`
+    waits for a scheduled text or extracts one that was not.
+    """
+
+    def __init__(self, inner: models.RuleExtractor) -> None:
+        self.inner = inner
+        self.mode = inner.mode
+        self._tasks: dict[str, asyncio.Task[list[ExtractedRule]]] = {}
+
+    @property
+    def usage_by_text(self) -> dict[str, Any]:
+        """The inner extractor's model use by text id."""
+        found: dict[str, Any] = getattr(self.inner, "usage_by_text", {})
+        return found
+
+    def start(self, texts: Sequence[KnowledgeText]) -> None:
+        """Begin extracting `texts` in the background."""
+        for text in texts:
+            if text.id not in self._tasks:
+                self._tasks[text.id] = asyncio.ensure_future(self.inner.extract(text))
+
+    async def extract(self, text: KnowledgeText) -> list[ExtractedRule]:
+        """The rules of a text (waiting for its scheduled extraction)."""
+        task = self._tasks.pop(text.id, None)
+        return await (task if task is not None else self.inner.extract(text))
+
+    async def close(self) -> None:
+        """Cancel what no batch asked for."""
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        self._tasks = {}
 
 
 def _rules_text(tid: str, rules: list[ExtractedRule]) -> KnowledgeText:
@@ -251,7 +323,8 @@ async def ingest_rules(
         vector_labels=(),  # pre-extracted rules carry curated names: key and name only
     )
     batches = _bulk_batches(list(groups.items()), batch_size)
-    prefetch = EmbeddingPrefetch(memory.embedder)  # the next batch embeds while one writes
+    # The next batch embeds while one writes, with the namespace's embedder.
+    prefetch = EmbeddingPrefetch(await memory.embedder_for(ns, write=True))
     done, total = 0, len(groups)
     try:
         for ahead in batches[:1]:

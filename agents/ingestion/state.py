@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -14,6 +14,8 @@ from schemas.ingestion import (
     EntityMatch,
     IngestionReport,
     KnowledgeText,
+    ModelUsage,
+    TextFailure,
     UncoveredSentence,
     WriteCounts,
 )
@@ -46,6 +48,11 @@ class IngestionState(TypedDict, total=False):
     sources: WriteCounts
     warnings: Annotated[list[str], operator.add]
     uncovered: list[UncoveredSentence]
+    failed: Annotated[list[TextFailure], operator.add]
+    skipped: list[str]
+    aborted: str
+    usage: Annotated[list[ModelUsage], operator.add]
+    written: dict[str, Any]
     report: IngestionReport
 
 

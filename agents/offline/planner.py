@@ -17,9 +17,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from agents.offline.tool_model import OfflineToolModel
-from prompts.relationship import parse_rules_block
+from prompts.relationship import parse_rule_refs
 
 WRITE_RULE = "write_rule"
+WRITE_EXTRACTED_RULES = "write_extracted_rules"
 
 
 def _text(message: BaseMessage) -> str:
@@ -31,6 +32,13 @@ class OfflinePlanner(OfflineToolModel):
     """Emits `write_rule` calls for the rules in the prompt, then a final summary."""
 
     required_tool = WRITE_RULE
+    bound_tools: tuple[str, ...] = ()
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
+        """Check the tools (see `OfflineToolModel`) and remember their names."""
+        super().bind_tools(tools, **kwargs)
+        names = tuple(str(getattr(t, "name", "")) for t in tools)
+        return self.model_copy(update={"bound_tools": names})
 
     @property
     def _llm_type(self) -> str:
@@ -54,9 +62,18 @@ class OfflinePlanner(OfflineToolModel):
                 f"Done: {len(results) - errors} tool call(s) succeeded, {errors} failed."
             )
         human = next((m for m in messages if isinstance(m, HumanMessage)), None)
-        rules = parse_rules_block(_text(human)) if human is not None else []
+        refs = parse_rule_refs(_text(human)) if human is not None else []
+        rules = [rule for _, rule in refs]
         if not rules:
             return AIMessage("No rules to write.")
+        if WRITE_EXTRACTED_RULES in self.bound_tools:
+            call = {
+                "name": WRITE_EXTRACTED_RULES,
+                "args": {"rule_ids": [ref for ref, _ in refs]},
+                "id": f"call_{WRITE_EXTRACTED_RULES}",
+                "type": "tool_call",
+            }
+            return AIMessage("", tool_calls=[call])  # type: ignore[list-item]
         calls = [
             {
                 "name": WRITE_RULE,

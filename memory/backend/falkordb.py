@@ -60,6 +60,10 @@ T = TypeVar("T")
 READ_ONLY = "is to be executed only on read-only queries"
 
 
+async def _unknown_dim(group_id: str) -> int:
+    return 0
+
+
 @functools.cache
 def _serial_driver_class() -> type:
     """Graphiti's FalkorDB driver whose queries share the database's lock (imported lazily)."""
@@ -111,7 +115,8 @@ class Database:
 
     Args:
         settings: Where the server is.
-        vector_dim: The embedder's dimension (0 while unknown): sizes the vector index.
+        vector_dim: The dimension of a graph's embeddings (0 while unknown), by graph
+            name: sizes its vector index.
         edge_indexes: Edge properties (stored names, e.g. ``p_rule_name``) to index.
     """
 
@@ -119,7 +124,7 @@ class Database:
         self,
         settings: Settings,
         *,
-        vector_dim: Callable[[], int] | None = None,
+        vector_dim: Callable[[str], Awaitable[int]] | None = None,
         edge_indexes: Sequence[str] = (),
     ) -> None:
         for name in edge_indexes:
@@ -132,7 +137,7 @@ class Database:
         self._drivers: dict[str, Any] = {}
         self._indexed: set[str] = set()
         # The embedder's dimension (0 while unknown): sizes the vector index.
-        self.vector_dim = vector_dim or (lambda: 0)
+        self.vector_dim = vector_dim or _unknown_dim
         self._vector_indexed: dict[str, bool] = {}
         snapshots = settings.data_dir / "indexes" if settings.index_snapshots else None
         self.indexes = DerivedIndexes(self, snapshots)
@@ -296,7 +301,20 @@ class Database:
 
     async def _ensure_vector_index(self, group_id: str) -> None:
         """Create the HNSW index on RELATES_TO fact embeddings, sized by the embedder."""
-        dim = int(self.vector_dim())
+        await self.create_vector_index(group_id, int(await self.vector_dim(group_id)))
+
+    async def drop_vector_index(self, group_id: str) -> None:
+        """Drop a graph's fact-embedding index (before its vectors change dimension)."""
+        query = "DROP VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding)"
+        try:
+            await self.call(lambda: self.client.select_graph(group_id).query(query))
+        except ResponseError as exc:
+            if "unable to drop" not in str(exc).lower() and "no" not in str(exc).lower():
+                raise
+        self._vector_indexed.pop(group_id, None)
+
+    async def create_vector_index(self, group_id: str, dim: int) -> None:
+        """Create the HNSW index on RELATES_TO fact embeddings with `dim` dimensions."""
         if dim <= 0:
             logger.info("embedding dimension unknown yet: no vector index on %s", group_id)
             return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from memory.backend.rows import (
     read_relationship,
 )
 from memory.backend.traverse import run_traverse
+from memory.embedder_identity import EmbedderChooser, forget_identity
 from memory.embedders import Embedder, EmbeddingPrefetch, create_embedder, embed_async
 from memory.graph import bulk as _bulk
 from memory.graph import reads as _reads
@@ -67,9 +69,13 @@ class GraphMemory:
         self.settings = settings or load_settings()
         self.embedder = embedder or create_embedder(self.settings)
         self.ontology: OntologyDefinition = get(ontology) if isinstance(ontology, str) else ontology
+        # --- embedder identity hook (memory/embedder_identity.py): each namespace reads and
+        # writes with the embedder recorded at its first write (`embedder_for`).
+        explicit = embedder is not None or self.settings.embedder != "auto"
+        self.embedders = EmbedderChooser(self.settings, self.embedder, explicit=explicit)
         self.db = Database(
             self.settings,
-            vector_dim=lambda: self.embedder.dim,
+            vector_dim=self._vector_dim,
             edge_indexes=[f"p_{name}" for name in self.ontology.indexed_edge_properties],
         )
         # Write listeners, called with the namespace after each write (e.g. cache invalidation).
@@ -105,6 +111,27 @@ class GraphMemory:
         commands = commit_commands(group_id, change, keep=self.settings.change_log_keep)
         await self.db.commit(group_id, statements, commands)
         self._tell(group_id)
+
+    async def embedder_for(self, namespace: NamespaceLike, *, write: bool = False) -> Embedder:
+        """The embedder of a namespace: recorded at its first write, used by its reads.
+
+        Raises:
+            EmbedderMismatchError: `write` into a namespace recorded with another embedder
+                than the one this run explicitly chose (re-embed it: `athena reembed`).
+        """
+        group_id = as_namespace(namespace).group_id
+        if write:
+            return await self.embedders.for_write(self.db, group_id)
+        return await self.embedders.for_read(self.db, group_id)
+
+    async def write_clients(self, namespace: NamespaceLike) -> GraphClients:
+        """The clients of a write into `namespace` (its embedder checked and recorded)."""
+        return replace(self.clients, embedder=await self.embedder_for(namespace, write=True))
+
+    async def _vector_dim(self, group_id: str) -> int:
+        """Dimension of a graph's vectors (sizes its HNSW index)."""
+        found = await self.embedders.record(self.db, group_id)
+        return found.dim if found else (await self.embedders.default_identity()).dim
 
     def _tell(self, group_id: str) -> None:
         namespace = Namespace.from_group_id(group_id)
@@ -171,7 +198,7 @@ class GraphMemory:
             ValueError: Unknown label, empty name or a confidence outside [0, 1].
         """
         return await _upserts.upsert_entity(
-            self.clients,
+            await self.write_clients(namespace),  # embedder identity hook
             as_namespace(namespace),
             label,
             name,
@@ -213,18 +240,29 @@ class GraphMemory:
         label: str | None = None,
         min_similarity: float | None = None,
         limit: int = 5,
+        vector: Sequence[float] | None = None,
     ) -> list[tuple[EntityRecord, float]]:
-        """Return entities whose name embedding is close to `name`, best first."""
+        """Return entities whose name embedding is close to `name`, best first.
+
+        `vector` is the name's embedding when the caller has it (`embed_names`).
+        """
         threshold = self.settings.similarity_threshold if min_similarity is None else min_similarity
-        [vector] = await embed_async(self.embedder, [name])
+        if vector is None:
+            [vector] = await self.embed_names(namespace, [name])
         return await _reads.similar_entities(
             self.db,
             as_namespace(namespace).group_id,
-            vector,
+            list(vector),
             label=label,
             threshold=threshold,
             limit=limit,
         )
+
+    async def embed_names(
+        self, namespace: NamespaceLike, texts: Sequence[str]
+    ) -> list[list[float]]:
+        """Embed texts (one call) as the namespace's reads do."""
+        return await embed_async(await self.embedder_for(namespace), texts)
 
     # -- relationships ----------------------------------------------------------------------
 
@@ -258,7 +296,7 @@ class GraphMemory:
                 relation does not allow, a bad property value, or an empty fact.
         """
         return await _upserts.upsert_relationship(
-            self.clients,
+            await self.write_clients(namespace),  # embedder identity hook
             as_namespace(namespace),
             source_key,
             relation,
@@ -368,7 +406,11 @@ class GraphMemory:
                 confidence or property value (nothing is written then).
         """
         return await _bulk.apply_subgraphs(
-            self.clients, namespace, graphs, source=source, prefetch=prefetch
+            await self.write_clients(namespace),  # embedder identity hook
+            namespace,
+            graphs,
+            source=source,
+            prefetch=prefetch,
         )
 
     # -- reading ----------------------------------------------------------------------------
@@ -449,7 +491,7 @@ class GraphMemory:
         ns = as_namespace(namespace)
         return await hybrid_search_many(
             self.db,
-            self.embedder,
+            await self.embedder_for(ns),  # embedder identity hook
             ns.group_id,
             list(queries),
             limit=limit,
@@ -509,6 +551,8 @@ class GraphMemory:
         deleted = await self.db.delete_graph(group_id, commands)
         if not deleted:  # no graph, but a log of one may remain: retire it all the same
             await self.db.execute(commands)
+        await forget_identity(self.db, group_id)  # embedder identity hook
+        self.embedders.forget(group_id)
         self._tell(group_id)
         return deleted
 

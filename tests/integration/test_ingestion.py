@@ -10,7 +10,6 @@ from langchain_core.messages import AIMessage
 
 from agents.cli import main
 from agents.ingestion import IngestionPipeline, ingest_rules, load_rules, load_texts
-from agents.models import ExtractionError
 from memory import GraphMemory, Namespace
 from memory.underwriting import OUTCOME_NAMES, stored_rules
 from schemas.ingestion import KnowledgeText
@@ -155,10 +154,12 @@ async def test_llm_invalid_output_fails_with_nothing_written(
     memory: GraphMemory, namespace: Namespace
 ) -> None:
     model = ScriptedChatModel(extraction=[structured([{"bad": 1}]) for _ in range(3)])
-    with pytest.raises(ExtractionError, match="invalid structured output"):
-        await IngestionPipeline(memory, namespace, chat_model=model).run("Widgets are bad.")
-    # Extraction fails before any write: the namespace was never even created.
-    assert namespace not in await memory.list_namespaces()
+    report = await IngestionPipeline(memory, namespace, chat_model=model).run(
+        {"w1": "Widgets are bad."}
+    )
+    assert report.failed_texts == ["w1"] and "invalid structured output" in report.errors[0]
+    # Extraction failed before any write: no entity, no source episode.
+    assert await memory.entities(namespace) == [] and await memory.sources(namespace) == []
 
 
 async def test_iteration_limit_and_empty_text(memory: GraphMemory, namespace: Namespace) -> None:
