@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -187,8 +187,12 @@ class EmbedderChooser:
 VECTOR_BATCH = 256
 
 
+Commit = Callable[[str, Sequence[tuple[str, dict[str, Any]]], Any], Awaitable[None]]
+
+
 async def reembed(
     db: Database,
+    commit: Commit,
     group_id: str,
     embedder: Embedder,
     *,
@@ -199,9 +203,17 @@ async def reembed(
     The vector index is rebuilt for the new dimension and the identity replaced
     (a `GraphMemory` of this process then forgets what it knew: `embedders.forget`).
 
+    Args:
+        db: The namespace graph's database.
+        commit: The store's commit path (`GraphMemory.commit`): every write goes through it.
+        group_id: The namespace graph.
+        embedder: The embedder to switch to.
+        on_progress: Called with (items done, items total).
+
     Returns:
         Counts of what was re-embedded, and the old and new identities.
     """
+    from memory.backend.changelog import Change
     from memory.embedders import embed_async
 
     old = await recorded_identity(db, group_id)
@@ -225,7 +237,9 @@ async def reembed(
             chunk: Sequence[dict[str, Any]] = rows[start : start + VECTOR_BATCH]
             vectors = await embed_async(embedder, [str(r["text"] or "") for r in chunk])
             payload = [{"id": r["id"], "v": v} for r, v in zip(chunk, vectors, strict=True)]
-            await db.query(group_id, f"UNWIND $rows AS row {cypher}", {"rows": payload})
+            ids = [str(r["id"]) for r in chunk]
+            change = Change.of(edges=ids) if "RELATES_TO" in cypher else Change.of(nodes=ids)
+            await commit(group_id, [(f"UNWIND $rows AS row {cypher}", {"rows": payload})], change)
             done += len(chunk)
             if on_progress is not None:
                 on_progress(done, total)

@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
             def progress(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            out = await reembed(memory.db, ns.group_id, embedder, on_progress=progress)
+            out = await reembed(
+                memory.db, memory.commit, ns.group_id, embedder, on_progress=progress
+            )
             memory.embedders.forget(ns.group_id)
         return {"namespace": str(ns), **out}
 

@@ -193,7 +193,7 @@ async def test_offline_namespace_answers_with_a_key_and_reembed_switches_it(
         assert identity is not None and (identity.name, identity.dim) == ("openai", 64)
         await memory.upsert_entity(namespace, "RiskFactor", "Another Widget")
         await memory.db.ensure_indices(namespace.group_id)
-        assert memory.db.has_vector_index(namespace.group_id)
+        assert await memory.db.has_vector_index(namespace.group_id)
         hits = await memory.search(namespace, "widget class 1 staff", limit=3)
         assert hits and hits[0].relationship.properties.get("product_type") == "GL"
 
