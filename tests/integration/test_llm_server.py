@@ -55,7 +55,10 @@ def llm_settings(base: Settings, fake: FakeOpenAI, **extra: object) -> Settings:
         "ATHENA_LLM_MAX_RETRIES": 1,
         **extra,
     }
-    return base.model_copy(update=Settings.model_validate(values).model_dump(exclude_unset=True))
+    # By field name, and only these: the environment (ATHENA_DATA_DIR...) must not leak in.
+    names = {field.alias: name for name, field in Settings.model_fields.items()}
+    update = {names[key]: value for key, value in values.items()}
+    return Settings.model_validate({**base.model_dump(), **update})
 
 
 @pytest.fixture
