@@ -62,6 +62,10 @@ def _redis_error(exc: Exception) -> tuple[str, int] | None:
 
 
 def _model_error(exc: Exception) -> tuple[str, int] | None:
+    from agents.llm import ModelError
+
+    if isinstance(exc, ModelError):  # already one line: what failed and the server's answer
+        return str(exc), ENVIRONMENT_ERROR
     try:
         import openai
     except ImportError:  # pragma: no cover - openai ships with the project

@@ -57,7 +57,7 @@ def describe(exc: BaseException) -> str:
     if isinstance(exc, openai.APIStatusError):
         body = exc.body if isinstance(exc.body, dict) else {}
         detail = body.get("message") or str(exc.message)
-        return f"HTTP {exc.status_code} from the model server: {first_line(detail)}"
+        return f"model API error (HTTP {exc.status_code}): {first_line(detail)}"
     return first_line(str(exc)) or type(exc).__name__
 
 

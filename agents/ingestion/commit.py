@@ -213,16 +213,7 @@ async def commit(
                 )
             )
     to_write = [r for r in staged.values() if r.text_id not in incomplete]
-    if to_write:
-        nodes, edges = await apply_rule_graphs(
-            memory,
-            namespace,
-            [rule_graph(r) for r in to_write],
-            source=[r.text_id or r.source for r in to_write],
-        )
-        _add(out.nodes, nodes)
-        _add(out.edges, edges)
-        out.rules_written = [r.rule_name for r in to_write]
+    out.rules_written = await _write_rules(memory, namespace, to_write, out, incomplete)
     by_name = {t.name: t for t in live}
     for call in calls:
         if call["name"] in (WRITE_RULE, WRITE_EXTRACTED_RULES):
@@ -243,6 +234,52 @@ async def commit(
             _add(out.edges, artifact.get("edges") or {})
     await _link_sources(memory, namespace, texts, matches, incomplete, out)
     return out
+
+
+async def _write_rules(
+    memory: GraphMemory,
+    namespace: Namespace,
+    rules: Sequence[ExtractedRule],
+    out: CommitResult,
+    incomplete: set[str],
+) -> list[str]:
+    """Write rules in one bulk write; if it fails, one by one to tell which failed.
+
+    A rule that cannot be written is a tool error and fails its text (no episode).
+    """
+    if not rules:
+        return []
+
+    async def write(batch: Sequence[ExtractedRule]) -> None:
+        nodes, edges = await apply_rule_graphs(
+            memory,
+            namespace,
+            [rule_graph(r) for r in batch],
+            source=[r.text_id or r.source for r in batch],
+        )
+        _add(out.nodes, nodes)
+        _add(out.edges, edges)
+
+    try:
+        await write(rules)
+        return [r.rule_name for r in rules]
+    except Exception:  # noqa: BLE001 - retried rule by rule below, errors reported there
+        pass
+    written = []
+    for rule in rules:
+        try:
+            await write([rule])
+        except Exception as exc:  # noqa: BLE001 - a failing write is reported, like a tool error
+            error = " ".join(str(exc).split())[:300] or type(exc).__name__
+            out.tool_errors.append(f"write_rule: {rule.rule_name}: {error}")
+            if rule.text_id and rule.text_id not in incomplete:
+                incomplete.add(rule.text_id)
+                out.failed.append(
+                    TextFailure(text_id=rule.text_id, error=f"rule {rule.rule_name!r}: {error}")
+                )
+            continue
+        written.append(rule.rule_name)
+    return written
 
 
 async def _link_sources(

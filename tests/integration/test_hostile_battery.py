@@ -222,17 +222,17 @@ def test_case4_ingest_exits_1_when_a_rule_is_not_written(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import tools.rules
+    import agents.ingestion.commit as commit
 
     _, _, tmp_path = setup
-    real = tools.rules.apply_rule_graph
+    real = commit.apply_rule_graphs  # the batch's rule writes, committed after the agent
 
-    async def flaky(memory: Any, ns: Any, graph: Any, *, source: str) -> Any:
-        if any("Second" in e.name for e in graph.entities):
+    async def flaky(memory: Any, ns: Any, graphs: Any, *, source: Any) -> Any:
+        if any("Second" in e.name for graph in graphs for e in graph.entities):
             raise RuntimeError("server ResponseError")
-        return await real(memory, ns, graph, source=source)
+        return await real(memory, ns, graphs, source=source)
 
-    monkeypatch.setattr(tools.rules, "apply_rule_graph", flaky)
+    monkeypatch.setattr(commit, "apply_rule_graphs", flaky)
     two = [CAP, CAP.model_copy(update={"rule_name": "Second Cap", "risk_factor": "Second Risk"})]
     path = tmp_path / "two_rules.jsonl"
     path.write_text("".join(r.model_dump_json() + "\n" for r in two), "utf-8")

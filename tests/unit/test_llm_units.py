@@ -25,7 +25,7 @@ def test_model_errors_read_in_one_line() -> None:
     request = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
     response = httpx.Response(500, request=request, json={"error": {"message": "boom\nmore"}})
     error = openai.InternalServerError("boom", response=response, body={"message": "boom\nx"})
-    assert describe(error) == "HTTP 500 from the model server: boom"
+    assert describe(error) == "model API error (HTTP 500): boom"
     assert "did not answer in time" in describe(openai.APITimeoutError(request=request))
 
 
