@@ -220,7 +220,8 @@ class DerivedIndexes:
         if path is None:
             return held
         try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            for folder in (path.parents[2], path.parents[1], path.parent):
+                folder.mkdir(exist_ok=True, mode=0o700)  # owner-only, like the data dir
             head = json.dumps({"epoch": held.epoch, "offset": held.offset}).encode()
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".snap-")
             with os.fdopen(fd, "wb") as out:

@@ -182,6 +182,7 @@ class ConditionIndex:
         self.rules: list[IndexedRule | None] = []
         self.slot: dict[str, int] = {}
         self.fields: dict[str, _Field] = {}
+        self.compactions = 0
         for name, product, conditions in rules:
             self.add(name, name, product, conditions)
 
@@ -209,7 +210,13 @@ class ConditionIndex:
         if len(self.rules) > 64 and len(self.slot) < len(self.rules) / 2:
             self._compact()
 
+    @property
+    def values_version(self) -> tuple[int, int]:
+        """Changes when the values conditions compare with may have (not on every write)."""
+        return self.compactions, sum(len(f.equals) for f in self.fields.values())
+
     def _compact(self) -> None:
+        self.compactions += 1
         live = [r for r in self.rules if r is not None]
         self.rules, self.slot, self.fields = [], {}, {}
         for entry in live:

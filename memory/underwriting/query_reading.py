@@ -45,8 +45,9 @@ def _embed(texts: Sequence[str]) -> Any:
 def reader_for(index: ConditionIndex, fields: DataDictionary) -> QueryReader:
     """The query reader of a condition index and dictionary, built once per index."""
     readers = _READERS.setdefault(index, {})
-    # The index follows writes in place: its size says when its values may have changed.
-    version = (id(fields), len(index.rules), len(index))
+    # The index follows writes in place: rebuild only when the values it compares with
+    # may have changed (a new value, a compaction), not after every rule written.
+    version = (id(fields), *index.values_version)
     reader = readers.get(version)
     if reader is None or reader.profile.dictionary is not fields:
         readers.clear()
