@@ -32,8 +32,17 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
     return vectors / norms
 
 
-@lru_cache(maxsize=1)
+_LOADING = threading.Lock()
+
+
 def _wordllama_model(dim: int) -> Any:
+    # One load per process, however many threads ask at once (a warm-up and a query).
+    with _LOADING:
+        return _load_wordllama(dim)
+
+
+@lru_cache(maxsize=1)
+def _load_wordllama(dim: int) -> Any:
     import wordllama
     from wordllama import WordLlama
 
@@ -51,6 +60,10 @@ class WordLlamaEmbedder:
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
         self._lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        """Load the weights now (a fresh process overlaps this with connecting)."""
+        _wordllama_model(self.dim)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts; never touches the network."""

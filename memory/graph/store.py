@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -44,6 +45,14 @@ from memory.settings import Settings, load_settings
 logger = logging.getLogger(__name__)
 
 NamespaceLike = Namespace | str
+
+
+def _quietly(work: Callable[[], object]) -> None:
+    """Run a best-effort warm-up; a failure shows up again where the work is needed."""
+    try:
+        work()
+    except Exception:  # noqa: BLE001 - reported by the real call that needs it
+        logger.debug("warm-up failed", exc_info=True)
 
 
 class GraphMemory:
@@ -156,7 +165,14 @@ class GraphMemory:
         await self.close()
 
     async def connect(self) -> None:
-        """Connect to the server (starting the embedded one if needed)."""
+        """Connect to the server (starting the embedded one if needed).
+
+        A local embedder loads its weights in a worker thread meanwhile, so a fresh
+        process's first query does not wait for both one after the other.
+        """
+        warm_up = getattr(self.embedder, "warm_up", None)
+        if callable(warm_up):
+            asyncio.get_running_loop().run_in_executor(None, _quietly, warm_up)
         await self.db.connect()
 
     async def close(self) -> None:
