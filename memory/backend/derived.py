@@ -29,7 +29,8 @@ import logging
 import os
 import tempfile
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sized
+from collections.abc import Iterable, Iterator, Sized
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -186,7 +187,8 @@ class DerivedIndexes:
         # The offset is read first: commits during the build are applied again later,
         # which is harmless (applying re-reads the current state of what changed).
         epoch, offset = parse_head(await self.reader.execute(head_commands(group_id)))
-        state = await kind.build(self.reader, group_id)
+        with _no_gc():  # the build's own awaits are its reads; nothing else runs long
+            state = await kind.build(self.reader, group_id)
         EVENTS[f"{kind.name}:build"] += 1
         _freeze(state)
         return await asyncio.to_thread(self._save, group_id, kind, _Held(epoch, offset, state))
@@ -207,7 +209,8 @@ class DerivedIndexes:
             data = path.read_bytes()
             head, _, body = data.partition(b"\n")
             meta = json.loads(head)
-            state = kind.load(body)
+            with _no_gc():
+                state = kind.load(body)
         except (OSError, ValueError, KeyError) as exc:
             logger.warning("ignoring unreadable index snapshot %s: %s", path, exc)
             return None
@@ -231,6 +234,18 @@ class DerivedIndexes:
             logger.warning("could not save index snapshot %s: %s", path, exc)
             return held
         return replace(held, unsaved=0)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Keep the cyclic GC out of a bulk allocation (it rescans every young object)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _freeze(state: object) -> None:

@@ -22,7 +22,7 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from memory.backend import read_by_ids
 from schemas.rules import Condition
@@ -100,19 +100,44 @@ def _key(value: Any) -> tuple[str, Any] | None:
     return None
 
 
+class Cond(NamedTuple):
+    """What the index keeps of a condition (a `schemas.rules.Condition`, lighter)."""
+
+    field: str
+    operator: str
+    value: Any
+
+
 @dataclass
 class _Thresholds:
-    """Numeric limits of one operator on one field, sorted, with their rules."""
+    """Numeric limits of one operator on one field, sorted, with their rules.
+
+    Added limits wait in `pending` and are sorted in on the next lookup: one sort
+    for a bulk load, a few insertions for a rule changed in place.
+    """
 
     limits: list[float] = field(default_factory=list)
     rules: list[int] = field(default_factory=list)
+    pending: list[tuple[float, int]] = field(default_factory=list)
 
     def add(self, limit: float, rule: int) -> None:
-        at = bisect_right(self.limits, limit)
-        self.limits.insert(at, limit)
-        self.rules.insert(at, rule)
+        self.pending.append((limit, rule))
+
+    def _settle(self) -> None:
+        if len(self.pending) <= 8:
+            for limit, rule in self.pending:
+                at = bisect_right(self.limits, limit)
+                self.limits.insert(at, limit)
+                self.rules.insert(at, rule)
+        else:
+            pairs = sorted([*zip(self.limits, self.rules, strict=True), *self.pending])
+            self.limits = [limit for limit, _ in pairs]
+            self.rules = [rule for _, rule in pairs]
+        self.pending.clear()
 
     def holding(self, operator: str, value: float) -> list[int]:
+        if self.pending:
+            self._settle()
         if operator == "gt":  # value > limit
             return self.rules[: bisect_left(self.limits, value)]
         if operator == "gte":
@@ -128,9 +153,9 @@ class _Field:
 
     equals: dict[tuple[str, Any], list[int]] = field(default_factory=lambda: defaultdict(list))
     numeric: dict[str, _Thresholds] = field(default_factory=dict)
-    rest: list[tuple[int, Condition]] = field(default_factory=list)
+    rest: list[tuple[int, Cond]] = field(default_factory=list)
 
-    def add(self, rule: int, condition: Condition) -> None:
+    def add(self, rule: int, condition: Cond) -> None:
         op, value = condition.operator, condition.value
         if op == "eq" and not isinstance(value, list) and _key(value) is not None:
             self.equals[_key(value)].append(rule)  # type: ignore[index]
@@ -139,7 +164,9 @@ class _Field:
             for key in dict.fromkeys(k for k in map(_key, members) if k is not None):
                 self.equals[key].append(rule)
         elif op in _NUMERIC and is_number(value):
-            self.numeric.setdefault(op, _Thresholds()).add(float(value), rule)
+            if op not in self.numeric:
+                self.numeric[op] = _Thresholds()
+            self.numeric[op].add(float(value), rule)
         elif op in ("eq", *_NUMERIC):
             return  # can never hold (e.g. a list for eq, a string for gt): the rule never fires
         else:
@@ -164,7 +191,7 @@ class IndexedRule:
     key: str
     name: str
     product_type: str
-    conditions: tuple[Condition, ...]
+    conditions: tuple[Cond, ...]
     per_field: Mapping[str, int]
 
 
@@ -189,16 +216,23 @@ class ConditionIndex:
     def __len__(self) -> int:
         return len(self.slot)
 
-    def add(self, key: str, name: str, product: str, conditions: Iterable[Condition]) -> None:
+    def add(
+        self, key: str, name: str, product: str, conditions: Iterable[Condition | Cond]
+    ) -> None:
         """Index one rule under `key`, replacing what was indexed under it."""
         self.discard(key)
         rule = len(self.rules)
         per_field: dict[str, int] = {}
-        conditions = tuple(conditions)
-        for condition in conditions:
+        kept = tuple(
+            c if isinstance(c, Cond) else Cond(c.field, c.operator, c.value) for c in conditions
+        )
+        for condition in kept:
             per_field[condition.field] = per_field.get(condition.field, 0) + 1
-            self.fields.setdefault(condition.field, _Field()).add(rule, condition)
-        self.rules.append(IndexedRule(key, name, product.casefold(), conditions, per_field))
+            entry = self.fields.get(condition.field)
+            if entry is None:  # (not setdefault: that builds a _Field on every call)
+                entry = self.fields[condition.field] = _Field()
+            entry.add(rule, condition)
+        self.rules.append(IndexedRule(key, name, product.casefold(), kept, per_field))
         self.slot[key] = rule
 
     def discard(self, key: str) -> None:
@@ -278,7 +312,7 @@ class ConditionIndex:
     def to_bytes(self) -> bytes:
         """Serialise the live rules (JSON)."""
         live = [
-            [e.key, e.name, e.product_type, [c.model_dump(mode="json") for c in e.conditions]]
+            [e.key, e.name, e.product_type, [list(c) for c in e.conditions]]
             for e in self.rules
             if e is not None
         ]
@@ -289,7 +323,7 @@ class ConditionIndex:
         """Load an index written by `to_bytes`."""
         index = cls()
         for key, name, product, conditions in json.loads(data):
-            index.add(key, name, product, [Condition.model_construct(**c) for c in conditions])
+            index.add(key, name, product, [Cond(*c) for c in conditions])
         return index
 
 
