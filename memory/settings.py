@@ -59,6 +59,21 @@ class Settings(BaseSettings):
         alias="FALKORDB_URL",
         description="redis:// or falkor:// URL of a FalkorDB server; unset starts an embedded one.",
     )
+    falkordb_read_urls: str | None = Field(
+        default=None,
+        alias="FALKORDB_READ_URLS",
+        description=(
+            "Comma-separated URLs of read replicas of FALKORDB_URL for read-only queries "
+            "(a process reads its own recent writes from the primary until a replica has them)."
+        ),
+    )
+    falkordb_pool_size: int = Field(
+        default=8,
+        ge=1,
+        le=1024,
+        alias="FALKORDB_POOL_SIZE",
+        description="Connections per server (per cluster node) a process may hold at once.",
+    )
     data_dir: Path = Field(
         default_factory=default_data_dir,
         alias="ATHENA_DATA_DIR",
@@ -144,11 +159,21 @@ class Settings(BaseSettings):
     )
 
     @field_validator(
-        "falkordb_url", "openai_api_key", "openai_base_url", "mcp_token", mode="before"
+        "falkordb_url",
+        "falkordb_read_urls",
+        "openai_api_key",
+        "openai_base_url",
+        "mcp_token",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def read_urls(self) -> list[str]:
+        """The read replicas' URLs (empty without FALKORDB_READ_URLS)."""
+        return [u.strip() for u in (self.falkordb_read_urls or "").split(",") if u.strip()]
 
     @property
     def llm_enabled(self) -> bool:

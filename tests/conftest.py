@@ -17,7 +17,14 @@ DEV_SET = (
 def _restore_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Run each test offline and put the environment back afterwards."""
     saved = dict(os.environ)
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FALKORDB_URL", "ATHENA_CONFIG"):
+    for name in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "FALKORDB_URL",
+        "FALKORDB_READ_URLS",
+        "FALKORDB_POOL_SIZE",
+        "ATHENA_CONFIG",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GRAPHITI_TELEMETRY_ENABLED", "false")
     yield

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def add_queue_options(parser: argparse.ArgumentParser) -> None:
     """Add the options that address and tune the job queue."""
-    parser.add_argument("--queue", default=DEFAULT_PREFIX, help="queue key prefix (athena:jobs)")
+    parser.add_argument("--queue", default=DEFAULT_PREFIX, help="queue key prefix (athena:{jobs})")
     parser.add_argument(
         "--visibility-timeout",
         type=float,

@@ -1,9 +1,12 @@
-"""One connection to FalkorDB, serialised, with Graphiti drivers per namespace graph.
+"""A pool of connections to FalkorDB (one server or a cluster), with Graphiti drivers.
 
 The async FalkorDB client misbehaves with concurrent queries on one connection,
-so every query (ours and Graphiti's) goes through one `asyncio.Lock`. A lost
-connection (e.g. the embedded server was killed) is re-established once:
-embedded servers are restarted on their data dir first.
+so every query (ours and Graphiti's) takes a connection of its own from a bounded
+pool (`memory.backend.connection`): ``FALKORDB_POOL_SIZE`` queries of a process run
+at once, the next ones wait for a free slot. A lost connection (e.g. the embedded
+server was killed) is re-established once: embedded servers are restarted on their
+data dir first. Read-only queries may go to read replicas
+(`memory.backend.replicas`, ``FALKORDB_READ_URLS``).
 
 Reads are read-only queries (`query`); the only way to change a graph is
 `commit`, which runs a change's queries and the change-log commands beside them
@@ -15,6 +18,7 @@ so a process that only reads never pays for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -23,16 +27,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any, TypeVar
 
-from falkordb.asyncio import FalkorDB
-from redis.backoff import NoBackoff
+from redis.exceptions import AskError, ClusterDownError, ResponseError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
-from redis.retry import Retry
 
 from memory.backend import server
+from memory.backend.connection import Connection, open_socket, open_url
 from memory.backend.derived import DerivedIndexes
 from memory.backend.literals import check_params
 from memory.backend.protocol import Statement
+from memory.backend.replicas import UNREACHABLE, ReadReplicas
 from memory.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -58,6 +61,10 @@ VECTOR_EF_RUNTIME = 400
 
 T = TypeVar("T")
 READ_ONLY = "is to be executed only on read-only queries"
+CONNECTION_ERRORS = (RedisConnectionError, ConnectionError, OSError)
+# Replies that mean a cluster's slots moved since the slot map was read (MovedError is an
+# AskError): re-read the map and run the transaction again (nothing of it was applied).
+SLOT_MOVED = (AskError, ClusterDownError, TryAgainError)
 
 
 async def _unknown_dim(group_id: str) -> int:
@@ -65,24 +72,24 @@ async def _unknown_dim(group_id: str) -> int:
 
 
 @functools.cache
-def _serial_driver_class() -> type:
-    """Graphiti's FalkorDB driver whose queries share the database's lock (imported lazily)."""
+def _pooled_driver_class() -> type:
+    """Graphiti's FalkorDB driver whose queries take a slot of the database's pool."""
     os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
     logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNING)
     from graphiti_core.driver.driver import GraphDriverSession
     from graphiti_core.driver.falkordb_driver import FalkorDriver, FalkorDriverSession
 
-    class SerialSession(FalkorDriverSession):  # type: ignore[misc]
+    class PooledSession(FalkorDriverSession):  # type: ignore[misc]
         def __init__(self, graph: Any, db: Database) -> None:
             super().__init__(graph)
             self._db = db
 
         async def run(self, query: str | list, **kwargs: Any) -> Any:
-            async with self._db.lock:
+            async with self._db.slot():
                 return await super().run(query, **kwargs)
 
-    class SerialFalkorDriver(FalkorDriver):  # type: ignore[misc]
-        """A Graphiti FalkorDB driver whose queries share the database's lock."""
+    class PooledFalkorDriver(FalkorDriver):  # type: ignore[misc]
+        """A Graphiti FalkorDB driver whose queries take a slot of the database's pool."""
 
         def __init__(self, db: Database, database: str) -> None:
             self._db = db
@@ -93,28 +100,55 @@ def _serial_driver_class() -> type:
                 self._init_task = None
 
         async def execute_query(self, cypher_query_: str, **kwargs: Any) -> Any:
-            """Run one query under the shared lock."""
-            async with self._db.lock:
+            """Run one query on a pooled connection."""
+            async with self._db.slot():
                 return await super().execute_query(cypher_query_, **kwargs)
 
         def session(self, database: str | None = None) -> GraphDriverSession:
-            """Return a session whose queries share the lock."""
-            return SerialSession(self._get_graph(database), self._db)
+            """Return a session whose queries take pool slots."""
+            return PooledSession(self._get_graph(database), self._db)
 
         def clone(self, database: str) -> FalkorDriver:
-            """Return the driver of another graph on the same connection."""
+            """Return the driver of another graph on the same pool."""
             return self._db.driver(database)
 
-    return SerialFalkorDriver
+    return PooledFalkorDriver
+
+
+class _PrimaryReader:
+    """The database as the derived indexes read it: always the primary (see replicas)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    @property
+    def target(self) -> str:
+        return self._db.target
+
+    async def query(
+        self,
+        group_id: str,
+        cypher: str,
+        params: dict[str, Any] | None = None,
+        *,
+        read_only: bool = True,
+        timeout_ms: int | None = None,
+    ) -> list[dict[str, Any]]:
+        return await self._db.query(
+            group_id, cypher, params, read_only=read_only, timeout_ms=timeout_ms, primary=True
+        )
+
+    async def execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        return await self._db.execute(commands)
 
 
 class Database:
-    """The FalkorDB server behind a `GraphMemory`, embedded or at a URL.
+    """The FalkorDB server (or cluster) behind a `GraphMemory`, embedded or at a URL.
 
     Implements `memory.backend.protocol.GraphBackend`.
 
     Args:
-        settings: Where the server is.
+        settings: Where the server is, its replicas, the pool size.
         vector_dim: The dimension of a graph's embeddings (0 while unknown), by graph
             name: sizes its vector index.
         edge_indexes: Edge properties (stored names, e.g. ``p_rule_name``) to index.
@@ -132,72 +166,104 @@ class Database:
                 raise ValueError(f"edge index property {name!r} must be an identifier")
         self.settings = settings
         self._indexes = (*STORE_INDEXES, *(EDGE_INDEX.format(n) for n in edge_indexes))
-        self.lock = asyncio.Lock()
+        # At most pool_size queries at once; a query may take a second connection while
+        # it runs (FalkorDB's client refreshes a graph's schema), so pools hold twice that.
+        self._slots = asyncio.Semaphore(settings.falkordb_pool_size)
+        self._reconnecting = asyncio.Lock()
+        self._generation = 0
+        self.conn: Connection | None = None
         self.client: Any = None
+        self.replicas: ReadReplicas | None = None
         self._drivers: dict[str, Any] = {}
         self._indexed: set[str] = set()
         # The embedder's dimension (0 while unknown): sizes the vector index.
         self.vector_dim = vector_dim or _unknown_dim
         self._vector_indexed: dict[str, bool] = {}
         snapshots = settings.data_dir / "indexes" if settings.index_snapshots else None
-        self.indexes = DerivedIndexes(self, snapshots)
+        self.indexes = DerivedIndexes(_PrimaryReader(self), snapshots)
 
     @property
     def target(self) -> str:
         """Where the server is: its URL, or the embedded server's data dir."""
         return self.settings.falkordb_url or f"embedded:{self.settings.data_dir}"
 
+    @property
+    def cluster(self) -> bool:
+        """Whether the server is a cluster (known once connected)."""
+        return self.conn is not None and self.conn.cluster
+
+    def slot(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Hold one of the pool's query slots (Graphiti's queries take one too)."""
+        return self._slots
+
     async def connect(self) -> None:
-        """Connect, starting the embedded server first when no URL is set."""
-        # The async client's constructor probes the server with a *sync* connection
-        # (cluster detection), so build it off the event loop.
+        """Connect, starting the embedded server first when no URL is set.
+
+        Raises:
+            ValueError: ``FALKORDB_READ_URLS`` without ``FALKORDB_URL``, or with a cluster
+                (a cluster's replicas are its own nodes).
+        """
+        connections = 2 * self.settings.falkordb_pool_size
         if self.settings.falkordb_url:
-            self.client = await asyncio.to_thread(FalkorDB.from_url, self.settings.falkordb_url)
+            self.conn = await open_url(self.settings.falkordb_url, connections)
         else:
             status = await asyncio.to_thread(server.ensure_server, self.settings.data_dir)
-            # One quick retry: redis-py's default backoff takes seconds to notice a dead server.
-            self.client = await asyncio.to_thread(
-                partial(
-                    FalkorDB, unix_socket_path=str(status.socket_path), retry=Retry(NoBackoff(), 1)
-                )
-            )
+            self.conn = open_socket(str(status.socket_path), connections)
+        self.client = self.conn.client
         self._drivers.clear()
         await self.client.connection.ping()
+        if self.settings.read_urls and self.replicas is None:
+            if not self.settings.falkordb_url or self.conn.cluster:
+                raise ValueError(
+                    "FALKORDB_READ_URLS needs FALKORDB_URL set to a single primary server "
+                    "(not the embedded server, not a cluster)"
+                )
+            replicas = [(await open_url(u, connections)) for u in self.settings.read_urls]
+            if any(r.cluster for r in replicas):
+                raise ValueError("FALKORDB_READ_URLS must name replicas, not cluster nodes")
+            self.replicas = ReadReplicas(self.client.connection, [r.client for r in replicas])
+        elif self.replicas is not None:
+            self.replicas.primary = self.client.connection
 
     async def close(self) -> None:
-        """Close the connection (an embedded server keeps running for other processes)."""
-        if self.client is not None:
-            await self.client.connection.aclose()
-            self.client = None
+        """Close the connections (an embedded server keeps running for other processes)."""
+        if self.conn is not None:
+            await self.conn.aclose()
+            self.conn = self.client = None
+        if self.replicas is not None:
+            await self.replicas.aclose()
+            self.replicas = None
         self._drivers.clear()
 
     def driver(self, group_id: str) -> Any:
         """Return the Graphiti driver of one namespace graph."""
         if group_id not in self._drivers:
-            self._drivers[group_id] = _serial_driver_class()(self, group_id)
+            self._drivers[group_id] = _pooled_driver_class()(self, group_id)
         return self._drivers[group_id]
 
-    async def _reconnect(self) -> None:
-        logger.warning("lost the FalkorDB connection to %s; reconnecting", self.target)
-        old = self.client
-        self.client = None
-        if old is not None:
-            try:
-                await old.connection.aclose()
-            except Exception:  # noqa: BLE001 - the connection is already broken
-                pass
-        await self.connect()
+    async def _reconnect(self, generation: int) -> None:
+        async with self._reconnecting:
+            if generation != self._generation:
+                return  # another query reconnected meanwhile
+            logger.warning("lost the FalkorDB connection to %s; reconnecting", self.target)
+            old, self.conn = self.conn, None
+            if old is not None:
+                with contextlib.suppress(Exception):  # the connection is already broken
+                    await old.aclose()
+            await self.connect()
+            self._generation += 1
 
     async def call(self, fn: Callable[[], Any]) -> Any:
-        """Await `fn()` (which uses `self.client`) under the lock, reconnecting once."""
+        """Await `fn()` (which uses `self.client`) in a pool slot, reconnecting once."""
         for attempt in (1, 2):
+            generation = self._generation
             try:
-                async with self.lock:
+                async with self._slots:
                     return await fn()
-            except (RedisConnectionError, ConnectionError, OSError):
+            except CONNECTION_ERRORS:
                 if attempt == 2:
                     raise
-                await self._reconnect()
+                await self._reconnect(generation)
         raise AssertionError("unreachable")
 
     async def query(
@@ -208,8 +274,12 @@ class Database:
         *,
         read_only: bool = True,
         timeout_ms: int | None = None,
+        primary: bool = False,
     ) -> list[dict[str, Any]]:
         """Run parameterised read-only Cypher on one graph and return rows as dicts.
+
+        A read replica serves it when one is configured, unless `primary` is set or
+        this process's latest commit to the graph has not reached the replica yet.
 
         Raises:
             ValueError: The query writes (writes go through `commit`), `read_only` is
@@ -218,13 +288,25 @@ class Database:
         if not read_only:
             raise ValueError("Database.query is read-only: change a graph with commit()")
         check_params(params or {})
+        replica = None
+        if not primary and self.replicas is not None:
+            replica = await self.replicas.client_for(group_id)
 
-        async def run() -> Any:
-            graph = self.client.select_graph(group_id)
-            return await graph.ro_query(cypher, params or {}, timeout=timeout_ms)
+        async def run(client: Any) -> Any:
+            return await client.select_graph(group_id).ro_query(
+                cypher, params or {}, timeout=timeout_ms
+            )
 
         try:
-            result = await self.call(run)
+            result = None
+            if replica is not None and self.replicas is not None:
+                try:
+                    async with self._slots:
+                        result = await run(replica)
+                except UNREACHABLE as exc:
+                    self.replicas.down(self.replicas.index(group_id), exc)
+            if result is None:
+                result = await self.call(lambda: run(self.client))
         except ResponseError as exc:
             # Reading a namespace that was never written: FalkorDB has no graph key yet.
             if "empty key" in str(exc):
@@ -237,6 +319,26 @@ class Database:
         header = [h[1] for h in result.header]
         return [dict(zip(header, row, strict=False)) for row in result.result_set]
 
+    async def _transaction(self, key: str, commands: Sequence[Sequence[Any]]) -> list[Any]:
+        """Run `commands` in one MULTI/EXEC on the node owning `key`'s slot; the replies."""
+
+        async def run() -> list[Any]:
+            assert self.conn is not None
+            pipe = self.conn.transaction_client(key).pipeline(transaction=True)
+            for command in commands:
+                pipe.execute_command(*command)
+            return list(await pipe.execute(raise_on_error=False))
+
+        for attempt in (1, 2):
+            try:
+                replies: list[Any] = await self.call(run)
+                return replies
+            except SLOT_MOVED:
+                if attempt == 2 or self.conn is None or self.conn.slots is None:
+                    raise
+                await self.conn.slots.refresh()
+        raise AssertionError("unreachable")
+
     async def commit(
         self,
         group_id: str,
@@ -248,7 +350,9 @@ class Database:
         Other clients see all of it or none of it, and a writer that dies before
         EXEC leaves nothing. Redis does not roll back a transaction whose command
         fails at run time: the other commands still apply (the change log then names
-        uuids a failed query did not write, which readers re-read harmlessly).
+        uuids a failed query did not write, which readers re-read harmlessly). In a
+        cluster the transaction runs on the node owning the graph's slot: `commands`
+        must keep to that slot (keys tagged ``{<group_id>}``).
 
         Raises:
             ValueError: A string parameter holds a NUL (nothing is sent).
@@ -256,28 +360,22 @@ class Database:
         """
         for _, params in statements:
             check_params(params)
-        header = self.client.select_graph(group_id)._build_params_header
-        queries = [
-            ("GRAPH.QUERY", group_id, header(params) + cypher, "--compact")
+        graph = self.client.select_graph(group_id)
+        queued: list[Sequence[Any]] = [
+            ("GRAPH.QUERY", group_id, graph._build_params_header(params) + cypher, "--compact")
             for cypher, params in statements
         ]
-        await self._transaction([*queries, *commands])
-
-    async def _transaction(self, commands: Sequence[Sequence[Any]]) -> None:
-        """Run commands in one MULTI/EXEC; raise the first one's error, if any failed."""
-
-        async def run() -> list[Any]:
-            pipe = self.client.connection.pipeline(transaction=True)
-            for command in commands:
-                pipe.execute_command(*command)
-            return list(await pipe.execute(raise_on_error=False))
-
-        for reply in await self.call(run):
+        for reply in await self._transaction(group_id, [*queued, *commands]):
             if isinstance(reply, Exception):
                 raise reply
+        if self.replicas is not None:
+            await self.replicas.committed(group_id)
 
     async def execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
-        """Run raw key and stream commands in one round trip (a pipeline, not a transaction)."""
+        """Run raw key and stream commands in one round trip (a pipeline, not a transaction).
+
+        In a cluster the commands may touch several slots (one round trip per node).
+        """
 
         async def run() -> list[Any]:
             pipe = self.client.connection.pipeline(transaction=False)
@@ -340,6 +438,7 @@ class Database:
                 group_id,
                 "CALL db.indexes() YIELD label, properties, types "
                 "RETURN label, properties, types",
+                primary=True,
             )
             self._vector_indexed[group_id] = any(
                 r["label"] == "RELATES_TO"
@@ -350,29 +449,51 @@ class Database:
         return self._vector_indexed[group_id]
 
     async def redis(self, call: Callable[[Any], Awaitable[T]]) -> T:
-        """Await `call(connection)` on the server's Redis connection (keys, hashes, streams)."""
+        """Await `call(connection)` on the server's Redis connection (keys, hashes, streams).
+
+        In a cluster the connection is a `RedisCluster`: each command goes to the node
+        of its key, and a command or script touching several keys needs them in one
+        slot (hash tags, e.g. the job queue's ``{athena:jobs}``).
+        """
         result: T = await self.call(lambda: call(self.client.connection))
         return result
 
     async def call_with_retry(self, fn: Callable[[], Any]) -> Any:
-        """Await `fn()` (which takes the lock itself), reconnecting once on a lost connection."""
+        """Await `fn()` (which takes a pool slot itself), reconnecting once if the link broke."""
+        generation = self._generation
         try:
             return await fn()
-        except (RedisConnectionError, ConnectionError, OSError):
-            await self._reconnect()
+        except CONNECTION_ERRORS:
+            await self._reconnect(generation)
             return await fn()
 
+    async def has_graph(self, group_id: str) -> bool:
+        """Whether the namespace graph exists (one key lookup on its node)."""
+        return bool(await self.call(lambda: self.client.connection.exists(group_id)))
+
     async def list_graphs(self) -> list[str]:
-        """Return the names of all graphs on the server."""
-        return list(await self.call(lambda: self.client.list_graphs()))
+        """Return the names of all graphs on the server (every primary of a cluster)."""
+
+        async def run() -> list[str]:
+            assert self.conn is not None
+            names: list[str] = []
+            for node in self.conn.primaries():
+                names += [str(n) for n in await node.execute_command("GRAPH.LIST") or []]
+            return names
+
+        return list(await self.call(run))
 
     async def delete_graph(
         self, group_id: str, commands: Sequence[Sequence[Any]] = ()
     ) -> bool:
         """Delete one graph, running `commands` in the same transaction; False if absent."""
-        if group_id not in await self.list_graphs():
+        if not await self.has_graph(group_id):
             return False
-        await self._transaction([("GRAPH.DELETE", group_id), *commands])
+        for reply in await self._transaction(group_id, [("GRAPH.DELETE", group_id), *commands]):
+            if isinstance(reply, Exception):
+                raise reply
+        if self.replicas is not None:
+            await self.replicas.committed(group_id)
         self._indexed.discard(group_id)
         self._vector_indexed.pop(group_id, None)
         return True

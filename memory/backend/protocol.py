@@ -60,6 +60,10 @@ class GraphBackend(Protocol):
         """Return the names of all graphs on the server."""
         ...
 
+    async def has_graph(self, group_id: str) -> bool:
+        """Whether one graph exists (one key lookup)."""
+        ...
+
     async def delete_graph(self, group_id: str, commands: Sequence[Sequence[Any]] = ()) -> bool:
         """Delete one graph (running `commands` in the same transaction); False if absent."""
         ...

@@ -51,7 +51,7 @@ async def run_traverse(
         raise ValueError("traverse needs a Cypher query")
     if max_rows < 1:
         raise ValueError(f"max_rows must be at least 1, got {max_rows}")
-    if group_id not in await db.list_graphs():
+    if not await db.has_graph(group_id):
         return TraverseResult(rows=[], truncated=False)
 
     async def run() -> Any:

@@ -262,7 +262,7 @@ def _plan_imported_edge(
 async def stats(backend: GraphBackend, ns: Namespace) -> GraphStats:
     """Count a namespace's nodes by label, edges by relation and validity, and sources."""
     group_id = ns.group_id
-    if group_id not in await backend.list_graphs():
+    if not await backend.has_graph(group_id):
         return GraphStats(
             namespace=str(ns),
             nodes_by_label={},

@@ -85,7 +85,7 @@ async def hybrid_search_many(
         raise ValueError(f"unknown search engine {engine!r}; allowed: {', '.join(ENGINES)}")
     asked = [i for i, q in enumerate(queries) if q.strip()]
     results: list[list[SearchHit]] = [[] for _ in queries]
-    if not asked or group_id not in await db.list_graphs():
+    if not asked or not await db.has_graph(group_id):
         return results
     texts = [queries[i] for i in asked]
     vectors = await embed_async(embedder, texts)

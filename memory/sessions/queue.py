@@ -4,7 +4,9 @@
     await queue.enqueue("ingest:s1", {"conversation_id": "s1", ...})
     await run_worker(queue, handler, consumer="w1", drain=True)  # memory.sessions.worker
 
-Delivery is at least once; handlers must be idempotent. The keys (prefix ``athena:jobs``):
+Delivery is at least once; handlers must be idempotent. The keys (prefix ``athena:{jobs}``;
+the braces are a cluster hash tag: every key of one queue lives in one slot, so the
+scripts that touch several of them run on one node of a FalkorDB cluster):
 
 | key                 | type   | holds                                                   |
 | ------------------- | ------ | ------------------------------------------------------- |
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -45,7 +48,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_PREFIX = "athena:jobs"
+DEFAULT_PREFIX = "athena:{jobs}"
 GROUP = "workers"
 DEFAULT_VISIBILITY_TIMEOUT = 30.0
 """Seconds a delivered job may go without a heartbeat before another worker takes it."""
@@ -74,6 +77,20 @@ for _, id in ipairs(due) do
 end
 return #due
 """
+# Finishing a delivery, atomically: the job's fields, a dead letter or a retry, the
+# acknowledgement and the lease (KEYS: job, dead, delayed, stream, lease; ARGV[1]: JSON).
+_FINISH = """
+local a = cjson.decode(ARGV[1])
+for k, v in pairs(a.fields) do redis.call('HSET', KEYS[1], k, v) end
+if a.dead then
+  local letter = {}
+  for k, v in pairs(a.dead) do table.insert(letter, k); table.insert(letter, v) end
+  redis.call('XADD', KEYS[2], '*', unpack(letter))
+end
+if a.retry_at then redis.call('ZADD', KEYS[3], a.retry_at, a.job_id) end
+redis.call('XACK', KEYS[4], a.group, a.entry)
+return redis.call('DEL', KEYS[5])
+"""
 _ACQUIRE = """
 local holder = redis.call('GET', KEYS[1])
 if holder == false or holder == ARGV[1] then
@@ -92,6 +109,15 @@ return 0
 
 def _s(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def tagged_prefix(prefix: str) -> str:
+    """`prefix` with a cluster hash tag (``{...}``), added around it when it has none."""
+    if not prefix or not prefix.strip():
+        raise ValueError("a queue needs a non-empty key prefix")
+    if re.search(r"\{[^{}]+\}", prefix):
+        return prefix
+    return "{" + prefix + "}"
 
 
 @dataclass(frozen=True)
@@ -155,7 +181,8 @@ class JobQueue:
 
     Attributes:
         db: The backend of a connected `GraphMemory` (its connection is reused).
-        prefix: Key prefix (separate queues use separate prefixes).
+        prefix: Key prefix (separate queues use separate prefixes); one without a hash
+            tag is wrapped in one (``test:1`` -> ``{test:1}``).
         visibility_timeout: Seconds before a silent worker's job is taken over.
         max_attempts: Failures before dead-lettering.
         backoff_seconds: First retry delay (doubled each time).
@@ -169,6 +196,7 @@ class JobQueue:
     _group_ready: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
+        self.prefix = tagged_prefix(self.prefix)
         if self.visibility_timeout <= 0 or self.max_attempts < 1 or self.backoff_seconds < 0:
             raise ValueError(
                 "visibility_timeout must be > 0, max_attempts >= 1 and backoff_seconds >= 0"
@@ -331,19 +359,23 @@ class JobQueue:
         retry_at: float | None = None,
     ) -> None:
         job_id = delivery.job.id
-
-        async def run(r: Any) -> Any:
-            async with r.pipeline(transaction=True) as pipe:
-                pipe.hset(self.key("job", job_id), mapping=fields)
-                if dead is not None:
-                    pipe.xadd(self.key("dead"), dead)
-                if retry_at is not None:
-                    pipe.zadd(self.key("delayed"), {job_id: retry_at})
-                pipe.xack(self.key("stream"), GROUP, delivery.entry_id)
-                pipe.delete(self.key("lease", job_id))
-                return await pipe.execute()
-
-        await self._r(run)
+        args = {
+            "fields": {k: str(v) for k, v in fields.items()},
+            "dead": {k: str(v) for k, v in dead.items()} if dead is not None else None,
+            "retry_at": retry_at,
+            "job_id": job_id,
+            "group": GROUP,
+            "entry": delivery.entry_id,
+        }
+        keys = [
+            self.key("job", job_id),
+            self.key("dead"),
+            self.key("delayed"),
+            self.key("stream"),
+            self.key("lease", job_id),
+        ]
+        payload = json.dumps({k: v for k, v in args.items() if v is not None})
+        await self._r(lambda r: r.eval(_FINISH, len(keys), *keys, payload))
 
     async def outstanding(self) -> int:
         """Jobs not finished: pending, waiting for a retry, or running (what `--drain` waits for).

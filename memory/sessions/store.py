@@ -10,8 +10,10 @@ The gates and formers live in `memory.sessions.formation`, the XML in
 `memory.sessions.context`.
 
 Session counters (messages, tokens, what was formed, last activity) live in a
-Redis hash on the FalkorDB server (``athena:session:<id>``) with a sorted set of
-sessions by last activity (``athena:sessions``), so any process can sweep.
+Redis hash on the FalkorDB server (``athena:{<session graph>}:session``: hash-tagged
+like the session's graph, so in a cluster both live on the same node) with a sorted
+set of sessions by last activity (``athena:{sessions}:index``), so any process can
+sweep.
 """
 
 from __future__ import annotations
@@ -38,8 +40,12 @@ from memory.sessions.formation import (
 if TYPE_CHECKING:
     from memory.graph.store import GraphMemory
 
-SESSION_KEY = "athena:session:{}"
-SESSIONS_INDEX = "athena:sessions"
+SESSIONS_INDEX = "athena:{sessions}:index"
+
+
+def session_key(session_id: str) -> str:
+    """The key of a session's counters (in the cluster slot of the session's graph)."""
+    return f"athena:{{{Namespace.session(session_id).group_id}}}:session"
 
 
 def _episode_body(memory_type: str, content: str, **metadata: Any) -> str:
@@ -82,7 +88,7 @@ class SessionStore:
 
     async def state(self, session_id: str) -> dict[str, str]:
         """Return the session's counters (empty for an unknown session)."""
-        raw = await self._redis(lambda r: r.hgetall(SESSION_KEY.format(session_id)))
+        raw = await self._redis(lambda r: r.hgetall(session_key(session_id)))
         return {_s(k): _s(v) for k, v in (raw or {}).items()}
 
     async def set_counter(self, session_id: str, name: str, value: int) -> None:
@@ -99,7 +105,7 @@ class SessionStore:
             raise ValueError(f"role must be 'user' or 'assistant', got {role!r}")
         if not isinstance(content, str) or not content.strip():
             raise ValueError("a message needs non-empty text")
-        key = SESSION_KEY.format(ref.session_id)
+        key = session_key(ref.session_id)
         number = int(await self._redis(lambda r: r.hincrby(key, "messages", 1)))
         now = self.clock()
         fields = {"agent": ref.agent_id, "user": ref.user_id, "shard": ref.shard_id, "last_at": now}
@@ -190,7 +196,7 @@ class SessionStore:
                     source_id=f"{kind}:{_digest(text.casefold())}",
                     description=f"{kind} from session {ref.session_id}",
                 )
-        key = SESSION_KEY.format(ref.session_id)
+        key = session_key(ref.session_id)
         mapping = {"formed_messages": last, "formed_tokens": st.get("tokens", 0)}
         await self._redis(lambda r: r.hset(key, mapping=mapping))
         return formed

@@ -119,7 +119,7 @@ class GraphAnalytics:
 
     async def _rows(self, cypher: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         group_id = self.namespace.group_id
-        if group_id not in await self.memory.db.list_graphs():
+        if not await self.memory.db.has_graph(group_id):
             return []
         return await self.memory.db.query(group_id, cypher, params, read_only=True)
 
