@@ -1,0 +1,98 @@
+"""Scale-out pieces that need no server: URLs, hash tags, the replica read rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from memory.backend.connection import redis_url, url_kwargs
+from memory.backend.replicas import DOWN_SECONDS, ReadReplicas
+from memory.sessions.queue import DEFAULT_PREFIX, tagged_prefix
+from memory.sessions.store import SESSIONS_INDEX, session_key
+from memory.settings import Settings
+
+
+def test_cluster_urls_keep_their_credentials_or_have_none() -> None:
+    assert url_kwargs("falkor://alice:s3cret@db.example:7000") == {
+        "host": "db.example", "port": 7000, "username": "alice", "password": "s3cret",
+    }  # fmt: skip
+    assert url_kwargs("redis://127.0.0.1:6380") == {"host": "127.0.0.1", "port": 6380}
+    assert url_kwargs("falkors://:pw@h:1")["ssl"] is True
+    assert redis_url("falkors://h:1") == "rediss://h:1"
+    with pytest.raises(ValueError, match=r"must start with redis://, rediss://, falkor://"):
+        url_kwargs("http://db.example:6379")
+
+
+def test_keys_that_scripts_touch_together_share_a_hash_tag() -> None:
+    assert DEFAULT_PREFIX == "athena:{jobs}"
+    assert tagged_prefix("test:1") == "{test:1}"
+    assert tagged_prefix("app:{q}") == "app:{q}"
+    with pytest.raises(ValueError, match="non-empty key prefix"):
+        tagged_prefix(" ")
+    # A session's counters hash like the session's graph (same cluster node).
+    assert session_key("s.1") == "athena:{session__s_2e1}:session"
+    assert SESSIONS_INDEX.startswith("athena:{sessions}")
+
+
+def test_pool_size_and_read_urls_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FALKORDB_POOL_SIZE", "16")
+    monkeypatch.setenv("FALKORDB_READ_URLS", "redis://r1:6379, redis://r2:6379,")
+    settings = Settings()
+    assert settings.falkordb_pool_size == 16
+    assert settings.read_urls == ["redis://r1:6379", "redis://r2:6379"]
+    monkeypatch.setenv("FALKORDB_POOL_SIZE", "0")
+    with pytest.raises(ValueError, match="FALKORDB_POOL_SIZE"):
+        Settings()
+
+
+class FakeNode:
+    """A server answering INFO replication with an offset the test moves."""
+
+    def __init__(self, offset: int, *, replica: bool) -> None:
+        self.offset, self.replica, self.infos = offset, replica, 0
+        self.connection = self
+
+    async def info(self, section: str) -> dict[str, Any]:
+        assert section == "replication"
+        self.infos += 1
+        if isinstance(self.offset, Exception):
+            raise self.offset
+        key = "slave_repl_offset" if self.replica else "master_repl_offset"
+        return {key: self.offset}
+
+
+async def test_the_writer_reads_the_primary_until_the_replica_has_its_commit() -> None:
+    now = [100.0]
+    primary, replica = FakeNode(500, replica=False), FakeNode(500, replica=True)
+    router = ReadReplicas(primary, [replica], clock=lambda: now[0])
+    assert await router.client_for("agent__a") is replica  # nothing written here: replica
+    assert replica.infos == 0
+
+    primary.offset = 900
+    await router.committed("agent__a")
+    replica.offset = 700  # lagging behind the commit
+    assert await router.client_for("agent__a") is None
+    assert await router.client_for("agent__b") is replica  # other namespaces unaffected
+    replica.offset = 900
+    assert await router.client_for("agent__a") is replica
+    checks = replica.infos
+    assert await router.client_for("agent__a") is replica  # caught up: no more checks
+    assert replica.infos == checks
+    assert router.reads == {"primary": 1, "replica": 4}
+
+    primary.offset = 1000
+    await router.committed("agent__a")
+    replica.offset = ConnectionError("replica down")  # type: ignore[assignment]
+    assert await router.client_for("agent__a") is None
+    assert await router.client_for("agent__b") is None  # skipped while down
+    now[0] += DOWN_SECONDS + 1
+    replica.offset = 1000
+    assert await router.client_for("agent__b") is replica
+
+
+def test_each_namespace_reads_one_replica() -> None:
+    router = ReadReplicas(object(), [object(), object(), object()])
+    picks = {router.index(f"agent__n{i}") for i in range(30)}
+    assert picks == {0, 1, 2}
+    assert router.index("agent__n1") == ReadReplicas(object(), [1, 2, 3]).index("agent__n1")
