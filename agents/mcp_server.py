@@ -8,6 +8,7 @@ serving. With `read_only=True` no mutating tool is registered.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeAlias
@@ -39,8 +40,33 @@ def _state(ctx: Context) -> _State:
     return ctx.request_context.lifespan_context  # type: ignore[no-any-return]
 
 
+class _ProcessMemory:
+    """One memory for every run of a stateless server in this process (opened on first use).
+
+    A stateless HTTP server runs its lifespan once per request; opening a memory (and
+    its connection pool) each time would cost more than many tool calls.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.memory: GraphMemory | None = None
+        self.lock = asyncio.Lock()
+
+    async def get(self) -> GraphMemory:
+        async with self.lock:
+            if self.memory is None:
+                memory = GraphMemory(self.settings)
+                await memory.connect()
+                self.memory = memory
+            return self.memory
+
+
 def build_server(
-    settings: Settings, *, read_only: bool = False, namespace: str | None = None
+    settings: Settings,
+    *,
+    read_only: bool = False,
+    namespace: str | None = None,
+    stateless: bool = False,
 ) -> FastMCP:
     """Return the MCP server over the memory the settings point at.
 
@@ -48,12 +74,20 @@ def build_server(
         settings: Where the memory lives (embedded data dir or FALKORDB_URL).
         read_only: Register only the tools that do not write.
         namespace: Default namespace of the tools; None uses the settings'.
+        stateless: Streamable HTTP without sessions: every request stands alone, so
+            several server processes can answer behind one address. The memory is
+            opened once per process and kept.
     """
+    default = namespace or settings.namespace
+    shared = _ProcessMemory(settings)
 
     @asynccontextmanager
     async def lifespan(_: FastMCP) -> AsyncIterator[_State]:
+        if stateless:
+            yield _State(await shared.get(), default)
+            return
         async with GraphMemory(settings) as memory:
-            yield _State(memory, namespace or settings.namespace)
+            yield _State(memory, default)
 
     server = FastMCP(
         "athena-memory",
@@ -62,6 +96,7 @@ def build_server(
             "them with memory_trace_path, decide a submission with memory_decide."
         ),
         lifespan=lifespan,
+        stateless_http=stateless,
     )
     _register_reads(server)
     if not read_only:

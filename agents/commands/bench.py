@@ -33,7 +33,67 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="keep the sizes of an earlier run's benchmarks.json that this run does not measure",
     )
     parser.add_argument("--json", action="store_true", help="also print the raw results")
+    load = parser.add_argument_group("load test (instead of the sizes)")
+    load.add_argument(
+        "--load",
+        action="store_true",
+        help="concurrent clients deciding through long-running MCP servers over HTTP",
+    )
+    load.add_argument("--clients", default="1,4,16", help="client counts (default 1,4,16)")
+    load.add_argument("--servers", default="1,2", help="server process counts (default 1,2)")
+    load.add_argument("--seconds", type=float, default=15.0, help="window per level (15)")
+    load.add_argument(
+        "--falkordb-url", help="measure against this server or cluster instead of an embedded one"
+    )
     parser.set_defaults(handler=run)
+
+
+def _counts(text: str, option: str) -> list[int]:
+    try:
+        counts = [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise ValueError(f"{option} takes positive whole numbers like 1,4,16, got {text!r}")
+    return counts
+
+
+def run_load_test(args: argparse.Namespace) -> int:
+    """Run the load test and put its section into the report."""
+    import os
+
+    from bench.load import load_section, run_load, write_load_section
+    from memory import Settings
+    from memory.backend.server import stop_server
+
+    clients, servers = _counts(args.clients, "--clients"), _counts(args.servers, "--servers")
+    datasets = [Path(d) for d in args.dataset or ([DEV_SET] if DEV_SET.is_dir() else [])]
+    if not datasets:
+        raise ValueError("the load test needs a dataset: give --dataset DIR")
+    data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="athena-load-")) / "db"
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "FALKORDB_URL")}
+    env["ATHENA_DATA_DIR"] = str(data_dir)
+    if args.falkordb_url:
+        env["FALKORDB_URL"] = args.falkordb_url
+    settings = Settings(ATHENA_DATA_DIR=data_dir, FALKORDB_URL=args.falkordb_url)
+    try:
+        results = asyncio.run(
+            run_load(settings, datasets[0], env, levels=clients, server_counts=servers,
+                     seconds=args.seconds)  # fmt: skip
+        )
+    finally:
+        if not args.falkordb_url:
+            stop_server(data_dir)
+    command = ("athena bench " + " ".join(sys.argv[2:])).strip()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    save_path = out / "benchmarks_load.json"
+    save_path.write_text(json.dumps({**results, "command": command}, indent=2) + "\n")
+    write_load_section(out / "benchmarks.md", load_section(results, command))
+    if args.json:
+        print_json(results)
+    print(f"wrote {out / 'benchmarks.md'} and {save_path}")
+    return 0
 
 
 def _merged(results: dict[str, Any], previous: Path) -> dict[str, Any]:
@@ -51,6 +111,8 @@ def _merged(results: dict[str, Any], previous: Path) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark in a fresh embedded database and write the report."""
+    if args.load:
+        return run_load_test(args)
     from bench.report import write_report
     from bench.run import run_bench, save
     from memory.backend.server import stop_server

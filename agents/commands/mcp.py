@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from agents.commands.common import add_common_options, settings_from
 
@@ -17,6 +18,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
     parser.add_argument("--read-only", action="store_true", help="register no mutating tool")
+    parser.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="HTTP: share the port with other `athena mcp --http --reuse-port` processes "
+        "(the kernel spreads connections over them; requests are stateless)",
+    )
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -48,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     from agents.mcp_server import build_server
 
     settings = settings_from(args)
-    server = build_server(settings, read_only=args.read_only, namespace=args.namespace)
+    reuse = bool(args.http and args.reuse_port)
+    server = build_server(
+        settings, read_only=args.read_only, namespace=args.namespace, stateless=reuse
+    )
     if not args.http:
         server.run("stdio")
         return 0
@@ -56,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
 
     from agents.mcp_http import BearerAuth, http_token
 
-    _check_port_free(args.port)
+    sock = _shared_socket(args.port) if reuse else None
+    if sock is None:
+        _check_port_free(args.port)
     token, where = http_token(settings)
     server.settings.host = "127.0.0.1"
     server.settings.port = args.port
@@ -67,5 +79,34 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    if sock is None:
+        uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    else:
+        config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def _shared_socket(port: int) -> Any:
+    """A listening socket on 127.0.0.1:`port` that other processes may bind too.
+
+    Raises:
+        OSError: The port is held by a process that did not ask to share it.
+    """
+    import errno
+    import socket
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(
+            errno.EADDRINUSE,
+            f"cannot share 127.0.0.1:{port} ({exc.strerror}); choose another --port",
+        ) from exc
+    sock.listen(2048)
+    sock.set_inheritable(False)
+    return sock

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
-import os
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
@@ -34,6 +32,7 @@ from memory.backend import server
 from memory.backend.connection import Connection, open_socket, open_url
 from memory.backend.derived import DerivedIndexes
 from memory.backend.literals import check_params
+from memory.backend.pooled import PrimaryReader, pooled_driver_class
 from memory.backend.protocol import Statement
 from memory.backend.replicas import UNREACHABLE, ReadReplicas
 from memory.settings import Settings
@@ -69,78 +68,6 @@ SLOT_MOVED = (AskError, ClusterDownError, TryAgainError)
 
 async def _unknown_dim(group_id: str) -> int:
     return 0
-
-
-@functools.cache
-def _pooled_driver_class() -> type:
-    """Graphiti's FalkorDB driver whose queries take a slot of the database's pool."""
-    os.environ.setdefault("GRAPHITI_TELEMETRY_ENABLED", "false")
-    logging.getLogger("graphiti_core.driver.falkordb_driver").setLevel(logging.WARNING)
-    from graphiti_core.driver.driver import GraphDriverSession
-    from graphiti_core.driver.falkordb_driver import FalkorDriver, FalkorDriverSession
-
-    class PooledSession(FalkorDriverSession):  # type: ignore[misc]
-        def __init__(self, graph: Any, db: Database) -> None:
-            super().__init__(graph)
-            self._db = db
-
-        async def run(self, query: str | list, **kwargs: Any) -> Any:
-            async with self._db.slot():
-                return await super().run(query, **kwargs)
-
-    class PooledFalkorDriver(FalkorDriver):  # type: ignore[misc]
-        """A Graphiti FalkorDB driver whose queries take a slot of the database's pool."""
-
-        def __init__(self, db: Database, database: str) -> None:
-            self._db = db
-            # Index creation is done explicitly by Database.ensure_indices.
-            super().__init__(falkor_db=db.client, database=database)
-            if self._init_task is not None:
-                self._init_task.cancel()
-                self._init_task = None
-
-        async def execute_query(self, cypher_query_: str, **kwargs: Any) -> Any:
-            """Run one query on a pooled connection."""
-            async with self._db.slot():
-                return await super().execute_query(cypher_query_, **kwargs)
-
-        def session(self, database: str | None = None) -> GraphDriverSession:
-            """Return a session whose queries take pool slots."""
-            return PooledSession(self._get_graph(database), self._db)
-
-        def clone(self, database: str) -> FalkorDriver:
-            """Return the driver of another graph on the same pool."""
-            return self._db.driver(database)
-
-    return PooledFalkorDriver
-
-
-class _PrimaryReader:
-    """The database as the derived indexes read it: always the primary (see replicas)."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-
-    @property
-    def target(self) -> str:
-        return self._db.target
-
-    async def query(
-        self,
-        group_id: str,
-        cypher: str,
-        params: dict[str, Any] | None = None,
-        *,
-        read_only: bool = True,
-        timeout_ms: int | None = None,
-    ) -> list[dict[str, Any]]:
-        return await self._db.query(
-            group_id, cypher, params, read_only=read_only, timeout_ms=timeout_ms, primary=True
-        )
-
-    async def execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
-        return await self._db.execute(commands)
-
 
 class Database:
     """The FalkorDB server (or cluster) behind a `GraphMemory`, embedded or at a URL.
@@ -180,7 +107,7 @@ class Database:
         self.vector_dim = vector_dim or _unknown_dim
         self._vector_indexed: dict[str, bool] = {}
         snapshots = settings.data_dir / "indexes" if settings.index_snapshots else None
-        self.indexes = DerivedIndexes(_PrimaryReader(self), snapshots)
+        self.indexes = DerivedIndexes(PrimaryReader(self), snapshots)
 
     @property
     def target(self) -> str:
@@ -238,7 +165,7 @@ class Database:
     def driver(self, group_id: str) -> Any:
         """Return the Graphiti driver of one namespace graph."""
         if group_id not in self._drivers:
-            self._drivers[group_id] = _pooled_driver_class()(self, group_id)
+            self._drivers[group_id] = pooled_driver_class()(self, group_id)
         return self._drivers[group_id]
 
     async def _reconnect(self, generation: int) -> None:

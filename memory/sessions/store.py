@@ -93,7 +93,7 @@ class SessionStore:
 
     async def set_counter(self, session_id: str, name: str, value: int) -> None:
         """Set one counter of the session (e.g. the last message a caller has handled)."""
-        await self._redis(lambda r: r.hset(SESSION_KEY.format(session_id), name, value))
+        await self._redis(lambda r: r.hset(session_key(session_id), name, value))
 
     async def record_message(self, ref: SessionRef, role: str, content: str) -> Episode:
         """Store one message as an episode of the session and count it.
