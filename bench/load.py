@@ -274,8 +274,8 @@ def load_section(results: dict[str, Any], command: str) -> str:
         "(embedded only) and the client process used in the window.",
         "",
         "| servers | clients | decisions/s | x one client | p50 ms | p95 ms | errors "
-        "| server CPU s (each) | FalkorDB CPU s | client CPU s |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| server CPU s (each) | FalkorDB CPU s | client CPU s | cores used |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in runs:
         one = base.get(r["servers"]) or base.get(1)
@@ -284,10 +284,21 @@ def load_section(results: dict[str, Any], command: str) -> str:
             f"| {r['servers']} | {r['clients']} | {r['per_second']:.1f} | {ratio} "
             f"| {_num(r['p50_ms'])} | {_num(r['p95_ms'])} | {r['errors']} "
             f"| {' + '.join(str(c) for c in r['server_cpu_s'])} | {_num(r['db_cpu_s'])} "
-            f"| {r['client_cpu_s']} |"
+            f"| {r['client_cpu_s']} | {_cores(r)} |"
         )
-    lines.append(LOAD_END)
+    lines += [
+        "",
+        "\"x one client\" compares with one client on the same number of servers; "
+        "\"cores used\" is all the CPU above over the window: what the measured "
+        "processes got of the machine (other jobs on a shared machine take the rest).",
+        LOAD_END,
+    ]
     return "\n".join(lines)
+
+
+def _cores(run: dict[str, Any]) -> str:
+    used = sum(run["server_cpu_s"]) + (run["db_cpu_s"] or 0.0) + run["client_cpu_s"]
+    return f"{used / run['seconds']:.2f}"
 
 
 def _num(value: float | None) -> str:

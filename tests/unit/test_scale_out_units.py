@@ -96,3 +96,22 @@ def test_each_namespace_reads_one_replica() -> None:
     picks = {router.index(f"agent__n{i}") for i in range(30)}
     assert picks == {0, 1, 2}
     assert router.index("agent__n1") == ReadReplicas(object(), [1, 2, 3]).index("agent__n1")
+
+
+def test_the_load_section_replaces_the_previous_one(tmp_path: Any) -> None:
+    from bench.load import LOAD_END, LOAD_START, load_section, write_load_section
+
+    run = {"servers": 1, "clients": 1, "per_second": 10.0, "p50_ms": 90.0, "p95_ms": 120.0,
+           "errors": 0, "server_cpu_s": [9.0], "db_cpu_s": 1.0, "client_cpu_s": 0.5,
+           "seconds": 10.0}  # fmt: skip
+    four = {**run, "clients": 4, "per_second": 17.0, "p95_ms": 300.0}
+    results = {"runs": [run, four], "cores": 2, "backend": "embedded", "dataset": "dev",
+               "seconds": 10.0}  # fmt: skip
+    report = tmp_path / "benchmarks.md"
+    report.write_text("# Benchmarks\n\nkept text\n")
+    write_load_section(report, load_section(results, "athena bench --load"))
+    write_load_section(report, load_section(results, "athena bench --load --seconds 10"))
+    text = report.read_text()
+    assert text.count(LOAD_START) == 1 and text.count(LOAD_END) == 1 and "kept text" in text
+    assert "--seconds 10" in text
+    assert "| 1 | 4 | 17.0 | 1.70 | 90.0 | 300.0 | 0 | 9.0 | 1.0 | 0.5 | 1.05 |" in text
