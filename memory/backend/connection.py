@@ -20,7 +20,9 @@ keys (the graph ``<group_id>`` and ``athena:{<group_id>}:...``) share one slot.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +36,8 @@ from redis.asyncio.connection import (
     parse_url,
 )
 from redis.backoff import NoBackoff
+from redis.exceptions import AuthenticationError
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.retry import Retry
 
 logger = logging.getLogger(__name__)
@@ -41,7 +45,25 @@ logger = logging.getLogger(__name__)
 POOL_WAIT_SECONDS = 60.0  # how long a query waits for a free connection of a full pool
 PROBE_TIMEOUT_SECONDS = 10.0
 # Connection settings a plain client takes from the URL and a cluster node client reuses.
+_REFUSED_LOGIN = ("WRONGPASS", "invalid username-password pair")
 _NODE_KEYS = ("username", "password", "socket_timeout", "socket_connect_timeout", "ssl")
+
+
+@contextlib.contextmanager
+def credentials_checked() -> Iterator[None]:
+    """Re-raise a refused login as `AuthenticationError` (redis-py's asyncio client wraps it).
+
+    The async client reports a wrong password as a plain ``ConnectionError`` whose text
+    is the server's; the caller's error message depends on knowing it was the login.
+    """
+    try:
+        yield
+    except AuthenticationError:
+        raise
+    except RedisConnectionError as exc:
+        if any(mark in str(exc) for mark in _REFUSED_LOGIN):
+            raise AuthenticationError(str(exc)) from exc
+        raise
 
 
 class Client(FalkorDB):  # type: ignore[misc]
@@ -70,13 +92,14 @@ def url_kwargs(url: str) -> dict[str, Any]:
     """Host, port, credentials and TLS of a ``redis://`` / ``rediss://`` URL.
 
     Raises:
-        ValueError: A scheme other than redis, rediss, falkor, falkors; or a unix socket URL
-            (use the embedded server, or a TCP URL, for a cluster).
+        ValueError: A scheme other than redis, rediss, falkor, falkors (a ``unix://`` URL
+            is opened as one server, never a cluster, and does not come here).
     """
     url = redis_url(url)
     if not url.startswith(("redis://", "rediss://")):
         raise ValueError(
-            f"FalkorDB URL {url!r} must start with redis://, rediss://, falkor:// or falkors://"
+            f"FalkorDB URL {url!r} must start with redis://, rediss://, falkor://, falkors:// "
+            "or unix://"
         )
     parsed: dict[str, Any] = dict(parse_url(url))
     kwargs: dict[str, Any] = {
@@ -183,9 +206,11 @@ async def open_url(url: str, pool_size: int) -> Connection:
     """Connect to the server or cluster at `url` with a pool of `pool_size` per server.
 
     Raises:
-        ValueError: The URL's scheme is not one of FalkorDB's or Redis's TCP schemes.
+        ValueError: The URL's scheme is not one of FalkorDB's or Redis's.
         redis.exceptions.ConnectionError: Nothing answers at the URL.
     """
+    if redis_url(url).startswith("unix://"):  # a server's unix socket: never a cluster
+        return Connection(Client(aredis.Redis(connection_pool=_pool_from_url(url, pool_size))))
     kwargs = url_kwargs(url)
     if await is_cluster(url):
         cluster = RedisCluster(
@@ -198,13 +223,16 @@ async def open_url(url: str, pool_size: int) -> Connection:
         if node_kwargs.pop("ssl", False):
             node_kwargs["connection_class"] = SSLConnection
         return Connection(Client(cluster), SlotClients(cluster, node_kwargs, pool_size))
-    pool = BlockingConnectionPool.from_url(
+    return Connection(Client(aredis.Redis(connection_pool=_pool_from_url(url, pool_size))))
+
+
+def _pool_from_url(url: str, pool_size: int) -> BlockingConnectionPool:
+    return BlockingConnectionPool.from_url(
         redis_url(url),
         max_connections=pool_size,
         timeout=POOL_WAIT_SECONDS,
         decode_responses=True,
     )
-    return Connection(Client(aredis.Redis(connection_pool=pool)))
 
 
 def open_socket(path: str, pool_size: int) -> Connection:
@@ -223,6 +251,7 @@ def open_socket(path: str, pool_size: int) -> Connection:
 
 __all__ = [
     "Client",
+    "credentials_checked",
     "Connection",
     "SlotClients",
     "is_cluster",

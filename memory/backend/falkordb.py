@@ -29,7 +29,7 @@ from redis.exceptions import AskError, ClusterDownError, ResponseError, TryAgain
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from memory.backend import server
-from memory.backend.connection import Connection, open_socket, open_url
+from memory.backend.connection import Connection, credentials_checked, open_socket, open_url
 from memory.backend.derived import DerivedIndexes
 from memory.backend.literals import check_params
 from memory.backend.pooled import PrimaryReader, pooled_driver_class
@@ -68,6 +68,7 @@ SLOT_MOVED = (AskError, ClusterDownError, TryAgainError)
 
 async def _unknown_dim(group_id: str) -> int:
     return 0
+
 
 class Database:
     """The FalkorDB server (or cluster) behind a `GraphMemory`, embedded or at a URL.
@@ -132,13 +133,15 @@ class Database:
         """
         connections = 2 * self.settings.falkordb_pool_size
         if self.settings.falkordb_url:
-            self.conn = await open_url(self.settings.falkordb_url, connections)
+            with credentials_checked():
+                self.conn = await open_url(self.settings.falkordb_url, connections)
         else:
             status = await asyncio.to_thread(server.ensure_server, self.settings.data_dir)
             self.conn = open_socket(str(status.socket_path), connections)
         self.client = self.conn.client
         self._drivers.clear()
-        await self.client.connection.ping()
+        with credentials_checked():
+            await self.client.connection.ping()
         if self.settings.read_urls and self.replicas is None:
             if not self.settings.falkordb_url or self.conn.cluster:
                 raise ValueError(

@@ -115,3 +115,18 @@ def test_the_load_section_replaces_the_previous_one(tmp_path: Any) -> None:
     assert text.count(LOAD_START) == 1 and text.count(LOAD_END) == 1 and "kept text" in text
     assert "--seconds 10" in text
     assert "| 1 | 4 | 17.0 | 1.70 | 90.0 | 300.0 | 0 | 9.0 | 1.0 | 0.5 | 1.05 |" in text
+
+
+def test_a_refused_login_is_reported_as_one() -> None:
+    from redis.exceptions import AuthenticationError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from memory.backend.connection import credentials_checked
+
+    with pytest.raises(AuthenticationError):
+        with credentials_checked():
+            raise RedisConnectionError("invalid username-password pair or user is disabled.")
+    with pytest.raises(RedisConnectionError) as caught:
+        with credentials_checked():
+            raise RedisConnectionError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+    assert not isinstance(caught.value, AuthenticationError)
