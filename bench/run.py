@@ -17,7 +17,9 @@ from agents.jsonl import read_objects
 from agents.underwriting.service import decide_submission
 from bench.engines import Ranker, SqliteLike, rankers, rule_facts, score_names
 from bench.learning import bench_learning
+from bench.lifecycle import bench_restart, bench_startup
 from bench.synthetic import generate_rules, query_for
+from bench.writepath import bench_decide_wide, bench_ingest_paths
 from memory import GraphMemory, Namespace, Settings
 from memory.embedders import embed_async
 from memory.search import lexical_index, ranking
@@ -198,6 +200,12 @@ async def bench_size(
         process_peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
         disk_mb=_disk_bytes(data_dir) / 1e6,
     )
+    # The write path at scale (issue 13): decisions on wide submissions, ingest by path
+    # and source shape, fresh processes, restarts.
+    result["decide_wide"] = await bench_decide_wide(memory, ns, rules, fields)
+    result["write_path"] = await bench_ingest_paths(memory, rules, data_dir)
+    result["startup"] = bench_startup(data_dir, ns, sample[0], query_for(sample[0]))
+    result["restart"] = await bench_restart(memory, data_dir, ns, sample[1], query_for(sample[1]))
     return result
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Any
 
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
@@ -37,6 +39,7 @@ _BUSINESSES = (
     "winery",
 )
 _QUALIFIERS = ("coastal", "downtown", "rural", "historic", "24-hour", "family-run", "franchise")
+_STATES = ("CA", "FL", "NY", "TX", "OH", "WA", "GA", "IL")
 _PRODUCTS = ("BOP", "LRO", "Property", "GL", "ALL")
 _ACTIONS = ("refer", "decline", "approve_with_conditions", "verify", "flag_for_review")
 _SOURCES = (
@@ -103,3 +106,60 @@ def query_for(rule: ExtractedRule) -> str:
     if threshold is not None:
         words += [threshold.field.replace("_", " "), "over", f"{threshold.value:g}"]
     return " ".join(words)
+
+
+SHAPES = ("own", "shared", "none")  # a source per rule, 50 shared sources, no text_id
+
+
+def with_sources(rules: list[ExtractedRule], shape: str) -> list[ExtractedRule]:
+    """The same rules with another source shape (how their `text_id`s group them).
+
+    ``own``: every rule its own text id (a decision log: one source each);
+    ``shared``: 50 shared source documents; ``none``: no text id, so rules are
+    grouped by their source name.
+
+    Raises:
+        ValueError: An unknown shape (the message lists the allowed ones).
+    """
+    if shape not in SHAPES:
+        raise ValueError(f"unknown source shape {shape!r}; allowed: {', '.join(SHAPES)}")
+    out = []
+    for i, rule in enumerate(rules):
+        tid = {"own": f"synthetic-rule-{i}", "shared": f"synthetic-{i % 50}", "none": None}[shape]
+        out.append(rule.model_copy(update={"text_id": tid}))
+    return out
+
+
+def write_rules_file(rules: list[ExtractedRule], path: Path) -> Path:
+    """Write rules as a rules.jsonl file (one JSON object a line); return the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        for rule in rules:
+            f.write(rule.model_dump_json(exclude_none=True) + "\n")
+    return path
+
+
+def wide_submission(
+    rule: ExtractedRule, fields: DataDictionary, seed: int, numeric: int = 6, flags: int = 3
+) -> dict[str, Any]:
+    """A submission with product, state, occupancy, `numeric` numbers and `flags` booleans.
+
+    The occupancy and one threshold come from `rule` (so it fires); the other
+    fields are drawn from the data dictionary with plausible values.
+    """
+    rng = random.Random(seed)
+    product = "BOP" if rule.product_type == "ALL" else str(rule.product_type)
+    values: dict[str, Any] = {"product_type": product, "state": rng.choice(_STATES)}
+    for c in rule.conditions:
+        values[c.field] = c.value + 1 if isinstance(c.value, int | float) else c.value
+    numbers = [
+        k for k, s in fields.fields.items() if s.type in ("int", "float") and k not in values
+    ]
+    for name in rng.sample(numbers, k=min(numeric, len(numbers))):
+        spec = fields.fields[name]
+        number = rng.choice((1, 3, 8, 12, 30, 75, 200, 900, 5000))
+        values[name] = number if spec.type == "int" else float(number)
+    booleans = [k for k in fields.boolean_fields() if k not in values]
+    for name in rng.sample(booleans, k=min(flags, len(booleans))):
+        values[name] = rng.random() < 0.5
+    return values

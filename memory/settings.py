@@ -90,6 +90,15 @@ class Settings(BaseSettings):
         alias="ATHENA_CHANGE_LOG_KEEP",
         description="Commits each namespace's change log keeps for readers to catch up from.",
     )
+    load_timeout: float = Field(
+        default=300.0,
+        gt=0,
+        alias="ATHENA_LOAD_TIMEOUT",
+        description=(
+            "Seconds a command waits for the embedded server to load its data after a "
+            "restart (it reports its progress meanwhile) before giving up with an error."
+        ),
+    )
     openai_api_key: str | None = Field(
         default=None,
         repr=False,

@@ -53,7 +53,6 @@ def _print_decision(decision: Decision) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Decide one submission or a batch."""
-    from agents.models import mode as settings_mode
     from agents.underwriting.service import (
         decide_submission,
         read_submission,
@@ -65,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     namespace = namespace_of(args, settings)
     fields = load_data_dictionary(settings.fields_path)
-    wanted = settings_mode(settings) if args.mode == "auto" else args.mode
+    # agents.models.mode, without importing the model factories (0.4 s of LangChain).
+    auto = "llm" if settings.llm_enabled else "offline"
+    wanted = auto if args.mode == "auto" else args.mode
     mode: Mode = "llm" if wanted == "llm" else "offline"
     items = read_submissions(args.batch) if args.batch else None
     single = read_submission(args.submission) if args.submission else None

@@ -71,7 +71,7 @@ async def _ingest(
 ) -> IngestionReport:
     from rich.progress import Progress
 
-    from agents.ingestion import IngestionPipeline
+    from agents.ingestion.bulk import ingest_rules_bulk
     from memory import GraphMemory
 
     async with GraphMemory(settings) as memory:
@@ -81,18 +81,32 @@ async def _ingest(
             def progress(done: int, total: int) -> None:
                 bar.update(tasks[-1], completed=done, total=total)
 
-            pipeline = IngestionPipeline(memory, namespace, settings=settings, on_progress=progress)
-            report = IngestionReport(mode=pipeline.mode, namespace=namespace)  # type: ignore[arg-type]
             parts = []
-            if rules:
-                parts.append(await pipeline.run_rules(rules, batch_size=batch_size))
+            if rules:  # pre-extracted: the bulk writer alone (no LangGraph, no models)
+                fields = load_data_dictionary(settings.fields_path)
+                parts.append(
+                    await ingest_rules_bulk(
+                        memory,
+                        namespace,
+                        rules,
+                        fields=fields,
+                        batch_size=batch_size,
+                        on_progress=progress,
+                    )
+                )
             if texts or not rules:
+                from agents.ingestion import IngestionPipeline
+
                 tasks.append(bar.add_task("texts", total=len(texts)))
+                pipeline = IngestionPipeline(
+                    memory, namespace, settings=settings, on_progress=progress
+                )
                 parts.append(await pipeline.run(texts, batch_size=batch_size))
+            report = IngestionReport(mode=parts[0].mode, namespace=namespace)
             for part in parts:
                 report.merge(part)
                 report.seconds += part.seconds
-    report.mode = pipeline.mode  # type: ignore[assignment]
+            report.mode = parts[-1].mode
     return report
 
 
@@ -117,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     for kind in ("nodes", "edges", "sources"):
         c = getattr(report, kind)
         print(f"  {kind}: {c.created} created, {c.updated} updated, {c.unchanged} unchanged")
-    print(f"  agent: {report.iterations} iteration(s), {report.tool_calls} tool call(s)")
+    if report.iterations or report.tool_calls:
+        print(f"  agent: {report.iterations} iteration(s), {report.tool_calls} tool call(s)")
     if report.texts_skipped:
         print(f"  skipped: {report.texts_skipped} text(s) already ingested with the same content")
     for row in report.usage:

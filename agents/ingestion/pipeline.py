@@ -3,29 +3,28 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
 from agents import models
+from agents.ingestion.bulk import group_rules, ingest_rules_bulk, rules_text
 from agents.ingestion.context import MAX_ITERATIONS, Context
 from agents.ingestion.graph import graph
 from agents.ingestion.loaders import RawInput, normalise_texts
 from agents.ingestion.state import IngestionInput
 from memory import GraphMemory, Namespace, Settings
 from schemas.fields import DataDictionary, load_data_dictionary
-from schemas.ingestion import IngestionReport, KnowledgeText, WriteCounts
+from schemas.ingestion import IngestionReport, KnowledgeText
 from schemas.rules import ExtractedRule
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_BATCH_SIZE = 8
-BULK_RULES = 1000  # rules per bulk write of `ingest_rules`
 Progress = Callable[[int, int], None]
 
 
@@ -140,30 +139,42 @@ class IngestionPipeline:
         *,
         source: str | None = None,
         batch_size: int = DEFAULT_BATCH_SIZE,
+        via_agent: bool = False,
     ) -> IngestionReport:
-        """Write pre-extracted rules (no extraction) through the same graph and tools.
+        """Write pre-extracted rules (no extraction).
 
         Rules are grouped by `text_id` (else `source`, else the rule's source); each
-        group is stored as a source episode holding the rules' JSON. Pre-extracted
-        rules are not texts: no text size limit applies to a group. Every rule of
-        every batch is checked before the first batch is written.
+        group is stored as a source episode holding the rules' JSON and mentioning
+        what its rules wrote. Pre-extracted rules are not texts: no text size limit
+        applies to a group. Every rule of every batch is checked before the first
+        batch is written. By default a batch of rules and their episodes is written
+        in one commit (`agents.ingestion.bulk`); `via_agent` walks the ingestion
+        graph instead (the relationship agent's staged tool calls, then its commit
+        node per batch of texts), which writes the same graph.
 
         Raises:
             ValueError: A rule name repeats, or a condition can never hold with the
                 data dictionary (nothing is written).
         """
+        if not via_agent:
+            return await ingest_rules_bulk(
+                self.memory,
+                self.namespace,
+                rules,
+                fields=self.fields,
+                source=source,
+                batch_size=batch_size,
+                similarity_threshold=self.context.similarity_threshold,
+                on_progress=self.on_progress,
+            )
         from agents.ingestion.checks import check_rules
 
         check_rules(rules, self.fields)
-        groups: dict[str, list[ExtractedRule]] = {}
-        for rule in rules:
-            tid = rule.text_id or source or f"rules:{rule.source}"
-            groups.setdefault(tid, []).append(rule.model_copy(update={"text_id": tid}))
-        items = list(groups.items())
+        groups = group_rules(rules, source)
         batches: list[IngestionInput] = []
-        for i in range(0, len(items), batch_size):
-            chunk = items[i : i + batch_size]
-            texts = [_rules_text(tid, group) for tid, group in chunk]
+        for i in range(0, len(groups), batch_size):
+            chunk = groups[i : i + batch_size]
+            texts = [rules_text(tid, group) for tid, group in chunk]
             batches.append({"texts": texts, "rules": [r for _, g in chunk for r in g]})
         return await self._run(batches, [len(b["texts"]) for b in batches])
 
@@ -261,13 +272,6 @@ class PrefetchExtractor:
         self._tasks = {}
 
 
-def _rules_text(tid: str, rules: list[ExtractedRule]) -> KnowledgeText:
-    body = "\n".join(json.dumps(r.model_dump(mode="json"), sort_keys=True) for r in rules)
-    return KnowledgeText(
-        id=tid, text=body, source=rules[0].source, source_type=rules[0].source_type
-    )
-
-
 async def ingest_texts(
     memory: GraphMemory, namespace: Namespace | str, raw: RawInput, **kwargs: Any
 ) -> IngestionReport:
@@ -286,110 +290,13 @@ async def ingest_rules(
     batch_size: int = DEFAULT_BATCH_SIZE,
     **kwargs: Any,
 ) -> IngestionReport:
-    """Write pre-extracted (e.g. gold) rules in bulk.
+    """Write pre-extracted (e.g. gold) rules in bulk (see `IngestionPipeline.run_rules`).
 
-    The same steps as the ingestion graph's pre-extracted path (see
-    `IngestionPipeline.run_rules`): rules are grouped by `text_id` (else `source`,
-    else the rule's source), their entity names matched to the graph by key and
-    name, each rule written with the rulebook's mapping (provenance: its text id)
-    and each group stored as a source episode mentioning what its rules wrote, but
-    many rules per query (`memory.underwriting.apply_rule_graphs`) instead of one tool
-    call per rule. `batch_size` is in texts; batches hold at least `BULK_RULES` rules.
+    Rules are grouped by `text_id` (else `source`, else the rule's source), their
+    entity names matched to the graph by key and name, each rule written with the
+    rulebook's mapping (provenance: its text id) and each group stored as a source
+    episode mentioning what its rules wrote; a batch (at least `batch_size` texts and
+    `BULK_RULES` rules) and its episodes commit together.
     """
-    from agents.ingestion.checks import check_rules
-    from agents.ingestion.matching import EntityMatcher
-    from agents.ingestion.nodes import _field_warnings
-    from memory.embedders import EmbeddingPrefetch
-    from memory.model import SourceItem
-    from memory.underwriting import apply_rule_graphs, rule_graph
-
     pipeline = IngestionPipeline(memory, namespace, **kwargs)
-    check_rules(rules, pipeline.fields)
-    ns, started = pipeline.namespace, time.perf_counter()
-    report = IngestionReport(mode=pipeline.mode, namespace=str(ns))  # type: ignore[arg-type]
-    groups: dict[str, list[ExtractedRule]] = {}
-    for rule in rules:
-        tid = rule.text_id or source or f"rules:{rule.source}"
-        groups.setdefault(tid, []).append(rule.model_copy(update={"text_id": tid}))
-    if not groups:
-        report.warnings.append("no texts to ingest")
-    report.warnings += _field_warnings([r for g in groups.values() for r in g], pipeline.fields)
-    await memory.db.ensure_indices(ns.group_id)
-    threshold = pipeline.context.similarity_threshold
-    matcher = EntityMatcher(
-        memory,
-        ns,
-        threshold=pipeline.settings.similarity_threshold if threshold is None else threshold,
-        vector_labels=(),  # pre-extracted rules carry curated names: key and name only
-    )
-    batches = _bulk_batches(list(groups.items()), batch_size)
-    # The next batch embeds while one writes, with the namespace's embedder.
-    prefetch = EmbeddingPrefetch(await memory.embedder_for(ns, write=True))
-    done, total = 0, len(groups)
-    try:
-        for ahead in batches[:1]:
-            prefetch.start(_graph_texts(r for _, group in ahead for r in group))
-        for n, batch in enumerate(batches):
-            for ahead in batches[n + 1 : n + 2]:  # each batch's texts once, one batch ahead
-                prefetch.start(_graph_texts(r for _, group in ahead for r in group))
-            before = len(matcher.matches)
-            resolved = [await matcher.resolve(r) for _, group in batch for r in group]
-            nodes, edges = await apply_rule_graphs(
-                memory,
-                ns,
-                [rule_graph(r) for r in resolved],
-                source=[r.text_id or "" for r in resolved],
-                prefetch=prefetch,
-            )
-            report.nodes.merge(_counts(nodes))
-            report.edges.merge(_counts(edges))
-            report.rules_written += len(resolved)
-            report.rule_names += [r.rule_name for r in resolved]
-            mentions: dict[str | None, list[str]] = {}
-            for m in list(matcher.matches.values())[before:]:
-                mentions.setdefault(m.text_id, []).append(m.matched_entity_key)
-            items = []
-            for tid, group in batch:
-                text = _rules_text(tid, group)
-                where = f"{text.source} ({text.source_type})" if text.source_type else text.source
-                items.append(SourceItem(tid, text.text, where or "", tuple(mentions.get(tid, []))))
-            for status in await memory.add_sources(ns, items):
-                report.sources.add(status)
-            done += len(batch)
-            if pipeline.on_progress is not None:
-                pipeline.on_progress(done, total)
-    finally:
-        await prefetch.close()
-    report.texts_processed, report.rules_extracted = total, len(rules)
-    report.entities_matched = sum(1 for m in matcher.matches.values() if not m.is_new)
-    report.entities_new = sum(1 for m in matcher.matches.values() if m.is_new)
-    report.seconds = round(time.perf_counter() - started, 3)
-    return report
-
-
-def _bulk_batches(
-    groups: list[tuple[str, list[ExtractedRule]]], batch_size: int
-) -> list[list[tuple[str, list[ExtractedRule]]]]:
-    """Split text groups into batches of at least `batch_size` texts and `BULK_RULES` rules."""
-    batches: list[list[tuple[str, list[ExtractedRule]]]] = [[]]
-    for item in groups:
-        current = batches[-1]
-        if len(current) >= batch_size and sum(len(g) for _, g in current) >= BULK_RULES:
-            batches.append(current := [])
-        current.append(item)
-    return [b for b in batches if b]
-
-
-def _graph_texts(rules: Iterable[ExtractedRule]) -> list[str]:
-    """The entity names and facts a batch of rules will embed (as written, before matching)."""
-    from memory.underwriting import rule_graph
-
-    texts = []
-    for rule_texts in map(rule_graph, rules):
-        texts += [spec.name.strip() for spec in rule_texts.entities]
-        texts += [rel.fact for rel in rule_texts.relationships]
-    return texts
-
-
-def _counts(tally: Any) -> WriteCounts:
-    return WriteCounts(created=tally.created, updated=tally.updated, unchanged=tally.unchanged)
+    return await pipeline.run_rules(rules, source=source, batch_size=batch_size)

@@ -105,8 +105,10 @@ async def retrieve_rules(
     for rule in by_field:
         found.setdefault(rule.rule_name, []).append(BY_FIELD)
     signals = risk_signals(values, fields)
+    # The signals are built from the submitted values, which the by-field lookup above
+    # already gave the condition index: rank them by text only.
     found_by_meaning = await analytics.query_many(
-        [s.query for s in signals], product_type=product_type, limit=limit
+        [s.query for s in signals], product_type=product_type, limit=limit, read_facts=False
     )
     for signal, hits in zip(signals, found_by_meaning, strict=True):
         for hit in hits:

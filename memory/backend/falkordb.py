@@ -49,6 +49,19 @@ STORE_INDEXES = (
     "CREATE INDEX FOR (n:Episodic) ON (n.name)",
 )
 EDGE_INDEX = "CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.{})"
+# What `ensure_indices` creates, as (label, property, index type): a graph that has them
+# all is left alone, and Graphiti (0.6 s of imports in a fresh process) is not loaded.
+_STORE_INDEXED = (("Entity", "entity_key"), ("Entity", "label"), ("Episodic", "name"))
+_GRAPHITI_INDEXED = (
+    *((label, "uuid", "RANGE") for label in ("Entity", "Episodic", "Community", "Saga")),
+    *((rel, "uuid", "RANGE") for rel in ("RELATES_TO", "MENTIONS", "HAS_MEMBER")),
+    *((rel, "uuid", "RANGE") for rel in ("HAS_EPISODE", "NEXT_EPISODE")),
+    ("Entity", "name", "FULLTEXT"),
+    ("Entity", "summary", "FULLTEXT"),
+    ("Episodic", "content", "FULLTEXT"),
+    ("Community", "name", "FULLTEXT"),
+    ("RELATES_TO", "fact", "FULLTEXT"),
+)
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # HNSW index over edge fact embeddings (retrieval must not scan every edge). FalkorDB's
 # defaults (M=16, efRuntime=10) agreed with exact search on about 20% of a top 20 at
@@ -100,6 +113,11 @@ class Database:
         self._reconnecting = asyncio.Lock()
         self._generation = 0
         self.conn: Connection | None = None
+        self._wanted = {
+            *_GRAPHITI_INDEXED,
+            *((label, prop, "RANGE") for label, prop in _STORE_INDEXED),
+            *(("RELATES_TO", name, "RANGE") for name in edge_indexes),
+        }
         self.client: Any = None
         self.replicas: ReadReplicas | None = None
         self._drivers: dict[str, Any] = {}
@@ -136,7 +154,13 @@ class Database:
             with credentials_checked():
                 self.conn = await open_url(self.settings.falkordb_url, connections)
         else:
-            status = await asyncio.to_thread(server.ensure_server, self.settings.data_dir)
+            status = await asyncio.to_thread(
+                partial(
+                    server.ensure_server,
+                    self.settings.data_dir,
+                    load_timeout=self.settings.load_timeout,
+                )
+            )
             self.conn = open_socket(str(status.socket_path), connections)
         self.client = self.conn.client
         self._drivers.clear()
@@ -320,12 +344,33 @@ class Database:
         """Create Graphiti's indexes and the store's own lookups on a graph, once per connection."""
         if group_id in self._indexed:
             return
+        if await self._indexes_present(group_id):
+            self._indexed.add(group_id)
+            return
         driver = self.driver(group_id)
         await self.call_with_retry(driver.build_indices_and_constraints)
         for query in self._indexes:
             await self.call_with_retry(partial(driver.execute_query, query))
         await self._ensure_vector_index(group_id)
         self._indexed.add(group_id)
+
+    async def _indexes_present(self, group_id: str) -> bool:
+        """Whether the graph has every index `ensure_indices` creates (one read)."""
+        rows = await self.query(
+            group_id,
+            "CALL db.indexes() YIELD label, types RETURN label, types",
+        )
+        have = {
+            (r["label"], prop, kind)
+            for r in rows
+            if isinstance(r["types"], dict)
+            for prop, kinds in r["types"].items()
+            for kind in kinds
+        }
+        vector = ("RELATES_TO", "fact_embedding", "VECTOR") in have
+        if vector:
+            self._vector_indexed[group_id] = True
+        return self._wanted <= have and (vector or int(self.vector_dim()) <= 0)
 
     async def _ensure_vector_index(self, group_id: str) -> None:
         """Create the HNSW index on RELATES_TO fact embeddings, sized by the embedder."""
@@ -360,6 +405,20 @@ class Database:
             if "already indexed" not in str(exc).lower():
                 raise
         self._vector_indexed[group_id] = True
+
+    async def drop_vector_index(self, group_id: str) -> None:
+        """Drop the HNSW index over edge facts; a no-op when there is none."""
+        query = "DROP VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding)"
+        try:
+            await self.call(lambda: self.client.select_graph(group_id).query(query))
+        except ResponseError as exc:
+            if "unable to drop" not in str(exc).lower():
+                raise
+        self._vector_indexed[group_id] = False
+
+    async def ensure_vector_index(self, group_id: str) -> None:
+        """Create the HNSW index over edge facts: the server fills it in the background."""
+        await self._ensure_vector_index(group_id)
 
     async def has_vector_index(self, group_id: str) -> bool:
         """Whether the graph has its vector index over edge facts (looked up once)."""

@@ -76,6 +76,14 @@ class GraphBackend(Protocol):
         """Whether the graph has its vector index over edge facts."""
         ...
 
+    async def drop_vector_index(self, group_id: str) -> None:
+        """Drop the vector index over edge facts (a bulk load builds it once at its end)."""
+        ...
+
+    async def ensure_vector_index(self, group_id: str) -> None:
+        """Create the vector index over edge facts (built from existing edges)."""
+        ...
+
     async def redis(self, call: Callable[[Any], Awaitable[T]]) -> T:
         """Await `call(connection)` on the server's key-value connection (hashes, streams)."""
         ...

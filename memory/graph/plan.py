@@ -19,13 +19,16 @@ Edges keep their history (bi-temporal, as Graphiti's are):
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
+
 from memory.backend.changelog import Change
 from memory.backend.literals import Literal, Vector
+from memory.backend.protocol import Statement
 from memory.backend.rows import (
     EDGES_BY_UUID,
     NODE_FIELDS,
@@ -135,8 +138,20 @@ def chunks(rows: list[Any]) -> Iterator[list[Any]]:
 
 def normal(properties: dict[str, Any] | None) -> dict[str, Any]:
     """Properties as they read back from the store (a JSON round trip)."""
-    value: dict[str, Any] = json.loads(dumps_properties(properties))
-    return value
+    return normal_json(properties)[0]
+
+
+def normal_json(properties: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+    """Properties as they read back from the store, and their stored JSON (dumped once).
+
+    The canonical JSON of the round-tripped properties is the text it came from.
+    """
+    text = dumps_properties(properties)
+    try:
+        value: dict[str, Any] = orjson.loads(text)
+    except orjson.JSONDecodeError:  # what only `json` writes (huge integers, NaN)
+        value = json.loads(text)
+    return value, text
 
 
 async def read_chunked(
@@ -220,7 +235,7 @@ def plan_node(
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"entity name must be a non-empty string, got {name!r}")
     check_confidence(confidence)
-    props = normal(properties)
+    props, props_json = normal_json(properties)
     current = state.get(key)
     display = current.name if current else name.strip()  # the first spelling stays
     if current is not None and (display, summary, props, confidence) == (
@@ -241,7 +256,7 @@ def plan_node(
         "created_at": created.isoformat(),
         "entity_key": key,
         "label": label,
-        "props_json": dumps_properties(props),
+        "props_json": props_json,
         "confidence": confidence,
         "last_update_source": source,
         "updated_at": plan.now.isoformat(),
@@ -271,7 +286,7 @@ def plan_edge(
     if not isinstance(fact, str) or not fact.strip():
         raise ValueError("a relationship needs a non-empty fact text")
     check_confidence(confidence)
-    props = normal(properties)
+    props, props_json = normal_json(properties)
     uuid = stable_uuid(plan.group_id, "edge", source_key, relation, target_key)
     current = edges.get(uuid)
     same = current is not None and (current.fact, current.properties, current.confidence) == (
@@ -306,7 +321,7 @@ def plan_edge(
         "valid_at": valid.isoformat(),
         "invalid_at": None,
         "reference_time": None,
-        "props_json": dumps_properties(props),
+        "props_json": props_json,
         "source_key": source_key,
         "target_key": target_key,
         "confidence": confidence,
@@ -338,6 +353,21 @@ async def commit_plan(
     """
     if not plan:
         return
+    statements = await plan_statements(clients, plan, prefetch)
+    await clients.commit(plan.group_id, statements, plan.change())
+
+
+async def plan_statements(
+    clients: GraphClients,
+    plan: Plan,
+    prefetch: EmbeddingPrefetch | None = None,
+    run: Callable[..., Awaitable[Any]] | None = None,
+) -> list[Statement]:
+    """Embed what the plan writes (each distinct text once) and return its statements.
+
+    In order: archive the old versions, write nodes, write edges, retire edges.
+    `run(fn, *args)` renders them (e.g. in a worker thread); None renders here.
+    """
     nodes = list(plan.nodes.values())
     edges = list(plan.edges.values())
     facts = [e["fact"] for e in edges]
@@ -348,13 +378,25 @@ async def commit_plan(
         names = await prefetch.take([n["name"] for n in nodes])
     finally:
         vectors = await prefetch.take(facts)
+    if run is None:
+        return _render(clients, plan, names, vectors)
+    rendered: list[Statement] = await run(_render, clients, plan, names, vectors)
+    return rendered
+
+
+def _render(
+    clients: GraphClients, plan: Plan, names: list[list[float]], vectors: list[list[float]]
+) -> list[Statement]:
+    """The plan's statements with their parameters rendered once."""
+    nodes = list(plan.nodes.values())
+    edges = list(plan.edges.values())
     for row, vector in zip(nodes, names, strict=True):
         row["name_embedding"] = Vector(vector)
     for row, vector in zip(edges, vectors, strict=True):
         row["fact_embedding"] = Vector(vector)
     at = plan.now.isoformat()
     archive = [{"uuid": u, "archive": a, "at": at} for u, a in plan.archive.items()]
-    statements = [(_ARCHIVE_EDGES, {"rows": Literal(c)}) for c in chunks(archive)]
+    statements: list[Statement] = [(_ARCHIVE_EDGES, {"rows": Literal(c)}) for c in chunks(archive)]
     for label in sorted({n["label"] for n in nodes}):
         clients.ontology.check_label(label)  # labels come from the ontology's constants only
         of_label = [n for n in nodes if n["label"] == label]
@@ -367,7 +409,7 @@ async def commit_plan(
         for u, (_, _, source, when) in plan.retire.items()
     ]
     statements += [(_RETIRE_EDGES, {"rows": Literal(c)}) for c in chunks(retire)]
-    await clients.commit(plan.group_id, statements, plan.change())
+    return statements
 
 
 __all__ = [
@@ -380,7 +422,9 @@ __all__ = [
     "existing_edges",
     "existing_nodes",
     "normal",
+    "normal_json",
     "owned_edges",
+    "plan_statements",
     "plan_edge",
     "plan_node",
     "plan_retire",

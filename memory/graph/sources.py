@@ -79,16 +79,42 @@ async def add_sources(
             (nothing is written then).
     """
     ns = as_namespace(namespace)
+    await memory.backend.ensure_indices(ns.group_id)
+    statuses, statements, change = await plan_sources(memory, ns, items)
+    if statements:
+        await memory.commit(ns.group_id, statements, change)
+    return statuses
+
+
+async def plan_sources(
+    memory: GraphClients,
+    ns: Namespace,
+    items: Sequence[SourceItem],
+    known: dict[str, str] | None = None,
+) -> tuple[list[WriteStatus], list[Statement], Change]:
+    """Plan many source episodes: their statuses, the statements writing them, their change.
+
+    Args:
+        memory: The store's clients.
+        ns: Where to write.
+        items: The episodes.
+        known: Entity key -> node uuid of entities the same commit writes (not read again).
+
+    Raises:
+        ValueError: An empty source id, or a mentioned entity that does not exist.
+    """
     group_id = ns.group_id
-    await memory.backend.ensure_indices(group_id)
-    keys = sorted({k for item in items for k in item.mentions})
-    found = await memory.backend.query(
-        group_id,
-        "MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN n.entity_key AS key, n.uuid AS uuid",
-        {"keys": keys},
-        read_only=True,
-    )
-    uuids = {r["key"]: r["uuid"] for r in found}
+    uuids = dict(known or {})
+    keys = sorted({k for item in items for k in item.mentions if k not in uuids})
+    if keys:
+        found = await memory.backend.query(
+            group_id,
+            "MATCH (n:Entity) WHERE n.entity_key IN $keys "
+            "RETURN n.entity_key AS key, n.uuid AS uuid",
+            {"keys": keys},
+            read_only=True,
+        )
+        uuids.update({r["key"]: r["uuid"] for r in found})
     old = await _old_sources(memory, group_id, sorted({i.source_id for i in items}))
     now, statuses = utc_now().isoformat(), list[WriteStatus]()
     episodes: dict[str, dict[str, Any]] = {}
@@ -119,14 +145,15 @@ async def add_sources(
             "valid_at": created,
             "mentions": sorted(mentions),
         }
-    if episodes:
-        await _commit_sources(memory, group_id, list(episodes.values()), uuids)
-    return statuses
+    if not episodes:
+        return statuses, [], Change()
+    statements, change = _source_statements(group_id, list(episodes.values()), uuids)
+    return statuses, statements, change
 
 
-async def _commit_sources(
-    memory: GraphClients, group_id: str, episodes: list[dict[str, Any]], uuids: dict[str, str]
-) -> None:
+def _source_statements(
+    group_id: str, episodes: list[dict[str, Any]], uuids: dict[str, str]
+) -> tuple[list[Statement], Change]:
     links = [
         {
             "episode": ep["uuid"],
@@ -143,8 +170,7 @@ async def _commit_sources(
     statements += [
         (_WRITE_MENTIONS, {"rows": Literal(c), "group_id": group_id}) for c in chunks(links)
     ]
-    change = Change.of([ep["uuid"] for ep in episodes] + [link["node"] for link in links])
-    await memory.commit(group_id, statements, change)
+    return statements, Change.of([ep["uuid"] for ep in episodes] + [lk["node"] for lk in links])
 
 
 async def list_sources(

@@ -25,7 +25,7 @@ from memory.graph import sources as _sources
 from memory.graph import transfer as _transfer
 from memory.graph import writes as _upserts
 from memory.graph.clients import GraphClients
-from memory.model.batch import SourceItem, SubGraph, WriteTally
+from memory.model.batch import BatchResult, SourceItem, SubGraph, WriteTally
 from memory.model.keys import entity_key
 from memory.model.namespaces import Namespace, as_namespace
 from memory.model.ontology import OntologyDefinition, get
@@ -100,9 +100,7 @@ class GraphMemory:
         """What the write and read functions below the store are given."""
         return GraphClients(self.db, self.embedder, self.ontology, self.commit)
 
-    async def commit(
-        self, group_id: str, statements: Sequence[Statement], change: Change
-    ) -> None:
+    async def commit(self, group_id: str, statements: Sequence[Statement], change: Change) -> None:
         """The one way a graph changes: statements and their change-log entry, atomically.
 
         Runs `statements` on the namespace graph and appends `change` (the node and
@@ -427,6 +425,54 @@ class GraphMemory:
             graphs,
             source=source,
             prefetch=prefetch,
+        )
+
+    async def write_batch_and_sources(
+        self,
+        namespace: NamespaceLike,
+        graphs: Sequence[SubGraph],
+        *,
+        source: str | Sequence[str],
+        episodes: Sequence[SourceItem],
+        prefetch: EmbeddingPrefetch | None = None,
+    ) -> BatchResult:
+        """`write_batch` and `add_sources` in one commit: the items and their source texts.
+
+        The episodes are written after the items, so they may mention what the items
+        write; other processes see both or neither.
+
+        Raises:
+            ValueError: As `write_batch` and `add_sources` (nothing is written then).
+        """
+        return await _bulk.apply_batch(
+            await self.write_clients(namespace),  # embedder identity hook
+            namespace,
+            graphs,
+            source=source,
+            episodes=episodes,
+            prefetch=prefetch,
+        )
+
+    def bulk_writer(
+        self,
+        namespace: NamespaceLike,
+        prefetch: EmbeddingPrefetch | None = None,
+        *,
+        defer_vector_index: bool = False,
+    ) -> _bulk.BulkWriter:
+        """A writer of many batches (a bulk load), each batch one commit, pipelined.
+
+        Use as ``async with memory.bulk_writer(ns) as writer: await writer.write(...)``:
+        each `write` takes what `write_batch_and_sources` takes and returns its
+        tallies; the batch commits while the next one is planned, and leaving the
+        block waits for the last commit. Every commit goes through `commit`.
+        `defer_vector_index`: see `memory.graph.bulk.BulkWriter` (large first loads).
+        """
+        return _bulk.BulkWriter(
+            lambda: self.write_clients(namespace),  # embedder identity hook, on entry
+            namespace,
+            prefetch,
+            defer_vector_index=defer_vector_index,
         )
 
     # -- reading ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ Imports nothing else of `memory`: every other layer builds on it.
 """
 
 from memory.model.batch import (
+    BatchResult,
     EntitySpec,
     RelationshipSpec,
     SourceItem,
@@ -35,6 +36,7 @@ from memory.model.records import (
 )
 
 __all__ = [
+    "BatchResult",
     "EdgeTypeDefinition",
     "EntityRecord",
     "EntitySpec",

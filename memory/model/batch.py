@@ -71,6 +71,15 @@ class SourceItem:
     created_at: datetime | None = None
 
 
+@dataclass
+class BatchResult:
+    """What a batch write did to nodes, edges and source episodes."""
+
+    nodes: WriteTally = field(default_factory=WriteTally)
+    edges: WriteTally = field(default_factory=WriteTally)
+    sources: WriteTally = field(default_factory=WriteTally)
+
+
 def merge_shared(
     spec: EntitySpec, existing: Any, confidence: float, *, shared: bool
 ) -> tuple[str, dict[str, Any], float]:
@@ -89,6 +98,7 @@ def merge_shared(
 
 
 __all__ = [
+    "BatchResult",
     "EntitySpec",
     "RelationshipSpec",
     "SourceItem",

@@ -7,6 +7,7 @@ module never imports a domain.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from typing import Any
@@ -81,12 +82,12 @@ class OntologyDefinition(BaseModel):
                 )
         return value
 
-    @property
+    @functools.cached_property
     def shared_labels(self) -> frozenset[str]:
         """The labels of nodes many items share (see `NodeTypeDefinition.shared`)."""
         return frozenset(n.label for n in self.node_types if n.shared)
 
-    @property
+    @functools.cached_property
     def labels(self) -> tuple[str, ...]:
         """The allowed node labels."""
         return tuple(n.label for n in self.node_types)

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from redis.exceptions import ResponseError
+
 from memory.backend.protocol import GraphBackend as Database
 from memory.search.lexical import lexical_index
 
@@ -209,6 +211,9 @@ async def ann_vector_ids(
     return ranked
 
 
+VECTOR_INDEX_BUILDING = "Invalid arguments for procedure 'db.idx.vector.queryRelationships'"
+
+
 async def vector_ids(
     db: Database, group_id: str, vectors: list[list[float]], fetch: int, filters: Filters
 ) -> list[list[str]]:
@@ -219,7 +224,16 @@ async def vector_ids(
     edges = len(await lexical_index(db, group_id, filters.partition_property, filters.wildcard))
     if edges <= EXACT_MAX_EDGES or not await db.has_vector_index(group_id):
         return await exact_vector_ids(db, group_id, vectors, fetch, filters)
-    return await ann_vector_ids(db, group_id, vectors, fetch, filters)
+    try:
+        return await ann_vector_ids(db, group_id, vectors, fetch, filters)
+    except ResponseError as exc:
+        # After a restart or a bulk load the server builds its HNSW index in the
+        # background (memory.backend.server: DELAY_INDEXING; BulkWriter); until then
+        # the procedure refuses queries. Exact cosine answers meanwhile (slower, and
+        # the same ranking or better).
+        if VECTOR_INDEX_BUILDING not in str(exc):
+            raise
+        return await exact_vector_ids(db, group_id, vectors, fetch, filters)
 
 
 async def fused_scores(

@@ -158,8 +158,14 @@ class GraphAnalytics:
         product_type: str | None = None,
         limit: int = 10,
         as_of: datetime | None = None,
+        *,
+        read_facts: bool = True,
     ) -> list[list[RuleHit]]:
         """`query` for several texts at once (one search round for all); one list per text.
+
+        `read_facts` False ranks by text alone: for queries built from values the
+        caller already looks up in the condition index (a submission's fields), reading
+        them again into field values costs time and finds nothing new.
 
         Raises:
             ValueError: An empty text, a non-positive limit or an unknown product.
@@ -179,7 +185,7 @@ class GraphAnalytics:
                 as_of=as_of,
             )
         )
-        fields = None if as_of is not None else self._dictionary()
+        fields = None if as_of is not None or not read_facts else self._dictionary()
         conditions = None
         try:
             if fields is not None:  # read the queries while the text search runs

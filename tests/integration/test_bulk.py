@@ -61,7 +61,7 @@ async def test_bulk_ingest_equals_the_agent_path_with_per_item_writes(
     report = await ingest_rules(memory, bulk, rules)
     assert report.rules_written == len(rules) and report.sources.created > 0
     monkeypatch.setattr(tools.rules, "apply_rule_graph", apply_rule_graph_per_item)
-    reference = await IngestionPipeline(memory, item).run_rules(rules)
+    reference = await IngestionPipeline(memory, item).run_rules(rules, via_agent=True)
     assert (report.nodes, report.edges, report.sources) == (
         reference.nodes,
         reference.edges,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -63,3 +64,64 @@ def test_prefetch_embeds_each_scheduled_text_once_and_hands_it_over_in_order() -
     assert first == [[5.0, 1.0, 1.0, 0.0], [6.0, 3.0, 1.0, 0.0], [5.0, 1.0, 1.0, 0.0]]
     assert later == [[6.0, 0.0, 1.0, 0.0], [4.0, 1.0, 1.0, 0.0]]
     assert sorted(seen) == ["apple", "banana", "cherry", "date"]
+
+
+def test_stable_uuid_is_uuid5_of_the_joined_parts() -> None:
+    import uuid
+
+    from memory.model.keys import _NAMESPACE_UUID, stable_uuid
+
+    for parts in (("g", "edge", "a", "TRIGGERS", "b"), ("ünïcode", ""), ("x",)):
+        assert stable_uuid(*parts) == str(uuid.uuid5(_NAMESPACE_UUID, "\x1f".join(parts)))
+
+
+def test_properties_serialise_canonically_and_read_back_the_same() -> None:
+    import json
+    from datetime import UTC, datetime
+
+    from memory.backend.rows import dumps_properties
+    from memory.graph.plan import normal_json
+
+    props = {
+        "b": [1, 2.5, None],
+        "a": {"z": True, "y": "é"},
+        "when": datetime(2024, 1, 2, tzinfo=UTC),
+    }
+    text = dumps_properties(props)
+    assert list(json.loads(text)) == ["a", "b", "when"]  # sorted keys
+    assert json.loads(text)["when"] == str(props["when"])  # as json.dumps(default=str)
+    value, same = normal_json(props)
+    assert same == text and value == json.loads(text)
+    assert dumps_properties({"big": 2**80}) == '{"big": 1208925819614629174706176}'
+
+
+def test_aof_tail_detection(tmp_path: Path) -> None:
+    from memory.backend.server import _aof_tail_empty, _paths
+
+    paths = _paths(tmp_path)
+    assert _aof_tail_empty(paths)  # nothing stored yet
+    folder = tmp_path / "appendonlydir"
+    folder.mkdir()
+    (folder / "appendonly.aof.manifest").write_text(
+        "file appendonly.aof.3.base.rdb seq 3 type b\nfile appendonly.aof.3.incr.aof seq 3 type i\n"
+    )
+    (folder / "appendonly.aof.3.incr.aof").write_bytes(b"")
+    assert _aof_tail_empty(paths)
+    (folder / "appendonly.aof.3.incr.aof").write_bytes(b"*1\r\n$5\r\nMULTI\r\n")
+    assert not _aof_tail_empty(paths)
+
+
+def test_wordllama_vectors_match_the_package() -> None:
+    import os
+
+    import wordllama
+    from wordllama import WordLlama
+
+    from memory.embedders import WordLlamaEmbedder
+
+    texts = ["Gas Station", "fuel retail outlet", "a roofing contractor with 12 employees", ""]
+    ours = WordLlamaEmbedder().embed(texts)
+    model = WordLlama.load(cache_dir=os.path.dirname(wordllama.__file__), disable_download=True)
+    theirs = model.embed(texts[:3], norm=True)
+    assert np.abs(ours[:3] - theirs).max() < 1e-5
+    assert not ours[3].any()  # an empty text is the zero vector, not NaN
