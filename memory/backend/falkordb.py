@@ -370,7 +370,7 @@ class Database:
         vector = ("RELATES_TO", "fact_embedding", "VECTOR") in have
         if vector:
             self._vector_indexed[group_id] = True
-        return self._wanted <= have and (vector or int(self.vector_dim()) <= 0)
+        return self._wanted <= have and (vector or int(await self.vector_dim(group_id)) <= 0)
 
     async def _ensure_vector_index(self, group_id: str) -> None:
         """Create the HNSW index on RELATES_TO fact embeddings, sized by the embedder."""
@@ -405,16 +405,6 @@ class Database:
             if "already indexed" not in str(exc).lower():
                 raise
         self._vector_indexed[group_id] = True
-
-    async def drop_vector_index(self, group_id: str) -> None:
-        """Drop the HNSW index over edge facts; a no-op when there is none."""
-        query = "DROP VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding)"
-        try:
-            await self.call(lambda: self.client.select_graph(group_id).query(query))
-        except ResponseError as exc:
-            if "unable to drop" not in str(exc).lower():
-                raise
-        self._vector_indexed[group_id] = False
 
     async def ensure_vector_index(self, group_id: str) -> None:
         """Create the HNSW index over edge facts: the server fills it in the background."""
