@@ -26,7 +26,7 @@ from memory.backend.server import server_status, stop_server
 from schemas.rules import ExtractedRule
 
 RUNS = 3
-_IMPORT_LINE = re.compile(r"import time:\s+\d+ \|\s+(\d+) \|( *)(\S+)")
+_IMPORT_LINE = re.compile(r"import time:\s+\d+ \|\s+(\d+) \| ( *)(\S+)")
 
 
 def _run(data_dir: Path, args: list[str], timeout: float = 900.0) -> tuple[float, str]:

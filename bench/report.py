@@ -286,15 +286,16 @@ def _write_targets(by_size: dict[int, dict[str, Any]]) -> list[str]:
 
 def _write_path(sizes: list[dict[str, Any]]) -> list[str]:
     lines = [
-        "| rules | path | rules/s | wall s | client CPU s | server CPU s | load before |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| rules | path | rules/s | wall s | client CPU s | server CPU s | load before "
+        "| HNSW index ready after s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for s in sizes:
         for key, run in (s.get("write_path") or {}).items():
             lines.append(
                 f"| {s['size']} | {_PATH_NAMES.get(key, key)} | {run['rules_per_s']:.0f} "
                 f"| {run['wall_s']:.1f} | {run['client_cpu_s']:.1f} | {run['server_cpu_s']:.1f} "
-                f"| {run['load_before']:.1f} |"
+                f"| {run['load_before']:.1f} | {_s(run.get('vector_index_ready_after_s'))} |"
             )
     lines += [
         "",

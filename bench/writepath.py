@@ -15,6 +15,7 @@ figures of the size stay those of the main namespace).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import resource
@@ -76,6 +77,27 @@ async def _measured(memory: GraphMemory, n: int, run: Any, cpu: Any) -> dict[str
     }
 
 
+async def vector_ready(memory: GraphMemory, ns: Namespace, limit_s: float = 900.0) -> float:
+    """Wait until the namespace's HNSW index answers; return the seconds waited.
+
+    A first bulk load builds it in the background after the data is committed.
+    """
+    from redis.exceptions import ResponseError
+
+    from memory.embedders import embed_async
+    from memory.search import ranking
+
+    [vector] = await embed_async(memory.embedder, ["vector index probe"])
+    began = time.perf_counter()
+    while time.perf_counter() - began < limit_s:
+        try:
+            await ranking.ann_vector_ids(memory.db, ns.group_id, [vector], 5, ranking.Filters())
+            break
+        except ResponseError:
+            await asyncio.sleep(0.25)
+    return time.perf_counter() - began
+
+
 async def _cli_ingest(memory: GraphMemory, data_dir: Path, path: Path, ns: Namespace) -> None:
     argv = [sys.executable, "-m", "agents.cli", "ingest", str(path), "--rules"]
     done = subprocess.run(
@@ -107,6 +129,7 @@ async def bench_ingest_paths(
                 lambda p=path, n=ns: _cli_ingest(memory, data_dir, p, n),
                 _children_cpu,
             )
+            out[f"cli_{shape}"]["vector_index_ready_after_s"] = await vector_ready(memory, ns)
             await memory.clear(ns)
             if size > IN_PROCESS_UPTO:
                 continue
@@ -114,6 +137,9 @@ async def bench_ingest_paths(
             await memory.clear(ns)
             out[f"in_process_{shape}"] = await _measured(
                 memory, size, lambda n=ns, r=shaped: ingest_rules(memory, n, r), _self_cpu
+            )
+            out[f"in_process_{shape}"]["vector_index_ready_after_s"] = await vector_ready(
+                memory, ns
             )
             await memory.clear(ns)
     if size <= GRAPHITI_UPTO:
@@ -148,4 +174,4 @@ async def bench_decide_wide(
     }
 
 
-__all__ = ["bench_decide_wide", "bench_ingest_paths"]
+__all__ = ["bench_decide_wide", "bench_ingest_paths", "vector_ready"]
