@@ -44,29 +44,57 @@ NOTES = """## How to read this
   rebuild s" is that first read after ingest. Reads are then measured once the server
   has finished the background AOF rewrite a large ingest triggers
   ("persistence_settle_s" in benchmarks.json).
-- Ingest runs `agents.ingestion.ingest_rules` (pre-extracted rules): entity matching by
-  key and name, `memory.underwriting.apply_rule_graphs` (one read of the batch's nodes and
-  edges, UNWIND writes of 1,000 rows with parameters rendered once) and
-  `GraphMemory.add_sources`, 1,000 rules per batch, the next batch's texts
-  embedded in a worker thread meanwhile. The exports equal those of the one-call-per-item
-  path (tests/integration/test_bulk.py).
+- Ingest runs `agents.ingestion.ingest_rules` (pre-extracted rules) in process, and the
+  write-path table also `athena ingest FILE --rules` as a user runs it (a fresh process:
+  start-up, reading and checking the file included), each with a source per rule (a
+  decision log) and with 50 shared sources. Both go through `agents.ingestion.bulk`:
+  entity matching by key and name, then `GraphMemory.bulk_writer`: 1,000 rules and their
+  source episodes (with their MENTIONS links) per commit, one read per kind per batch;
+  batch n is read while the server is idle, then batch n-1's commit is sent and batch n
+  is planned and rendered in a worker thread while the server runs it; the next batch's
+  texts are embedded (each distinct text once) in another thread. A first load of
+  2,000 rules or more into an empty namespace drops the HNSW index and creates it at
+  the end: FalkorDB builds it once, in the background ("HNSW index ready after s";
+  searches rank by exact cosine until then, and the reads below are measured after it).
+  The exports equal those of the one-call-per-item path (tests/integration/test_bulk.py,
+  test_write_path.py). Graphiti's stock bulk path (`add_nodes_and_edges_bulk`, which
+  embeds each name and fact with its own call) is measured on the same rules in a
+  namespace of its own.
 - Memory: process peak is this Python process's max RSS (it also holds the other
   engines' indexes); server peak is FalkorDB's `used_memory_peak` over the whole run.
   Disk is the embedded server's data dir (AOF + RDB) after all sizes so far.
 
 ## Where a target is missed, and why
 
-- Ingest: 245 to 315 rules/s at 1k and 10k rules over this session's runs, 170 to 190 at
-  100k, against 300. The write path is CPU-bound on two cores shared by three parties.
-  Per 1,000 rules (about 4,000 edges) the server spends about 1.5 s maintaining the
-  fulltext, range and HNSW indexes (HNSW inserts alone about 0.6 s: 300 rules/s
-  without the vector index, 260 with it, at 5k rules; inserts get dearer as the graph
-  grows), the Python side about 2 s building and rendering rows (embeddings as text
-  are a third of it), and WordLlama about 1 s tokenising and embedding, which holds
-  the GIL much of the time, so a worker thread overlaps little and a worker process did
-  not help either. What it would take: binary vector parameters (FalkorDB's client
-  only sends text), building the HNSW index once after a bulk load instead of per
-  insert (not measured), or a third core.
+- Ingest through the CLI at 10k rules: 445 rules/s with 50 shared sources and 485 with a
+  source per rule, against 1,000 and 500 (before: 25 rules/s at 10k with a source per
+  rule, 100 at 2k with shared sources, through the agent graph; in process now
+  570-590). The write path is CPU-bound in the ingesting process: about 2.0-2.3 s of
+  its CPU per 1,000 rules against 0.8-1.0 s of the server's (with the HNSW index
+  deferred; about 1.5 s more per 1,000 rules when it is maintained per insert). Per
+  1,000 rules that process spends about 0.6 s tokenising and embedding 5,000 texts
+  (WordLlama), 0.45 s planning rows (JSON of properties, uuids, merge of shared nodes),
+  0.4 s rendering parameters as text (a 256-float vector is 2.5 kB of text: FalkorDB's
+  client sends parameters only as text), 0.25 s matching names and 0.2 s reading and
+  checking the file; three Python threads share one interpreter lock, so the worker
+  threads overlap the server's work, not each other. 1,000 rules/s would need about
+  half of that CPU: binary vector parameters, or embedding and rendering in a second
+  process (a third core on this machine), are what is left.
+- `decide` on submissions of 13 fields: p95 120 ms at 10k rules against 50 (88.6 in an
+  earlier run of the same code). The by-field half is fast (the condition index); the
+  by-meaning half searches every risk signal (one per field: 12 queries) at about 50 ms
+  for the round, and the policy then evaluates every candidate the signals found (up
+  to 60 rules, about 20 ms with their serialisation into the graph state). Reading the
+  signals into field values again (fieldlink, added for free-text queries) cost another
+  60-80 ms and is no longer done for signals built from submitted values. Fewer or
+  narrower signals would be the next step; it changes which rules are cited, so it needs
+  the quality sets to judge.
+- A fresh `athena decide` process: 1.4 s against 1 s. Its imports take 1.1 s, 0.7 s of
+  them LangGraph (which imports LangChain and LangSmith's tracing types) for the agent
+  graph the command runs; `athena query` and `athena ingest --rules` no longer import
+  it (0.8 s each). A decide command without LangGraph would be a second implementation
+  of the agent.
+- The 100k-rule figures of this report are from the earlier run (not re-measured here).
 
 ## Costs that come with the indexes
 
@@ -74,8 +102,18 @@ NOTES = """## How to read this
   rules and 40 s at 100k (loading 400k facts, stemming and indexing them). Writes in
   a steady trickle therefore pay that rebuild on the next read; an incremental index
   would be the next step if that matters.
-- Restarting the embedded server over a 100k-rule graph took 140 to 200 s here, most
-  of it rebuilding the HNSW index while loading (the server answers LOADING until done).
+- Restarting the embedded server: FalkorDB rebuilds every index (HNSW above all) when it
+  loads a graph, 140 to 200 s at 100k rules, 17 s for two 10k graphs. Started with
+  `DELAY_INDEXING` it loads the graphs alone (0.7 s for those two 10k graphs) and builds
+  the indexes in the background; but it then asserts on replaying a MULTI/EXEC from the
+  AOF tail, so the embedded server is started that way only when the AOF has no tail,
+  and `athena db stop` compacts the AOF first (BGREWRITEAOF). After a clean stop the
+  first `athena query` at 10k rules answers in 1.3 s (vector search by exact cosine for
+  the ~7 s the HNSW index takes; about 1 s a query at 100k). After a crash there is a
+  tail to replay and the server loads with its indexes (9.4 s at 10k; minutes at 100k):
+  every command then waits, logging "waiting for FalkorDB ...: decoding its data" or
+  "loading its data: 43% ..., about 80 s left", up to `ATHENA_LOAD_TIMEOUT` (300 s),
+  then stops with an error naming the state; the server keeps loading.
 - Python's cyclic GC rescans long-lived objects on every full collection; indexes of
   10k entries or more are moved out of its way (`gc.freeze`), which removed 0.3 to
   1.3 s pauses from decisions at 100k rules.
