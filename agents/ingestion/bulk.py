@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from agents.ingestion.matching import EntityMatcher
 from memory import GraphMemory, Namespace
@@ -88,6 +89,41 @@ async def _resolve(
     return resolved, items
 
 
+def _count(report: IngestionReport, result: Any, rules: list[ExtractedRule]) -> None:
+    for kind in ("nodes", "edges", "sources"):
+        getattr(report, kind).merge(WriteCounts(**vars(getattr(result, kind))))
+    report.rules_written += len(rules)
+    report.rule_names += [r.rule_name for r in rules]
+
+
+async def _write_text(
+    memory: GraphMemory,
+    ns: Namespace,
+    matcher: EntityMatcher,
+    group: Group,
+    report: IngestionReport,
+) -> None:
+    """One text's rules and its episode in one commit; a failure fails that text only."""
+    from memory.underwriting import rule_graph
+
+    tid, rules = group
+    try:
+        resolved, items = await _resolve(matcher, [group])
+        result = await memory.write_batch_and_sources(
+            ns,
+            [rule_graph(r) for r in resolved],
+            source=[r.text_id or "" for r in resolved],
+            episodes=items,
+        )
+    except Exception as exc:  # noqa: BLE001 - reported per text; the others go on
+        names = ", ".join(r.rule_name for r in rules)
+        report.tool_errors.append(f"write_rule [{names}]: {type(exc).__name__}: {exc}"[:500])
+        report.failed_texts.append(tid)
+        report.errors.append(f"{tid}: {type(exc).__name__}: {str(exc)[:200]}")
+        return
+    _count(report, result, resolved)
+
+
 def graph_texts(rules: Iterable[ExtractedRule]) -> list[str]:
     """The entity names and facts a batch of rules will embed (as written, before matching)."""
     from memory.underwriting import rule_graph
@@ -125,6 +161,8 @@ async def write_rules(
     # The next batch embeds while one writes, with the namespace's embedder.
     prefetch = EmbeddingPrefetch(await memory.embedder_for(ns, write=True))
     done, total = 0, len(groups)
+    before = (report.rules_written, len(report.rule_names))
+    kept = {kind: getattr(report, kind).model_copy() for kind in ("nodes", "edges", "sources")}
     try:
         for ahead in batches[:1]:
             prefetch.start(graph_texts(r for _, group in ahead for r in group))
@@ -140,13 +178,22 @@ async def write_rules(
                     source=[r.text_id or "" for r in resolved],
                     episodes=items,
                 )
-                for kind in ("nodes", "edges", "sources"):
-                    getattr(report, kind).merge(WriteCounts(**vars(getattr(result, kind))))
-                report.rules_written += len(resolved)
-                report.rule_names += [r.rule_name for r in resolved]
+                _count(report, result, resolved)
                 done += len(batch)
                 if on_progress is not None:
                     on_progress(done, total)
+    except ValueError:
+        raise  # bad input: nothing of the failing batch is written
+    except Exception as exc:  # noqa: BLE001 - a commit failed: retry text by text
+        report.warnings.append(
+            f"a bulk commit failed ({type(exc).__name__}: {str(exc)[:200]}); "
+            "every text was written again on its own"
+        )
+        report.rules_written, report.rule_names = before[0], report.rule_names[: before[1]]
+        for kind, counts in kept.items():
+            setattr(report, kind, counts)
+        for group in groups:
+            await _write_text(memory, ns, matcher, group, report)
     finally:
         await prefetch.close()
     report.texts_processed += total

@@ -222,17 +222,17 @@ def test_case4_ingest_exits_1_when_a_rule_is_not_written(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import agents.ingestion.commit as commit
+    from memory import GraphMemory
 
     _, _, tmp_path = setup
-    real = commit.apply_rule_graphs  # the batch's rule writes, committed after the agent
+    real = GraphMemory.commit  # pre-extracted rules: the bulk writer's commits
 
-    async def flaky(memory: Any, ns: Any, graphs: Any, *, source: Any) -> Any:
-        if any("Second" in e.name for graph in graphs for e in graph.entities):
+    async def flaky(self: Any, group_id: str, statements: Any, change: Any) -> Any:
+        if any("Second Cap" in str(p) for _, params in statements for p in params.values()):
             raise RuntimeError("server ResponseError")
-        return await real(memory, ns, graphs, source=source)
+        return await real(self, group_id, statements, change)
 
-    monkeypatch.setattr(commit, "apply_rule_graphs", flaky)
+    monkeypatch.setattr(GraphMemory, "commit", flaky)
     two = [CAP, CAP.model_copy(update={"rule_name": "Second Cap", "risk_factor": "Second Risk"})]
     path = tmp_path / "two_rules.jsonl"
     path.write_text("".join(r.model_dump_json() + "\n" for r in two), "utf-8")
