@@ -12,6 +12,7 @@ from memory.graph.cache import RetrievalCache
 from memory.graph.clients import GraphClients
 
 if typing.TYPE_CHECKING:
+    from memory.graph.reader import GraphReader
     from memory.graph.store import GraphMemory, NamespaceLike
 
 
@@ -21,7 +22,11 @@ def __getattr__(name: str) -> typing.Any:
         from memory.graph import store
 
         return getattr(store, name)
+    if name == "GraphReader":
+        from memory.graph.reader import GraphReader
+
+        return GraphReader
     raise AttributeError(f"module 'memory.graph' has no attribute {name!r}")
 
 
-__all__ = ["GraphClients", "GraphMemory", "NamespaceLike", "RetrievalCache"]
+__all__ = ["GraphClients", "GraphMemory", "GraphReader", "NamespaceLike", "RetrievalCache"]

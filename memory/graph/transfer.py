@@ -30,8 +30,8 @@ from memory.model.time import utc_now
 FORMAT = "athena-memory/v1"
 
 
-class Store(Protocol):
-    """What export and import use of a graph store (`GraphMemory` is one)."""
+class Readable(Protocol):
+    """What export reads of a graph store (`GraphReader` is one)."""
 
     ontology: OntologyDefinition
 
@@ -64,6 +64,10 @@ class Store(Protocol):
         """Counts of a namespace."""
         ...
 
+
+class Store(Readable, Protocol):
+    """What import writes through (`GraphMemory` is one)."""
+
     @property
     def clients(self) -> GraphClients:
         """What writes are given (the store's commit path among them)."""
@@ -84,7 +88,7 @@ def _parse(value: Any) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-async def export_namespace(memory: Store, ns: Namespace) -> dict[str, Any]:
+async def export_namespace(memory: Readable, ns: Namespace) -> dict[str, Any]:
     """Return every entity, current and invalidated edge, and source of a namespace."""
     entities = await memory.entities(ns)
     ref = {e.entity_key: {"label": e.label, "name": e.name} for e in entities}
