@@ -39,10 +39,10 @@ NOTES = """## How to read this
   bisection) for the rules whose conditions on submitted fields all hold, then loads
   only those and their decision paths; its by-meaning half searches every risk signal
   of the submission in one round (one embedding call, one vector query, one load).
-- Both in-process indexes are rebuilt on the first read after a write to the namespace
-  (a server-side write generation, so other processes' writes are seen): "index
-  rebuild s" is that first read after ingest. Reads are then measured once the server
-  has finished the background AOF rewrite a large ingest triggers
+- Both in-process indexes are built once, on the first read after a bulk load ("index
+  rebuild s"), saved as a snapshot, and then kept current from the namespace's change
+  log (other processes' writes included) without another build. Reads are then
+  measured once the server has finished the background AOF rewrite a large ingest triggers
   ("persistence_settle_s" in benchmarks.json).
 - Ingest runs `agents.ingestion.ingest_rules` (pre-extracted rules) in process, and the
   write-path table also `athena ingest FILE --rules` as a user runs it (a fresh process:
