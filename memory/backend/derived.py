@@ -79,13 +79,19 @@ class Reader(Protocol):
 
 
 async def read_by_ids(
-    reader: Reader, group_id: str, cypher: str, ids: Iterable[str], *, chunk: int = 1000
+    reader: Reader,
+    group_id: str,
+    cypher: str,
+    ids: Iterable[str],
+    *,
+    name: str = "uuids",
+    chunk: int = 1000,
 ) -> list[dict[str, Any]]:
-    """Run a read query with `ids` (sorted) as its ``$uuids`` parameter, a chunk at a time."""
+    """Run a read query with `ids` (sorted) as its list parameter `name`, a chunk at a time."""
     values = sorted(ids)
     rows: list[dict[str, Any]] = []
     for i in range(0, len(values), chunk):
-        rows += await reader.query(group_id, cypher, {"uuids": values[i : i + chunk]})
+        rows += await reader.query(group_id, cypher, {name: values[i : i + chunk]})
     return rows
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from memory.backend.changelog import Change
+from memory.backend.derived import read_by_ids
 from memory.backend.literals import Literal, Vector
 from memory.backend.protocol import Statement
 from memory.backend.rows import (
@@ -154,23 +155,14 @@ def normal_json(properties: dict[str, Any] | None) -> tuple[dict[str, Any], str]
     return value, text
 
 
-async def read_chunked(
-    clients: GraphClients, group_id: str, cypher: str, name: str, values: list[str]
-) -> list[dict[str, Any]]:
-    """Run a read query with `values` as the list parameter `name`, a chunk at a time."""
-    rows: list[dict[str, Any]] = []
-    for chunk in chunks(values):
-        rows += await clients.backend.query(group_id, cypher, {name: chunk}, read_only=True)
-    return rows
-
-
 async def existing_nodes(
     clients: GraphClients, group_id: str, keys: list[str]
 ) -> dict[str, NodeState]:
     """The stored nodes of these entity keys."""
     query = f"MATCH (n:Entity) WHERE n.entity_key IN $keys RETURN {NODE_FIELDS}"
     found: dict[str, NodeState] = {}
-    for e in map(entity_from_row, await read_chunked(clients, group_id, query, "keys", keys)):
+    rows = await read_by_ids(clients.backend, group_id, query, keys, name="keys")
+    for e in map(entity_from_row, rows):
         found[e.entity_key] = NodeState(
             e.uuid, e.label, e.name, e.summary, e.properties, e.confidence, e.created_at
         )
@@ -181,7 +173,7 @@ async def existing_edges(
     clients: GraphClients, group_id: str, uuids: list[str]
 ) -> dict[str, EdgeState]:
     """The stored edges of these uuids."""
-    rows = await read_chunked(clients, group_id, _EDGES_WITH_ENDS, "uuids", uuids)
+    rows = await read_by_ids(clients.backend, group_id, _EDGES_WITH_ENDS, uuids)
     found: dict[str, EdgeState] = {}
     for row in rows:
         ends = (str(row.pop("source_uuid") or ""), str(row.pop("target_uuid") or ""))
@@ -204,13 +196,12 @@ async def owned_edges(
     clients: GraphClients, group_id: str, node_uuids: list[str]
 ) -> dict[str, dict[str, tuple[str, str]]]:
     """The current edges of these nodes: node uuid -> {edge uuid: (source, target uuid)}."""
-    rows = await read_chunked(
-        clients,
+    rows = await read_by_ids(
+        clients.backend,
         group_id,
         "MATCH (n:Entity)-[e:RELATES_TO]-() WHERE n.uuid IN $uuids "
         "AND e.invalid_at IS NULL AND e.expired_at IS NULL "
         "RETURN n.uuid AS owner, e.uuid AS uuid, startNode(e).uuid AS s, endNode(e).uuid AS t",
-        "uuids",
         node_uuids,
     )
     found: dict[str, dict[str, tuple[str, str]]] = {}
@@ -428,5 +419,4 @@ __all__ = [
     "plan_edge",
     "plan_node",
     "plan_retire",
-    "read_chunked",
 ]
