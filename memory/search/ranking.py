@@ -19,7 +19,7 @@ from typing import Any
 from redis.exceptions import ResponseError
 
 from memory.backend.protocol import GraphBackend as Database
-from memory.search.lexical import lexical_index
+from memory.search.lexical import LexicalIndex, lexical_index
 
 RRF_K = 1  # Graphiti's rank constant
 MAX_TERMS = 32
@@ -121,16 +121,23 @@ async def fulltext_ids(
 
 
 async def lexical_ids(
-    db: Database, group_id: str, queries: Sequence[str], fetch: int, filters: Filters
+    db: Database,
+    group_id: str,
+    queries: Sequence[str],
+    fetch: int,
+    filters: Filters,
+    *,
+    index: LexicalIndex | None = None,
 ) -> list[list[str] | None]:
     """The BM25 ranking of each query (None: no terms).
 
-    The in-process index (looked up once for all queries) for current facts, else
-    the fulltext index.
+    The in-process index (looked up once for all queries, unless given) for current
+    facts, else the fulltext index.
     """
     if filters.include_invalid or filters.as_of is not None:
         return [await fulltext_ids(db, group_id, q, fetch, filters) for q in queries]
-    index = await lexical_index(db, group_id, filters.partition_property, filters.wildcard)
+    if index is None:  # (not `or`: an empty index is falsy)
+        index = await lexical_index(db, group_id, filters.partition_property, filters.wildcard)
     return [
         index.search(q, fetch, relations=filters.relations, partition=filters.partition)
         for q in queries
@@ -215,13 +222,21 @@ VECTOR_INDEX_BUILDING = "Invalid arguments for procedure 'db.idx.vector.queryRel
 
 
 async def vector_ids(
-    db: Database, group_id: str, vectors: list[list[float]], fetch: int, filters: Filters
+    db: Database,
+    group_id: str,
+    vectors: list[list[float]],
+    fetch: int,
+    filters: Filters,
+    *,
+    index: LexicalIndex | None = None,
 ) -> list[list[str]]:
     """The vector ranking of each query: exact on small graphs, HNSW on large ones."""
     if not vectors:
         return []
     # The lexical index holds every current edge: its size is the graph's, for free.
-    edges = len(await lexical_index(db, group_id, filters.partition_property, filters.wildcard))
+    if index is None:  # (not `or`: an empty index is falsy)
+        index = await lexical_index(db, group_id, filters.partition_property, filters.wildcard)
+    edges = len(index)
     if edges <= EXACT_MAX_EDGES or not await db.has_vector_index(group_id):
         return await exact_vector_ids(db, group_id, vectors, fetch, filters)
     try:
@@ -245,8 +260,10 @@ async def fused_scores(
     filters: Filters,
 ) -> list[dict[str, float]]:
     """RRF of the BM25 and vector rankings, per query: uuid -> fused score."""
-    by_vector = await vector_ids(db, group_id, vectors, fetch, filters)
-    by_terms = await lexical_ids(db, group_id, queries, fetch, filters)
+    # One look-up (one change-log poll) serves both rankings.
+    index = await lexical_index(db, group_id, filters.partition_property, filters.wildcard)
+    by_vector = await vector_ids(db, group_id, vectors, fetch, filters, index=index)
+    by_terms = await lexical_ids(db, group_id, queries, fetch, filters, index=index)
     fused = []
     for bm25, vector_ranking in zip(by_terms, by_vector, strict=True):
         rankings = [vector_ranking] if bm25 is None else [bm25, vector_ranking]
