@@ -88,11 +88,6 @@ class GraphMemory(GraphReader):
             raise ValueError(f"keep must be at least 1, got {keep}")
         await self.db.execute(trim_commands(as_namespace(namespace).group_id, keep))
 
-    async def _graph(self, namespace: NamespaceLike) -> tuple[Namespace, str]:
-        ns = as_namespace(namespace)
-        await self.db.ensure_indices(ns.group_id)
-        return ns, ns.group_id
-
     async def upsert_entity(
         self,
         namespace: NamespaceLike,
