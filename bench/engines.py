@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 
 from memory import GraphMemory, Namespace
+from memory.backend.readcache import empty_read_caches
 from memory.underwriting import GraphAnalytics
 
 Ranker = Callable[[str, str | None], Awaitable[list[str]]]
@@ -73,11 +74,14 @@ def rankers(
     analytics = GraphAnalytics(memory, ns)
     like, bm25 = SqliteLike(facts), Bm25Facts(facts)
 
+    # Every engine answers each query cold: ours without what earlier queries read.
     async def ours(query: str, product: str | None) -> list[str]:
+        empty_read_caches()
         return [h.rule_name for h in await analytics.query(query, product_type=product, limit=5)]
 
     def graphiti(engine: str) -> Ranker:
         async def rank(query: str, product: str | None) -> list[str]:
+            empty_read_caches()
             hits = await memory.search(ns, query, limit=20, partition=product, engine=engine)
             names = [h.relationship.properties.get("rule_name") for h in hits]
             return [n for n in dict.fromkeys(names) if isinstance(n, str)][:5]

@@ -300,8 +300,13 @@ def _write_targets(by_size: dict[int, dict[str, Any]]) -> list[str]:
         if wide:
             lines.append(
                 f"| decide p95 at {size} rules, submissions of {wide['fields_per_submission']}+ "
-                f"fields, <= {limit:.0f} ms | {_ms(wide['p95_ms'])} "
-                f"| {_yes(wide['p95_ms'] <= limit)} |"
+                f"fields, <= {limit:.0f} ms | {_ms(wide['p95_ms'])}"
+                + (
+                    f" (every read cold, as after a commit: {_ms(wide['cold_p95_ms'])})"
+                    if "cold_p95_ms" in wide
+                    else ""
+                )
+                + f" | {_yes(wide['p95_ms'] <= limit)} |"
             )
     for size, s in sorted(by_size.items()):
         for name, run in (s.get("startup") or {}).items():

@@ -14,7 +14,6 @@ import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import asdict
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -132,7 +131,7 @@ async def evaluate(state: State) -> dict[str, Any]:
     values = state["values"]
     result = policy.decide(rules, values)
     return {
-        "evaluations": [asdict(policy.evaluate_rule(r, values)) for r in rules],
+        "evaluations": [e.as_dict() for e in result.every],
         "policy": {
             "decision": result.decision,
             "cited": list(result.cited_rule_names),

@@ -78,13 +78,20 @@ class RuleEvaluation:
     missing_fields: tuple[str, ...]
     why: str
 
+    def as_dict(self) -> dict[str, Any]:
+        """The evaluation as plain data: `dataclasses.asdict` without its deep copy."""
+        values = dict(self.__dict__)
+        values["conditions"] = tuple(dict(c.__dict__) for c in self.conditions)
+        return values
+
 
 @dataclass(frozen=True)
 class PolicyResult:
     """The policy's decision on one submission.
 
     `evaluations` holds the fired rules; `undetermined` the applicable rules that
-    did not fire only because a field is missing.
+    did not fire only because a field is missing; `every` each rule's evaluation,
+    in the order the rules were given.
     """
 
     decision: DecisionLabel
@@ -92,6 +99,7 @@ class PolicyResult:
     cited_rule_names: tuple[str, ...]
     missing_fields: tuple[str, ...]
     undetermined: tuple[RuleEvaluation, ...] = ()
+    every: tuple[RuleEvaluation, ...] = ()
 
 
 def rule_applies(rule: ExtractedRule, product_type: str | None) -> bool:
@@ -260,7 +268,9 @@ def decide(rules: Iterable[ExtractedRule], values: Mapping[str, Any]) -> PolicyR
     ):
         missing.add("product_type")
     undetermined = tuple(e for e in evaluations if e.applies and not e.fires and e.missing_fields)
-    return PolicyResult(decision, fired, cited, tuple(sorted(missing)), undetermined)
+    return PolicyResult(
+        decision, fired, cited, tuple(sorted(missing)), undetermined, tuple(evaluations)
+    )
 
 
 def most_severe(outcomes: Iterable[str]) -> DecisionLabel:

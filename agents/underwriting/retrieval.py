@@ -1,14 +1,20 @@
 """Runtime retrieval of candidate rules for one submission: by meaning and by field.
 
 Every field the submission carries is a risk signal. Each signal is searched by
-meaning (its data-dictionary name, synonyms and value, e.g. ``"employee count
-headcount staff 22"``), and the rules that can fire on the submitted values are
-fetched by field through the condition index, so a number that no rule text
-mentions still reaches its rule. Everything field-specific comes from the data dictionary.
+meaning, and the rules that can fire on the submitted values are fetched by
+field through the condition index, so a number that no rule text mentions still
+reaches its rule. A signal's text is its data-dictionary name and synonyms, plus
+the value of a text field (``"occupancy business type gas station"``) or the unit
+of a number (``"employee count headcount staff employees"``): a number or a yes /
+no is the condition index's to match, and in a text search it only adds noise.
+So a field's signal reads the same in every submission, and a long-running
+reader ranks it once per commit (`memory.search.hybrid`). Everything
+field-specific comes from the data dictionary.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,8 +63,8 @@ def risk_signals(values: Mapping[str, Any], fields: DataDictionary) -> list[Sign
         fields: The data dictionary (names, synonyms, units).
 
     Returns:
-        One signal per present field, with a query built from the field's name,
-        synonyms, value and unit.
+        One signal per present field, with a query built from the field's name and
+        synonyms, and a text field's value or a number's unit.
     """
     signals = []
     for name, value in values.items():
@@ -67,8 +73,9 @@ def risk_signals(values: Mapping[str, Any], fields: DataDictionary) -> list[Sign
             continue
         words = [name.replace("_", " ")]
         words += [s for s in spec.synonyms if s.casefold() != words[0]][:_MAX_SYNONYMS]
-        words.append(_value_text(value))
-        if spec.unit and spec.type in ("int", "float"):
+        if spec.type == "str":
+            words.append(_value_text(value))
+        elif spec.unit and spec.type in ("int", "float"):
             words.append(spec.unit)
         signals.append(Signal(name, " ".join(words)))
     order = {name: i for i, name in enumerate(values)}
@@ -101,15 +108,20 @@ async def retrieve_rules(
     """
     found: dict[str, list[str]] = {}
     known_values = {name: value for name, value in values.items() if name in fields.fields}
-    by_field = await analytics.rules_for_submission(known_values, product_type=product_type)
+    signals = risk_signals(values, fields)
+    # The by-meaning search waits on the server while the by-field lookup runs here.
+    # The signals' values are the by-field lookup's to match: rank them by text only.
+    by_meaning = asyncio.ensure_future(
+        analytics.query_many(
+            [s.query for s in signals], product_type=product_type, limit=limit, read_facts=False
+        )
+    )
+    try:
+        by_field = await analytics.rules_for_submission(known_values, product_type=product_type)
+    finally:
+        found_by_meaning = await by_meaning
     for rule in by_field:
         found.setdefault(rule.rule_name, []).append(BY_FIELD)
-    signals = risk_signals(values, fields)
-    # The signals are built from the submitted values, which the by-field lookup above
-    # already gave the condition index: rank them by text only.
-    found_by_meaning = await analytics.query_many(
-        [s.query for s in signals], product_type=product_type, limit=limit, read_facts=False
-    )
     for signal, hits in zip(signals, found_by_meaning, strict=True):
         for hit in hits:
             found.setdefault(hit.rule_name, []).append(signal.field)

@@ -100,6 +100,7 @@ class DerivedKind(Protocol[T]):
 
     name: str  # file-name safe
     version: int  # bump when the snapshot format changes
+    # (a kind may set `persist = False`: its state is never saved as a snapshot)
 
     async def build(self, reader: Reader, group_id: str) -> T:
         """Build the state from the whole graph."""
@@ -202,7 +203,7 @@ class DerivedIndexes:
     # -- snapshots ------------------------------------------------------------------------
 
     def _path(self, group_id: str, kind: DerivedKind[Any]) -> Path | None:
-        if self.snapshot_dir is None:
+        if self.snapshot_dir is None or not getattr(kind, "persist", True):
             return None
         server = hashlib.sha256(self.reader.target.encode()).hexdigest()[:16]
         return self.snapshot_dir / server / group_id / f"{kind.name}.v{kind.version}.snap"
@@ -261,10 +262,23 @@ def _freeze(state: object) -> None:
         gc.freeze()
 
 
+def held(kind_name: str) -> list[Any]:
+    """The states of one kind this process holds (of every server and graph)."""
+    return [h.state for key, h in _HELD.items() if key[2] == kind_name]
+
+
 def forget(target: str | None = None) -> None:
     """Drop the states this process holds (of one server, or all): the next get reloads."""
     for key in [k for k in _HELD if target is None or k[0] == target]:
         del _HELD[key]
 
 
-__all__ = ["EVENTS", "DerivedIndexes", "DerivedKind", "Reader", "forget", "read_by_ids"]
+__all__ = [
+    "EVENTS",
+    "DerivedIndexes",
+    "DerivedKind",
+    "Reader",
+    "forget",
+    "held",
+    "read_by_ids",
+]

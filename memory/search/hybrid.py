@@ -20,12 +20,15 @@ from datetime import datetime
 from typing import Any
 
 from memory.backend.protocol import GraphBackend as Database
+from memory.backend.readcache import read_cache, read_through
 from memory.backend.rows import EDGES_BY_UUID, relationship_from_row
 from memory.embedders import Embedder, embed_async
 from memory.model.records import SearchHit
 from memory.search.ranking import Filters, fused_scores
 
 OVERFETCH = 4
+EDGE_SPACE = "edge-record"
+RANKING_SPACE = "ranking"
 # fused: ours. graphiti: Graphiti's search with an edge-only hybrid config.
 # graphiti-combined: Graphiti's stock COMBINED_HYBRID_SEARCH_RRF recipe (edges ranked).
 ENGINES = ("fused", "graphiti", "graphiti-combined")
@@ -88,7 +91,6 @@ async def hybrid_search_many(
     if not asked or not await db.has_graph(group_id):
         return results
     texts = [queries[i] for i in asked]
-    vectors = await embed_async(embedder, texts)
     fetch = limit * OVERFETCH
     filters = Filters(
         relations=tuple(relations) if relations else None,
@@ -98,24 +100,22 @@ async def hybrid_search_many(
         partition_property=partition_property,
         wildcard=wildcard,
     )
-    if engine == "fused":
-        scored = await fused_scores(db, group_id, texts, vectors, fetch, filters)
-    else:
-        from memory.search.graphiti import combined_config, edge_config, graphiti_scores
+    cache = await read_cache(db, group_id)
 
-        config = edge_config(fetch) if engine == "graphiti" else combined_config(fetch)
-        scored = [
-            await graphiti_scores(db, embedder, group_id, text, vector, config, relations)
-            for text, vector in zip(texts, vectors, strict=True)
-        ]
+    async def rank(missing: list[tuple[Any, ...]]) -> dict[tuple[Any, ...], dict[str, float]]:
+        texts = [key[1] for key in missing]
+        found = await _scores(db, embedder, group_id, texts, fetch, filters, engine, relations)
+        return dict(zip(missing, found, strict=True))
+
+    # A ranking depends on the query, its filters and the graph: the same query is
+    # ranked once per commit (a submission's field signals repeat from one to the next).
+    keys = [(engine, text, fetch, filters) for text in texts]
+    ranked = await read_through(cache, RANKING_SPACE, keys, rank)
+    scored = [ranked[key] for key in keys]
     # Partition and validity filters already ran in the rankings; only an endpoint label
     # filter can still drop hits, so otherwise load just the records we return.
     wanted = [_ranked(scores)[: None if labels else limit] for scores in scored]
-    every = sorted({uuid for ids in wanted for uuid in ids})
-    rows = []
-    if every:
-        rows = await db.query(group_id, EDGES_BY_UUID, {"uuids": every}, read_only=True)
-    records = {r["uuid"]: relationship_from_row(r) for r in rows}
+    records = await edge_records(db, group_id, {uuid for ids in wanted for uuid in ids})
     for i, ids, scores in zip(asked, wanted, scored, strict=True):
         hits = [
             SearchHit(relationship=records[uuid], score=float(scores[uuid]))
@@ -124,6 +124,45 @@ async def hybrid_search_many(
         ]
         results[i] = hits[:limit]
     return results
+
+
+async def edge_records(db: Database, group_id: str, uuids: set[str]) -> dict[str, Any]:
+    """The records of the edges `uuids` (those that exist), read once per commit.
+
+    Records read before are taken from the graph's read cache (emptied by every
+    commit), so a long-running reader loads only edges it has not shown yet.
+    """
+    if not uuids:
+        return {}
+
+    async def load(missing: list[str]) -> dict[str, Any]:
+        rows = await db.query(group_id, EDGES_BY_UUID, {"uuids": sorted(missing)}, read_only=True)
+        return {r["uuid"]: relationship_from_row(r) for r in rows}
+
+    return await read_through(await read_cache(db, group_id), EDGE_SPACE, uuids, load)
+
+
+async def _scores(
+    db: Database,
+    embedder: Embedder,
+    group_id: str,
+    texts: list[str],
+    fetch: int,
+    filters: Filters,
+    engine: str,
+    relations: Sequence[str] | None,
+) -> list[dict[str, float]]:
+    """Each text's edges ranked by `engine`: uuid -> score."""
+    vectors = await embed_async(embedder, texts)
+    if engine == "fused":
+        return await fused_scores(db, group_id, texts, vectors, fetch, filters)
+    from memory.search.graphiti import combined_config, edge_config, graphiti_scores
+
+    config = edge_config(fetch) if engine == "graphiti" else combined_config(fetch)
+    return [
+        await graphiti_scores(db, embedder, group_id, text, vector, config, relations)
+        for text, vector in zip(texts, vectors, strict=True)
+    ]
 
 
 def _ranked(scores: dict[str, float]) -> list[str]:

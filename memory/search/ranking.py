@@ -18,6 +18,7 @@ from typing import Any
 
 from redis.exceptions import ResponseError
 
+from memory.backend.literals import Vector
 from memory.backend.protocol import GraphBackend as Database
 from memory.search.lexical import LexicalIndex, lexical_index
 
@@ -166,7 +167,12 @@ async def exact_vector_ids(
             f"MATCH ()-[e:RELATES_TO]->() WHERE {filters.cypher} "
             "WITH e, (2 - vec.cosineDistance(e.fact_embedding, vecf32($vector))) / 2 AS score "
             "WHERE score >= $min_score RETURN e.uuid AS uuid ORDER BY score DESC LIMIT $fetch",
-            {**filters.params, "vector": vector, "fetch": fetch, "min_score": MIN_SIMILARITY},
+            {
+                **filters.params,
+                "vector": Vector(vector),
+                "fetch": fetch,
+                "min_score": MIN_SIMILARITY,
+            },  # fmt: skip
             read_only=True,
         )
         ranked.append([r["uuid"] for r in rows])
@@ -189,7 +195,13 @@ async def _ann_query(
         f"WITH i, e, (2 - score) / 2 AS sim WHERE {filters.cypher} AND sim >= $min_score "
         "WITH i, e.uuid AS uuid, sim ORDER BY i, sim DESC "
         "WITH i, collect(uuid) AS uuids RETURN i, uuids[0..$fetch] AS uuids",
-        {**filters.params, "vectors": vectors, "k": k, "fetch": fetch, "min_score": MIN_SIMILARITY},
+        {
+            **filters.params,
+            "vectors": [Vector(v) for v in vectors],  # rendered once, not float by float
+            "k": k,
+            "fetch": fetch,
+            "min_score": MIN_SIMILARITY,
+        },
         read_only=True,
     )
     return _grouped(rows, len(vectors))

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memory.backend.readcache import read_cache, read_through
 from memory.backend.rows import NODE_FIELDS, entity_from_row
 from memory.model import EntityRecord, Namespace, SearchHit, as_namespace, entity_key
 from memory.underwriting.conditions import CURRENT_EDGE, RULE_NODES, condition_index
@@ -277,6 +278,12 @@ class GraphAnalytics:
         names = list(dict.fromkeys(rule_names))
         if not names:
             return []
+        cache = await read_cache(self.memory.db, self.namespace.group_id)
+        found = await read_through(cache, "path", names, self._load_paths)
+        return [path for name in names if (path := found[name]) is not None]
+
+    async def _load_paths(self, names: list[str]) -> dict[str, DecisionPath | None]:
+        """The decision path of each name (None for a rule with no current edge)."""
         rows = await self._rows(  # by the p_rule_name index (a typed pattern scans nodes)
             f"MATCH ()-[e:RELATES_TO]->() WHERE e.p_rule_name IN $names AND {_CURRENT} "
             "RETURN e.p_rule_name AS rule, e.name AS relation, startNode(e).name AS source, "
@@ -288,7 +295,7 @@ class GraphAnalytics:
             props = json.loads(row["props"] or "{}")
             edge = _PathEdge(row["relation"], row["source"], row["target"], props)
             edges.setdefault(row["rule"], []).append(edge)
-        return [_path(name, edges[name]) for name in names if name in edges]
+        return {name: _path(name, edges[name]) if name in edges else None for name in names}
 
     # -- structured rules -----------------------------------------------------------------
 
@@ -306,11 +313,26 @@ class GraphAnalytics:
         self, names: Iterable[str] | None = None, product_type: str | None = None
     ) -> list[ExtractedRule]:
         """Return the current structured rules (optionally only some names / one product)."""
+        product = canonical_product(product_type)
         if names is None:
-            entities = await self.rule_entities()
-        else:
-            entities = await self.rule_entities("n.name IN $names", names=list(names))
-        return _applicable(entities, canonical_product(product_type))
+            return _applicable(await self.rule_entities(), product)
+        cache = await read_cache(self.memory.db, self.namespace.group_id)
+        found = await read_through(cache, "rule", names, self._load_rules)
+        return [
+            rule
+            for name in sorted(found)
+            for rule in found[name]
+            if product is None or rule.product_type in ("ALL", product)
+        ]
+
+    async def _load_rules(self, names: list[str]) -> dict[str, tuple[ExtractedRule, ...]]:
+        """The current rules of each name (none for an unknown name)."""
+        found: dict[str, list[ExtractedRule]] = {name: [] for name in names}
+        for entity in await self.rule_entities("n.name IN $names", names=names):
+            rule = rule_from_properties(entity.properties)
+            if rule is not None:
+                found.setdefault(entity.name, []).append(rule)
+        return {name: tuple(rules) for name, rules in found.items()}
 
     async def rules_for_submission(
         self, values: Mapping[str, Any], product_type: str | None = None

@@ -258,3 +258,45 @@ async def test_writes_outside_the_commit_path_are_refused(
     await apply_rules(memory, namespace, [_rule("Guarded Rule")])
     with pytest.raises(ValueError, match="read-only"):
         await memory.backend.query(namespace.group_id, raw)
+
+
+async def test_a_reader_reads_each_thing_once_per_commit_and_sees_another_process_change_it(
+    memory: GraphMemory,
+    namespace: Namespace,
+    settings: Settings,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    name = "Fog Lamp Referral"
+    await apply_rules(memory, namespace, [_rule(name), _rule("Other Lamp Referral", mitigants=[])])
+    analytics = GraphAnalytics(memory, namespace)
+
+    async def read_all() -> tuple[str | None, str, str]:
+        [path] = await analytics.paths([name])
+        [rule] = await analytics.rules([name])
+        hits = await memory.search(namespace, "fog lamp refer quarterly safety audit", limit=20)
+        return path.action, rule.action, " ".join(h.relationship.fact for h in hits)
+
+    first = await read_all()
+    assert first[:2] == ("refer", "refer") and "Quarterly safety audit" in first[2]
+    queries: list[str] = []
+    real_query = memory.db.query
+
+    async def counted(group_id: str, cypher: str, *args: Any, **kwargs: Any) -> Any:
+        queries.append(cypher)
+        return await real_query(group_id, cypher, *args, **kwargs)
+
+    monkeypatch.setattr(memory.db, "query", counted)
+    assert await read_all() == first
+    assert queries == []  # served from what was read since the last commit
+
+    changed = _rule(name, action="decline", mitigants=[], mitigant_fields=[])
+    rules = tmp_path / "rules.jsonl"
+    rules.write_text(json.dumps(changed.model_dump(mode="json")) + "\n")
+    done = _cli(settings, "ingest", str(rules), "--namespace", str(namespace), "--json")
+    assert done.returncode == 0, done.stderr
+
+    path_action, rule_action, facts = await read_all()
+    assert (path_action, rule_action) == ("decline", "decline")
+    assert queries  # the other process's commit emptied what this one had read
+    assert "Quarterly safety audit" not in facts

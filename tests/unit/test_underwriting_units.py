@@ -33,8 +33,13 @@ def test_risk_signals_come_from_the_data_dictionary() -> None:
     values = {"product_type": "BOP", "crew_size": 22, "kiln_separated": True, "occupancy": "x"}
     signals = risk_signals(values, FIELDS)
     assert [s.field for s in signals] == ["occupancy", "crew_size", "kiln_separated"]
-    assert signals[1].query == "crew size crew headcount 22 people"
-    assert signals[2].query.endswith("yes")
+    assert signals[0].query == "occupancy class of business x"
+    # A number or a flag is matched by the condition index: its text is the field's
+    # meaning alone, the same in every submission.
+    assert signals[1].query == "crew size crew headcount people"
+    assert signals[2].query == "kiln separated kiln room separated"
+    again = risk_signals({"crew_size": 40, "kiln_separated": False}, FIELDS)
+    assert [s.query for s in again] == [signals[1].query, signals[2].query]
 
 
 def _state(threshold_type: str = "hard") -> dict[str, Any]:
