@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +136,19 @@ def test_eval_helpers(tmp_path: Path) -> None:
 
     aliases = rule_aliases([rule("Gold", 30)], [rule("Mine", 30), rule("Other", 99)])
     assert aliases == {"Gold": {"Gold", "Mine"}}
+
+
+def test_the_run_reads_its_data_dictionary_again_only_when_the_file_changes(
+    tmp_path: Path,
+) -> None:
+    from agents.underwriting.nodes import data_dictionary
+
+    path = tmp_path / "fields.json"
+    path.write_text(json.dumps({"fields": {"crew_size": {"type": "int"}}}))
+    context = Context(fields_path=str(path))
+    first = data_dictionary(context)
+    assert data_dictionary(context) is first  # not parsed again per node
+    both = {"crew_size": {"type": "int"}, "kiln": {"type": "bool"}}
+    path.write_text(json.dumps({"fields": both}))
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+    assert set(data_dictionary(context).fields) == {"crew_size", "kiln"}
