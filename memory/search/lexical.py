@@ -126,6 +126,7 @@ class LexicalIndex:
         self.buffered = 0
         self.live_length = 0.0
         self._masks: dict[tuple[tuple[str, ...] | None, str | None], np.ndarray | None] = {}
+        self._norm: np.ndarray | None = None  # BM25 length norm per slot, until a change
 
     # -- building and changing ----------------------------------------------------------
 
@@ -177,6 +178,7 @@ class LexicalIndex:
                 self.alive.data[slot] = False
                 self.live_length -= float(self.length.data[slot])
         self._masks.clear()
+        self._norm = None
         self._maybe_compact()
 
     def upsert(self, facts: Iterable[Fact]) -> None:
@@ -208,6 +210,7 @@ class LexicalIndex:
                 tfs.append(float(tf))
             self.buffered += len(counts)
         self._masks.clear()
+        self._norm = None
         self._maybe_compact()
 
     def _maybe_compact(self) -> None:
@@ -231,6 +234,7 @@ class LexicalIndex:
         self.buffered = 0
         self.live_length = float(c.length.sum())
         self._masks.clear()
+        self._norm = None
 
     def _compacted(self) -> _Compacted:
         """The index's live content as fresh arrays (the index itself is left as it is)."""
@@ -308,14 +312,17 @@ class LexicalIndex:
         if not ids or not self.slot:
             return []
         mask = self._mask(relations, partition)
-        alive = self.alive.view
+        alive = self.alive.view if len(self.uuids) > len(self.slot) else None  # dead slots?
         n = len(self.slot)
-        norm = K1 * ((1 - B) + B * self.length.view / (self.live_length / n))
+        norm = self._norm
+        if norm is None:
+            norm = self._norm = K1 * ((1 - B) + B * self.length.view / (self.live_length / n))
         totals = np.zeros(len(self.uuids), dtype=np.float32)
         for tid in ids:  # a term lists each document once: plain fancy-index adds
             docs, tfs = self._postings(tid)
-            live = alive[docs]
-            docs, tfs = docs[live], tfs[live]
+            if alive is not None:
+                live = alive[docs]
+                docs, tfs = docs[live], tfs[live]
             if not docs.size:
                 continue
             idf = math.log(1 + (n - docs.size + 0.5) / (docs.size + 0.5))

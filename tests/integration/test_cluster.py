@@ -22,7 +22,7 @@ from agents.worker import enqueue_transcript
 from memory import GraphMemory, Namespace, Settings
 from memory.backend.changelog import log_key
 from memory.sessions import JobQueue
-from tests.cluster import Cluster, local_cluster, primary_with_replica
+from tests.cluster import Cluster, Node, local_cluster, primary_with_replica
 from tests.integration.test_supersede import CAP
 
 pytestmark = pytest.mark.integration
@@ -92,6 +92,58 @@ async def test_namespaces_spread_over_shards_with_their_logs(
     for ns in namespaces:
         # The change log lives beside its graph: a commit is one node's transaction.
         assert log_key(ns.group_id) in keys[where[ns.group_id]]
+
+
+def _slot_owner(cluster: Cluster, slot: int) -> Node:
+    """The primary that serves `slot`, by the cluster's own slot map."""
+    for start, end, (_, port, *_) in cluster.primaries[0].client().execute_command("CLUSTER SLOTS"):
+        if int(start) <= slot <= int(end):
+            return next(n for n in cluster.primaries if n.port == int(port))
+    raise AssertionError(f"slot {slot} is not served")
+
+
+def _move_empty_slot(cluster: Cluster, slot: int, source: Node, target: Node) -> None:
+    """Hand an empty slot from `source` to `target` (a reshard with no keys to migrate)."""
+    source_id = source.client().execute_command("CLUSTER MYID")
+    target_id = target.client().execute_command("CLUSTER MYID")
+    target.client().execute_command("CLUSTER SETSLOT", slot, "IMPORTING", source_id)
+    source.client().execute_command("CLUSTER SETSLOT", slot, "MIGRATING", target_id)
+    for node in [target, source, *(n for n in cluster.primaries if n not in (source, target))]:
+        node.client().execute_command("CLUSTER SETSLOT", slot, "NODE", target_id)
+
+
+async def test_a_commit_follows_its_slot_to_another_primary(
+    on_cluster: Settings, cluster: Cluster
+) -> None:
+    ns = Namespace.agent(f"moved-{uuid.uuid4().hex[:6]}")
+    slot = int(cluster.primaries[0].client().execute_command("CLUSTER KEYSLOT", ns.group_id))
+    async with GraphMemory(on_cluster) as memory:
+        assert await memory.search(ns, "fuel storage") == []  # the slot map is read
+        source = _slot_owner(cluster, slot)
+        target = next(n for n in cluster.primaries if n is not source)
+        _move_empty_slot(cluster, slot, source, target)
+        # The client still maps the slot to `source`: the commit is refused there
+        # (MOVED), the map re-read, and the whole transaction run on `target`.
+        await memory.db.commit(
+            ns.group_id,
+            [("CREATE (:Probe {name: $name})", {"name": "moved"})],
+            [("SET", f"athena:{{{ns.group_id}}}:probe", "1")],
+        )
+        rows = await memory.db.query(ns.group_id, "MATCH (p:Probe) RETURN p.name AS name")
+        assert rows == [{"name": "moved"}]
+        # And the whole write path with it.
+        risk = await memory.upsert_entity(ns, "RiskFactor", "Gas Station")
+        rule = await memory.upsert_entity(ns, "Rule", "Gas Station Refer")
+        await memory.upsert_relationship(
+            ns, risk.key, "TRIGGERS", rule.key,
+            fact="Gas stations are referred: fuel storage liability.",
+            properties={"product_type": "LRO"},
+        )  # fmt: skip
+        [hit] = await memory.search(ns, "fuel storage")
+        assert hit.relationship.fact.startswith("Gas stations are referred")
+    assert cluster.graph_nodes()[ns.group_id] == target.port
+    keys = cluster.keys_by_node(f"athena:{{{ns.group_id}}}*")[target.port]
+    assert {log_key(ns.group_id), f"athena:{{{ns.group_id}}}:probe"} <= set(keys)
 
 
 def athena(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
