@@ -44,6 +44,11 @@ logger = logging.getLogger(__name__)
 
 POOL_WAIT_SECONDS = 60.0  # how long a query waits for a free connection of a full pool
 PROBE_TIMEOUT_SECONDS = 10.0
+# How long one command may take before the connection counts as lost. redis-py's default
+# (5 s) broke off bulk commits of thousands of rules and whole-graph index reads at 100k
+# rules on a busy server, then ran them again. Queries with a time limit are bounded by
+# the server (`timeout_ms`); a `socket_timeout` in the URL wins over this.
+COMMAND_TIMEOUT_SECONDS = 600.0
 # Connection settings a plain client takes from the URL and a cluster node client reuses.
 _REFUSED_LOGIN = ("WRONGPASS", "invalid username-password pair")
 _NODE_KEYS = ("username", "password", "socket_timeout", "socket_connect_timeout", "ssl")
@@ -105,6 +110,7 @@ def url_kwargs(url: str) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "host": parsed.get("host") or "localhost",
         "port": int(parsed.get("port") or 6379),
+        "socket_timeout": COMMAND_TIMEOUT_SECONDS,
     }
     for name in ("username", "password", "socket_timeout", "socket_connect_timeout"):
         if parsed.get(name) is not None:
@@ -227,11 +233,13 @@ async def open_url(url: str, pool_size: int) -> Connection:
 
 
 def _pool_from_url(url: str, pool_size: int) -> BlockingConnectionPool:
+    extra = {} if "socket_timeout" in url else {"socket_timeout": COMMAND_TIMEOUT_SECONDS}
     return BlockingConnectionPool.from_url(
         redis_url(url),
         max_connections=pool_size,
         timeout=POOL_WAIT_SECONDS,
         decode_responses=True,
+        **extra,
     )
 
 
@@ -242,6 +250,7 @@ def open_socket(path: str, pool_size: int) -> Connection:
         path=path,
         max_connections=pool_size,
         timeout=POOL_WAIT_SECONDS,
+        socket_timeout=COMMAND_TIMEOUT_SECONDS,
         decode_responses=True,
         # One quick retry: redis-py's default backoff takes seconds to notice a dead server.
         retry=Retry(NoBackoff(), 1),

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from memory.backend.connection import redis_url, url_kwargs
+from memory.backend.connection import (
+    COMMAND_TIMEOUT_SECONDS,
+    _pool_from_url,
+    open_socket,
+    redis_url,
+    url_kwargs,
+)
 from memory.backend.replicas import DOWN_SECONDS, ReadReplicas
 from memory.sessions.queue import DEFAULT_PREFIX, tagged_prefix
 from memory.sessions.store import SESSIONS_INDEX, session_key
@@ -14,14 +20,35 @@ from memory.settings import Settings
 
 
 def test_cluster_urls_keep_their_credentials_or_have_none() -> None:
+    wait = COMMAND_TIMEOUT_SECONDS
     assert url_kwargs("falkor://alice:s3cret@db.example:7000") == {
         "host": "db.example", "port": 7000, "username": "alice", "password": "s3cret",
+        "socket_timeout": wait,
     }  # fmt: skip
-    assert url_kwargs("redis://127.0.0.1:6380") == {"host": "127.0.0.1", "port": 6380}
+    assert url_kwargs("redis://127.0.0.1:6380") == {
+        "host": "127.0.0.1", "port": 6380, "socket_timeout": wait,
+    }  # fmt: skip
+    assert url_kwargs("redis://h:1?socket_timeout=2")["socket_timeout"] == 2
     assert url_kwargs("falkors://:pw@h:1")["ssl"] is True
     assert redis_url("falkors://h:1") == "rediss://h:1"
     with pytest.raises(ValueError, match=r"must start with redis://, rediss://, falkor://"):
         url_kwargs("http://db.example:6379")
+
+
+def test_a_long_command_is_not_taken_for_a_lost_connection() -> None:
+    # redis-py gives up on a reply after 5 s by default: a bulk commit or a whole-graph
+    # read at 100k rules on a busy server takes longer, and was broken off and re-run.
+    assert COMMAND_TIMEOUT_SECONDS >= 300
+    sock = open_socket("/nonexistent/falkordb.sock", pool_size=2)
+    assert sock.client.connection.connection_pool.connection_kwargs["socket_timeout"] == (
+        COMMAND_TIMEOUT_SECONDS
+    )
+    for url, wait in (
+        ("redis://h:1", COMMAND_TIMEOUT_SECONDS),
+        ("redis://h:1?socket_timeout=3", 3),
+    ):
+        pool = _pool_from_url(url, 2)
+        assert float(pool.connection_kwargs["socket_timeout"]) == wait
 
 
 def test_keys_that_scripts_touch_together_share_a_hash_tag() -> None:
