@@ -39,6 +39,9 @@ PRODUCT_TYPES: tuple[str, ...] = ProductType.__args__  # type: ignore[attr-defin
 ACTIONS: tuple[str, ...] = Action.__args__  # type: ignore[attr-defined]
 SOURCE_TYPES: tuple[str, ...] = SourceType.__args__  # type: ignore[attr-defined]
 OPERATORS: tuple[str, ...] = Operator.__args__  # type: ignore[attr-defined]
+STORED = "stored"
+"""Validation context key: the data was checked when written (`{STORED: True}` skips the
+control-character check, the types are still validated)."""
 FREE_TEXT_FIELDS = frozenset({"outcome_description", "historical_exceptions", "compound_trigger"})
 """Fields of a rule that may span lines; every other string is a one-line name."""
 
@@ -62,6 +65,8 @@ class _Printable(BaseModel):
     @field_validator("*", mode="after")
     @classmethod
     def _printable(cls, value: object, info: object) -> object:
+        if (getattr(info, "context", None) or {}).get(STORED):
+            return value  # checked when it was written; read back from the graph
         name = getattr(info, "field_name", "")
         return _checked(value, multiline=name in FREE_TEXT_FIELDS)
 

@@ -30,10 +30,11 @@ from memory import GraphMemory
 from memory.underwriting import GraphAnalytics, canonical_product
 from schemas.decision import DecisionProposal
 from schemas.fields import DataDictionary, load_data_dictionary
-from schemas.rules import PRODUCT_TYPES, ExtractedRule
+from schemas.rules import PRODUCT_TYPES, STORED, ExtractedRule
 from schemas.submission import CitedRule, Decision, SubmissionError, parse_submission
 
 State = UnderwritingState
+STORED_DATA = {STORED: True}
 
 
 def run_context(runtime: Runtime[Context] | None) -> Context:
@@ -148,7 +149,8 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 async def evaluate(state: State) -> dict[str, Any]:
     """Apply the deterministic policy to every candidate rule."""
-    rules = [ExtractedRule.model_validate(r) for r in state.get("rules", [])]
+    # The rules were read from the graph, where every write checked their text.
+    rules = [ExtractedRule.model_validate(r, context=STORED_DATA) for r in state.get("rules", [])]
     values = state["values"]
     result = policy.decide(rules, values)
     return {
