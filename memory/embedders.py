@@ -68,7 +68,8 @@ def _load_wordllama(dim: int) -> tuple[np.ndarray, Any]:
     if not weights.is_file() or not config.is_file():
         raise RuntimeError(f"WordLlama {dim}-d weights or tokenizer missing under {root}")
     with safe_open(str(weights), framework="np", device="cpu") as f:
-        table = np.ascontiguousarray(f.get_tensor("embedding.weight").astype(np.float32))
+        # float16 as shipped: `_pooled` widens only the rows a text uses (same sums).
+        table = np.ascontiguousarray(f.get_tensor("embedding.weight"))
     tokenizer = Tokenizer.from_file(str(config))
     tokenizer.no_padding()
     tokenizer.no_truncation()
