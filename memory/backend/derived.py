@@ -258,12 +258,13 @@ def _no_gc() -> Iterator[None]:
 def _freeze(state: object) -> None:
     """Move a large long-lived state out of the cyclic GC's way (avoids long pauses).
 
-    Only the young generations are collected first: a full collection scans every
-    object the process holds (about 70 ms after a fresh `athena decide`'s imports),
-    and the old generation's few cycles left in the frozen set are a bounded cost.
+    Only the youngest generation is collected first (the cycles the state's own
+    build or load left): a full collection scans every object the process holds
+    (about 70 ms after a fresh `athena decide`'s imports); older cycles left in the
+    frozen set are a bounded cost.
     """
     if isinstance(state, Sized) and len(state) >= FREEZE_FROM:
-        gc.collect(1)
+        gc.collect(0)
         gc.freeze()
 
 
