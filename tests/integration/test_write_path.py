@@ -106,6 +106,23 @@ async def test_cli_ingests_rules_with_a_source_each_in_bulk(
     assert await memory.export(ns) == before
 
 
+async def test_a_rule_named_like_another_texts_rule_is_written_under_its_own_name(
+    memory: GraphMemory, falkordb_dir: Path, tmp_path: Path
+) -> None:
+    ns = Namespace.agent("cli-bulk-same-name")
+    await memory.clear(ns)
+    [rule] = generate_rules(load_data_dictionary(), 1)
+    for text_id in ("manual-2024", "bulletin-7"):
+        path = write_rules_file(
+            [rule.model_copy(update={"text_id": text_id})], tmp_path / "r.jsonl"
+        )
+        args = ("ingest", str(path), "--rules", "--namespace", str(ns), "--json")
+        done = _athena(falkordb_dir, *args)
+        assert done.returncode == 0, done.stdout + done.stderr  # written, not "not written"
+    names = set(json.loads(done.stdout)["rule_names"])
+    assert names == {f"{rule.rule_name} (bulletin-7)"}
+
+
 async def test_restart_answers_at_once_while_indexes_build(tmp_path: Path) -> None:
     data_dir = tmp_path / "db"
     settings = Settings(ATHENA_DATA_DIR=data_dir)
