@@ -204,8 +204,11 @@ class EmbeddingPrefetch:
         vectors = await asyncio.to_thread(self.embedder.embed, texts)
         self._vectors.update(zip(texts, vectors, strict=True))
 
-    async def take(self, texts: Sequence[str]) -> list[list[float]]:
-        """The vectors of `texts`, in order (embedding the ones never scheduled)."""
+    async def take(self, texts: Sequence[str]) -> np.ndarray:
+        """The vectors of `texts`: a `(len(texts), dim)` array, in order.
+
+        The ones never scheduled are embedded now.
+        """
         unique = list(dict.fromkeys(texts))
         waits = {id(f): f for t in unique if (f := self._pending.pop(t, None)) is not None}
         await asyncio.gather(*waits.values())
@@ -213,7 +216,9 @@ class EmbeddingPrefetch:
         if missing:
             await self._embed(missing)
         found = {t: self._vectors.pop(t) for t in unique}
-        return [found[t].tolist() for t in texts]
+        if not texts:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return np.stack([found[t] for t in texts])
 
     async def close(self) -> None:
         """Wait for background work (call before dropping the prefetch)."""

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 import orjson
 
 from memory.backend.changelog import Change
@@ -376,15 +377,15 @@ async def plan_statements(
 
 
 def _render(
-    clients: GraphClients, plan: Plan, names: list[list[float]], vectors: list[list[float]]
+    clients: GraphClients, plan: Plan, names: np.ndarray, vectors: np.ndarray
 ) -> list[Statement]:
     """The plan's statements with their parameters rendered once."""
     nodes = list(plan.nodes.values())
     edges = list(plan.edges.values())
-    for row, vector in zip(nodes, names, strict=True):
-        row["name_embedding"] = Vector(vector)
-    for row, vector in zip(edges, vectors, strict=True):
-        row["fact_embedding"] = Vector(vector)
+    for row, vector in zip(nodes, Vector.many(names), strict=True):
+        row["name_embedding"] = vector
+    for row, vector in zip(edges, Vector.many(vectors), strict=True):
+        row["fact_embedding"] = vector
     at = plan.now.isoformat()
     archive = [{"uuid": u, "archive": a, "at": at} for u, a in plan.archive.items()]
     statements: list[Statement] = [(_ARCHIVE_EDGES, {"rows": Literal(c)}) for c in chunks(archive)]
