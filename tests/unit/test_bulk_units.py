@@ -144,3 +144,33 @@ def test_vectors_render_as_cypher_lists_within_5e_8_of_their_values() -> None:
     assert str(Vector([0.5, -0.25])) == odd[1][:-1].rsplit(",", 1)[0] + "]"
     assert [v.text for v in Vector.many(unit[:2])] == texts[:2]
     assert vector_texts(np.zeros((2, 0))) == ["[]", "[]"]
+
+
+def test_wordllama_embeds_word_by_word_as_it_would_tokenize_whole_texts() -> None:
+    import re
+
+    from memory.embedders import WordLlamaEmbedder, _normalise, _pooled, _wordllama_model
+
+    table, tokenizer = _wordllama_model(256)
+    # What the word split relies on: only "▁" prepended and spaces replaced, and no
+    # token with a "▁" after another character (BPE never merges across a word start).
+    assert tokenizer.pre_tokenizer is None
+    assert not [t for t in tokenizer.get_vocab() if re.search("[^▁]▁", t)]
+    texts = [
+        "[BOP] Gas Station triggers rule 'Fuel 12' (occupancy): action refer.",
+        "fuel_retail_outlet gt 5 percent; Mitigants: sprinklers, alarm.",
+        "Café naïve — 24/7\nline two\ttab 🚒 東京",
+        "trailing space ",
+        " leading space",
+        "two  spaces and   three",
+        "a special </s> token <s>",
+        "",
+        " ",
+        "x",
+    ] * 3
+    encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
+    whole = _normalise(_pooled(table, [e.ids for e in encoded]))
+    embedder = WordLlamaEmbedder()
+    ours = embedder.embed(texts)
+    assert np.abs(ours - whole).max() < 1e-6
+    assert np.abs(embedder.embed(texts[:4]) - whole[:4]).max() < 1e-6  # from its word cache
