@@ -13,14 +13,18 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from agents.ingestion.matching import EntityMatcher
 from memory import GraphMemory, Namespace
-from memory.model import SourceItem
+from memory.model import SourceItem, SubGraph
 from schemas.fields import DataDictionary
 from schemas.ingestion import IngestionReport, KnowledgeText, WriteCounts
 from schemas.rules import ExtractedRule
+
+if TYPE_CHECKING:
+    from memory.embedders import EmbeddingPrefetch
 
 BULK_RULES = 1000  # rules per commit (a commit holds the server for about a second)
 Group = tuple[str, list[ExtractedRule]]
@@ -124,15 +128,34 @@ async def _write_text(
     _count(report, result, resolved)
 
 
-def graph_texts(rules: Iterable[ExtractedRule]) -> list[str]:
-    """The entity names and facts a batch of rules will embed (as written, before matching)."""
-    from memory.underwriting import rule_graph
-
+def graph_texts(graphs: Iterable[SubGraph]) -> list[str]:
+    """The entity names and facts the rule graphs of a batch will embed."""
     texts = []
-    for graph in map(rule_graph, rules):
+    for graph in graphs:
         texts += [spec.name.strip() for spec in graph.entities]
         texts += [rel.fact for rel in graph.relationships]
     return texts
+
+
+@dataclass
+class _Prepared:
+    """A batch matched to the graph: its rules, their graphs and their source episodes."""
+
+    rules: list[ExtractedRule]
+    graphs: list[SubGraph]
+    items: list[SourceItem]
+
+
+async def _prepare(
+    matcher: EntityMatcher, prefetch: EmbeddingPrefetch, batch: list[Group]
+) -> _Prepared:
+    """Match a batch, map its rules to graphs and start embedding what they will write."""
+    from memory.underwriting import rule_graph
+
+    resolved, items = await _resolve(matcher, batch)
+    graphs: list[SubGraph] = [rule_graph(r) for r in resolved]
+    prefetch.start(graph_texts(graphs))
+    return _Prepared(resolved, graphs, items)
 
 
 async def write_rules(
@@ -145,9 +168,12 @@ async def write_rules(
     report: IngestionReport,
     on_progress: Progress | None = None,
 ) -> IngestionReport:
-    """Match, write and link grouped rules batch by batch, filling `report`."""
+    """Match, write and link grouped rules batch by batch, filling `report`.
+
+    Each batch is matched (in order: a name matches those of the batches before it)
+    and starts embedding one batch ahead, while the batch before it is written.
+    """
     from memory.embedders import EmbeddingPrefetch
-    from memory.underwriting import rule_graph
 
     started = time.perf_counter()
     await memory.db.ensure_indices(ns.group_id)
@@ -164,21 +190,19 @@ async def write_rules(
     before = (report.rules_written, len(report.rule_names))
     kept = {kind: getattr(report, kind).model_copy() for kind in ("nodes", "edges", "sources")}
     try:
-        for ahead in batches[:1]:
-            prefetch.start(graph_texts(r for _, group in ahead for r in group))
+        ahead = [await _prepare(matcher, prefetch, b) for b in batches[:1]]
         # A first load of two batches or more: the HNSW index is built once at the end.
         large = sum(len(g) for _, g in groups) >= 2 * BULK_RULES
         async with memory.bulk_writer(ns, prefetch, defer_vector_index=large) as writer:
             for n, batch in enumerate(batches):
-                for ahead in batches[n + 1 : n + 2]:  # each batch's texts once, one batch ahead
-                    prefetch.start(graph_texts(r for _, group in ahead for r in group))
-                resolved, items = await _resolve(matcher, batch)
+                ready = ahead.pop()
+                ahead += [await _prepare(matcher, prefetch, b) for b in batches[n + 1 : n + 2]]
                 result = await writer.write(
-                    [rule_graph(r) for r in resolved],
-                    source=[r.text_id or "" for r in resolved],
-                    episodes=items,
+                    ready.graphs,
+                    source=[r.text_id or "" for r in ready.rules],
+                    episodes=ready.items,
                 )
-                _count(report, result, resolved)
+                _count(report, result, ready.rules)
                 done += len(batch)
                 if on_progress is not None:
                     on_progress(done, total)

@@ -174,3 +174,13 @@ def test_wordllama_embeds_word_by_word_as_it_would_tokenize_whole_texts() -> Non
     ours = embedder.embed(texts)
     assert np.abs(ours - whole).max() < 1e-6
     assert np.abs(embedder.embed(texts[:4]) - whole[:4]).max() < 1e-6  # from its word cache
+
+
+def test_graphiti_index_statements_are_those_of_the_installed_graphiti() -> None:
+    from graphiti_core.driver.driver import GraphProvider
+    from graphiti_core.graph_queries import get_fulltext_indices, get_range_indices
+
+    from memory.backend.indexes import GRAPHITI_INDEXES
+
+    provider = GraphProvider.FALKORDB
+    assert list(GRAPHITI_INDEXES) == get_range_indices(provider) + get_fulltext_indices(provider)
