@@ -30,6 +30,7 @@ from redis.exceptions import AskError, ClusterDownError, ResponseError, TryAgain
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from memory.backend import server
+from memory.backend.bulkload import postponed_aof_rewrite
 from memory.backend.connection import Connection, credentials_checked, open_socket, open_url
 from memory.backend.derived import DerivedIndexes
 from memory.backend.indexes import ALREADY, GRAPHITI_INDEXES
@@ -444,6 +445,10 @@ class Database:
         """
         result: T = await self.call(lambda: call(self.client.connection))
         return result
+
+    def bulk_load(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A bulk load: the embedded server compacts its AOF after it (see `bulkload`)."""
+        return postponed_aof_rewrite(self.redis, embedded=not self.settings.falkordb_url)
 
     async def call_with_retry(self, fn: Callable[[], Any]) -> Any:
         """Await `fn()` (which takes a pool slot itself), reconnecting once if the link broke."""
