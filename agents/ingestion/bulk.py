@@ -26,7 +26,8 @@ from schemas.rules import ExtractedRule
 if TYPE_CHECKING:
     from memory.embedders import EmbeddingPrefetch
 
-BULK_RULES = 1000  # rules per commit (a commit holds the server for about a second)
+BULK_RULES = 500  # rules per commit (whole texts: a text of more rules is one commit)
+LARGE_LOAD = 2000  # rules from which a load builds its vector index once, at its end
 Group = tuple[str, list[ExtractedRule]]
 Progress = Callable[[int, int], None]
 
@@ -63,12 +64,17 @@ def field_warnings(rules: Iterable[ExtractedRule], fields: DataDictionary) -> li
     return warnings
 
 
-def batches_of(groups: list[Group], batch_size: int) -> list[list[Group]]:
-    """Split text groups into batches of at least `batch_size` texts and `BULK_RULES` rules."""
+def batches_of(groups: list[Group]) -> list[list[Group]]:
+    """Split text groups into batches of whole texts holding at least `BULK_RULES` rules.
+
+    By rules, not texts: a commit of 2,000-rule texts is as long as one of 2,000
+    one-rule texts, and smaller commits keep the pipeline's first plan and last
+    commit (which nothing overlaps) short.
+    """
     batches: list[list[Group]] = [[]]
     count = 0
     for item in groups:
-        if len(batches[-1]) >= batch_size and count >= BULK_RULES:
+        if count >= BULK_RULES:
             batches.append([])
             count = 0
         batches[-1].append(item)
@@ -164,7 +170,6 @@ async def write_rules(
     groups: list[Group],
     *,
     similarity_threshold: float,
-    batch_size: int,
     report: IngestionReport,
     on_progress: Progress | None = None,
 ) -> IngestionReport:
@@ -183,7 +188,7 @@ async def write_rules(
         threshold=similarity_threshold,
         vector_labels=(),  # pre-extracted rules carry curated names: key and name only
     )
-    batches = batches_of(groups, batch_size)
+    batches = batches_of(groups)
     # The next batch embeds while one writes, with the namespace's embedder.
     prefetch = EmbeddingPrefetch(await memory.embedder_for(ns, write=True))
     done, total = 0, len(groups)
@@ -192,7 +197,7 @@ async def write_rules(
     try:
         ahead = [await _prepare(matcher, prefetch, b) for b in batches[:1]]
         # A first load of two batches or more: the HNSW index is built once at the end.
-        large = sum(len(g) for _, g in groups) >= 2 * BULK_RULES
+        large = sum(len(g) for _, g in groups) >= LARGE_LOAD
         async with memory.bulk_writer(ns, prefetch, defer_vector_index=large) as writer:
             for n, batch in enumerate(batches):
                 ready = ahead.pop()
@@ -242,7 +247,8 @@ async def ingest_rules_bulk(
     """Write pre-extracted rules in bulk (see `IngestionPipeline.run_rules`).
 
     Imports neither LangGraph nor the model factories: `athena ingest --rules` pays
-    for the bulk writer alone.
+    for the bulk writer alone. Each commit holds whole texts of at least `BULK_RULES`
+    rules; `batch_size` (texts per run of the ingestion graph) does not apply here.
 
     Raises:
         ValueError: A rule name repeats, or a condition can never hold with the data
@@ -267,7 +273,6 @@ async def ingest_rules_bulk(
         ns,
         groups,
         similarity_threshold=threshold,
-        batch_size=batch_size,
         report=report,
         on_progress=on_progress,
     )
@@ -275,6 +280,7 @@ async def ingest_rules_bulk(
 
 __all__ = [
     "BULK_RULES",
+    "LARGE_LOAD",
     "batches_of",
     "field_warnings",
     "graph_texts",
