@@ -84,6 +84,7 @@ class WordLlamaEmbedder:
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
         self._lock = threading.Lock()
+        self._words: _WordSums | None = None
 
     def warm_up(self) -> None:
         """Load the weights now (a fresh process overlaps this with connecting)."""
@@ -93,23 +94,95 @@ class WordLlamaEmbedder:
         """Embed texts; never touches the network.
 
         WordLlama's vector of a text is the mean of its tokens' vectors, normalised.
-        Its own `embed` pads each batch of 64 texts to the longest; here the tokens
-        of a chunk of texts are gathered unpadded and summed per text
-        (`np.add.reduceat`): the same vectors (to float rounding), faster.
+        Its own `embed` pads each batch of 64 texts to the longest; here each word's
+        token vectors are summed once (`_WordSums`) and a text's vector is the sum
+        of its words' (the same vectors, to float rounding); a text the word split
+        cannot reproduce is tokenized whole and its token vectors gathered unpadded.
         """
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
             table, tokenizer = _wordllama_model(self.dim)
+            if self._words is None:
+                self._words = _WordSums(table, tokenizer)
             out = np.empty((len(texts), self.dim), dtype=np.float32)
-            for i in range(0, len(texts), _EMBED_CHUNK):
-                chunk = list(texts[i : i + _EMBED_CHUNK])
-                encoded = tokenizer.encode_batch(chunk, add_special_tokens=False)
-                out[i : i + len(chunk)] = _pooled(table, [e.ids for e in encoded])
+            whole = []
+            for i in range(0, len(texts), _WORDS_CHUNK):
+                chunk = texts[i : i + _WORDS_CHUNK]
+                split = [n for n, text in enumerate(chunk, i) if _splits(text)]
+                if split:
+                    out[split] = self._words.pooled([texts[n] for n in split])
+                whole += sorted(set(range(i, i + len(chunk))) - set(split))
+            for i in range(0, len(whole), _EMBED_CHUNK):
+                rows = whole[i : i + _EMBED_CHUNK]
+                encoded = tokenizer.encode_batch([texts[n] for n in rows], add_special_tokens=False)
+                out[rows] = _pooled(table, [e.ids for e in encoded])
         return _normalise(out)
 
 
 _EMBED_CHUNK = 64  # texts per gather: their token vectors stay in cache
+_WORDS_CHUNK = 2048  # texts split into words at a time
+_WORDS_KEPT = 50_000  # words whose sums a `_WordSums` keeps (about 1 KB each at 256-d)
+
+
+def _splits(text: str) -> bool:
+    """Whether a text's tokens are those of its space-separated words, tokenized one by one.
+
+    The tokenizer only prepends "▁" and turns spaces into "▁" (no pre-tokenizer), and
+    no token of its vocabulary holds a "▁" after another character (a unit test checks
+    both), so BPE never merges across the start of a word: the tokens of
+    ``"▁" + text.replace(" ", "▁")`` are those of each ``"▁" + word`` in turn. Runs of
+    spaces, a leading space, an empty text and anything that may spell a special token
+    (``<s>``) are tokenized whole instead.
+    """
+    return bool(text) and text[0] != " " and "  " not in text and "<" not in text
+
+
+class _WordSums:
+    """The sum of each word's token vectors, tokenized once per word (a bounded cache)."""
+
+    def __init__(self, table: np.ndarray, tokenizer: Any) -> None:
+        self.table = table
+        self.model = tokenizer.model
+        self.index: dict[str, int] = {}
+        self.sums = np.empty((1024, table.shape[1]), dtype=np.float32)
+
+    def _add(self, words: Iterable[str]) -> None:
+        wanted = set(words)
+        new = sorted(wanted.difference(self.index))
+        if len(self.index) + len(new) > _WORDS_KEPT:  # start over (keeps memory bounded)
+            self.index, new = {}, sorted(wanted)
+        need = len(self.index) + len(new)
+        if need > len(self.sums):
+            grown = np.empty((max(need, 2 * len(self.sums)), self.sums.shape[1]), np.float32)
+            grown[: len(self.index)] = self.sums[: len(self.index)]
+            self.sums = grown
+        last = self.table.shape[0] - 1
+        for word in new:
+            ids = [min(token.id, last) for token in self.model.tokenize("▁" + word)]
+            self.index[word] = row = len(self.index)
+            self.sums[row] = self.table[ids].sum(axis=0, dtype=np.float32)
+
+    def pooled(self, texts: Sequence[str]) -> np.ndarray:
+        """The sum of each text's token vectors (texts for which `_splits` holds)."""
+        words: list[str] = []
+        counts = np.empty(len(texts), dtype=np.int64)
+        for n, text in enumerate(texts):
+            split = text.split(" ")
+            words += split
+            counts[n] = len(split)
+        self._add(words)
+        rows = np.fromiter(map(self.index.__getitem__, words), dtype=np.int64, count=len(words))
+        ends = np.cumsum(counts)
+        starts = ends - counts
+        out = np.empty((len(texts), self.sums.shape[1]), dtype=np.float32)
+        for i in range(0, len(texts), _EMBED_CHUNK):  # a chunk's word sums stay in cache
+            first, last = int(starts[i]), int(ends[min(i + _EMBED_CHUNK, len(texts)) - 1])
+            gathered = np.take(self.sums, rows[first:last], axis=0)
+            out[i : i + _EMBED_CHUNK] = np.add.reduceat(
+                gathered, starts[i : i + _EMBED_CHUNK] - first, axis=0
+            )
+        return out
 
 
 def _pooled(table: np.ndarray, ids: list[list[int]]) -> np.ndarray:
@@ -205,8 +278,11 @@ class EmbeddingPrefetch:
         vectors = await asyncio.to_thread(self.embedder.embed, texts)
         self._vectors.update(zip(texts, vectors, strict=True))
 
-    async def take(self, texts: Sequence[str]) -> list[list[float]]:
-        """The vectors of `texts`, in order (embedding the ones never scheduled)."""
+    async def take(self, texts: Sequence[str]) -> np.ndarray:
+        """The vectors of `texts`: a `(len(texts), dim)` array, in order.
+
+        The ones never scheduled are embedded now.
+        """
         unique = list(dict.fromkeys(texts))
         waits = {id(f): f for t in unique if (f := self._pending.pop(t, None)) is not None}
         await asyncio.gather(*waits.values())
@@ -214,7 +290,9 @@ class EmbeddingPrefetch:
         if missing:
             await self._embed(missing)
         found = {t: self._vectors.pop(t) for t in unique}
-        return [found[t].tolist() for t in texts]
+        if not texts:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return np.stack([found[t] for t in texts])
 
     async def close(self) -> None:
         """Wait for background work (call before dropping the prefetch)."""

@@ -13,16 +13,21 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from agents.ingestion.matching import EntityMatcher
 from memory import GraphMemory, Namespace
-from memory.model import SourceItem
+from memory.model import SourceItem, SubGraph
 from schemas.fields import DataDictionary
 from schemas.ingestion import IngestionReport, KnowledgeText, WriteCounts
 from schemas.rules import ExtractedRule
 
-BULK_RULES = 1000  # rules per commit (a commit holds the server for about a second)
+if TYPE_CHECKING:
+    from memory.embedders import EmbeddingPrefetch
+
+BULK_RULES = 500  # rules per commit (whole texts: a text of more rules is one commit)
+LARGE_LOAD = 2000  # rules from which a load builds its vector index once, at its end
 Group = tuple[str, list[ExtractedRule]]
 Progress = Callable[[int, int], None]
 
@@ -59,12 +64,17 @@ def field_warnings(rules: Iterable[ExtractedRule], fields: DataDictionary) -> li
     return warnings
 
 
-def batches_of(groups: list[Group], batch_size: int) -> list[list[Group]]:
-    """Split text groups into batches of at least `batch_size` texts and `BULK_RULES` rules."""
+def batches_of(groups: list[Group]) -> list[list[Group]]:
+    """Split text groups into batches of whole texts holding at least `BULK_RULES` rules.
+
+    By rules, not texts: a commit of 2,000-rule texts is as long as one of 2,000
+    one-rule texts, and smaller commits keep the pipeline's first plan and last
+    commit (which nothing overlaps) short.
+    """
     batches: list[list[Group]] = [[]]
     count = 0
     for item in groups:
-        if len(batches[-1]) >= batch_size and count >= BULK_RULES:
+        if count >= BULK_RULES:
             batches.append([])
             count = 0
         batches[-1].append(item)
@@ -124,15 +134,34 @@ async def _write_text(
     _count(report, result, resolved)
 
 
-def graph_texts(rules: Iterable[ExtractedRule]) -> list[str]:
-    """The entity names and facts a batch of rules will embed (as written, before matching)."""
-    from memory.underwriting import rule_graph
-
+def graph_texts(graphs: Iterable[SubGraph]) -> list[str]:
+    """The entity names and facts the rule graphs of a batch will embed."""
     texts = []
-    for graph in map(rule_graph, rules):
+    for graph in graphs:
         texts += [spec.name.strip() for spec in graph.entities]
         texts += [rel.fact for rel in graph.relationships]
     return texts
+
+
+@dataclass
+class _Prepared:
+    """A batch matched to the graph: its rules, their graphs and their source episodes."""
+
+    rules: list[ExtractedRule]
+    graphs: list[SubGraph]
+    items: list[SourceItem]
+
+
+async def _prepare(
+    matcher: EntityMatcher, prefetch: EmbeddingPrefetch, batch: list[Group]
+) -> _Prepared:
+    """Match a batch, map its rules to graphs and start embedding what they will write."""
+    from memory.underwriting import rule_graph
+
+    resolved, items = await _resolve(matcher, batch)
+    graphs: list[SubGraph] = [rule_graph(r) for r in resolved]
+    prefetch.start(graph_texts(graphs))
+    return _Prepared(resolved, graphs, items)
 
 
 async def write_rules(
@@ -141,13 +170,15 @@ async def write_rules(
     groups: list[Group],
     *,
     similarity_threshold: float,
-    batch_size: int,
     report: IngestionReport,
     on_progress: Progress | None = None,
 ) -> IngestionReport:
-    """Match, write and link grouped rules batch by batch, filling `report`."""
+    """Match, write and link grouped rules batch by batch, filling `report`.
+
+    Each batch is matched (in order: a name matches those of the batches before it)
+    and starts embedding one batch ahead, while the batch before it is written.
+    """
     from memory.embedders import EmbeddingPrefetch
-    from memory.underwriting import rule_graph
 
     started = time.perf_counter()
     await memory.db.ensure_indices(ns.group_id)
@@ -157,28 +188,26 @@ async def write_rules(
         threshold=similarity_threshold,
         vector_labels=(),  # pre-extracted rules carry curated names: key and name only
     )
-    batches = batches_of(groups, batch_size)
+    batches = batches_of(groups)
     # The next batch embeds while one writes, with the namespace's embedder.
     prefetch = EmbeddingPrefetch(await memory.embedder_for(ns, write=True))
     done, total = 0, len(groups)
     before = (report.rules_written, len(report.rule_names))
     kept = {kind: getattr(report, kind).model_copy() for kind in ("nodes", "edges", "sources")}
     try:
-        for ahead in batches[:1]:
-            prefetch.start(graph_texts(r for _, group in ahead for r in group))
+        ahead = [await _prepare(matcher, prefetch, b) for b in batches[:1]]
         # A first load of two batches or more: the HNSW index is built once at the end.
-        large = sum(len(g) for _, g in groups) >= 2 * BULK_RULES
+        large = sum(len(g) for _, g in groups) >= LARGE_LOAD
         async with memory.bulk_writer(ns, prefetch, defer_vector_index=large) as writer:
             for n, batch in enumerate(batches):
-                for ahead in batches[n + 1 : n + 2]:  # each batch's texts once, one batch ahead
-                    prefetch.start(graph_texts(r for _, group in ahead for r in group))
-                resolved, items = await _resolve(matcher, batch)
+                ready = ahead.pop()
+                ahead += [await _prepare(matcher, prefetch, b) for b in batches[n + 1 : n + 2]]
                 result = await writer.write(
-                    [rule_graph(r) for r in resolved],
-                    source=[r.text_id or "" for r in resolved],
-                    episodes=items,
+                    ready.graphs,
+                    source=[r.text_id or "" for r in ready.rules],
+                    episodes=ready.items,
                 )
-                _count(report, result, resolved)
+                _count(report, result, ready.rules)
                 done += len(batch)
                 if on_progress is not None:
                     on_progress(done, total)
@@ -218,7 +247,8 @@ async def ingest_rules_bulk(
     """Write pre-extracted rules in bulk (see `IngestionPipeline.run_rules`).
 
     Imports neither LangGraph nor the model factories: `athena ingest --rules` pays
-    for the bulk writer alone.
+    for the bulk writer alone. Each commit holds whole texts of at least `BULK_RULES`
+    rules; `batch_size` (texts per run of the ingestion graph) does not apply here.
 
     Raises:
         ValueError: A rule name repeats, or a condition can never hold with the data
@@ -243,7 +273,6 @@ async def ingest_rules_bulk(
         ns,
         groups,
         similarity_threshold=threshold,
-        batch_size=batch_size,
         report=report,
         on_progress=on_progress,
     )
@@ -251,6 +280,7 @@ async def ingest_rules_bulk(
 
 __all__ = [
     "BULK_RULES",
+    "LARGE_LOAD",
     "batches_of",
     "field_warnings",
     "graph_texts",

@@ -295,7 +295,7 @@ async def ingest_rules(
     Rules are grouped by `text_id` (else `source`, else the rule's source), their
     entity names matched to the graph by key and name, each rule written with the
     rulebook's mapping (provenance: its text id) and each group stored as a source
-    episode mentioning what its rules wrote; a batch (at least `batch_size` texts and
+    episode mentioning what its rules wrote; a batch (whole texts holding at least
     `BULK_RULES` rules) and its episodes commit together.
     """
     pipeline = IngestionPipeline(memory, namespace, **kwargs)

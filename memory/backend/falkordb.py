@@ -11,8 +11,9 @@ data dir first. Read-only queries may go to read replicas
 Reads are read-only queries (`query`); the only way to change a graph is
 `commit`, which runs a change's queries and the change-log commands beside them
 in one MULTI/EXEC transaction (see `memory.backend.changelog`). Graphiti is
-imported only where its drivers are used (index creation, its stock searches),
-so a process that only reads never pays for it.
+imported only where its drivers are used (its stock searches): its index
+statements are kept in `memory.backend.indexes`, so neither a process that only
+reads nor a first write into a new namespace pays for importing it.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ from redis.exceptions import AskError, ClusterDownError, ResponseError, TryAgain
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from memory.backend import server
+from memory.backend.bulkload import postponed_aof_rewrite
 from memory.backend.connection import Connection, credentials_checked, open_socket, open_url
 from memory.backend.derived import DerivedIndexes
+from memory.backend.indexes import ALREADY, GRAPHITI_INDEXES
 from memory.backend.literals import check_params
 from memory.backend.pooled import PrimaryReader, pooled_driver_class
 from memory.backend.protocol import Statement
@@ -50,7 +53,7 @@ STORE_INDEXES = (
 )
 EDGE_INDEX = "CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.{})"
 # What `ensure_indices` creates, as (label, property, index type): a graph that has them
-# all is left alone, and Graphiti (0.6 s of imports in a fresh process) is not loaded.
+# all is left alone (one read); a new one gets them without importing Graphiti.
 _STORE_INDEXED = (("Entity", "entity_key"), ("Entity", "label"), ("Episodic", "name"))
 _GRAPHITI_INDEXED = (
     *((label, "uuid", "RANGE") for label in ("Entity", "Episodic", "Community", "Saga")),
@@ -347,12 +350,18 @@ class Database:
         if await self._indexes_present(group_id):
             self._indexed.add(group_id)
             return
-        driver = self.driver(group_id)
-        await self.call_with_retry(driver.build_indices_and_constraints)
-        for query in self._indexes:
-            await self.call_with_retry(partial(driver.execute_query, query))
+        for query in (*GRAPHITI_INDEXES, *self._indexes):  # Graphiti's, then the store's
+            await self._create_index(group_id, query)
         await self._ensure_vector_index(group_id)
         self._indexed.add(group_id)
+
+    async def _create_index(self, group_id: str, query: str) -> None:
+        """Run one index statement; an index that exists already is success."""
+        try:
+            await self.call(lambda: self.client.select_graph(group_id).query(query))
+        except ResponseError as exc:
+            if not any(text in str(exc) for text in ALREADY):
+                raise
 
     async def _indexes_present(self, group_id: str) -> bool:
         """Whether the graph has every index `ensure_indices` creates (one read)."""
@@ -436,6 +445,10 @@ class Database:
         """
         result: T = await self.call(lambda: call(self.client.connection))
         return result
+
+    def bulk_load(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A bulk load: the embedded server compacts its AOF after it (see `bulkload`)."""
+        return postponed_aof_rewrite(self.redis, embedded=not self.settings.falkordb_url)
 
     async def call_with_retry(self, fn: Callable[[], Any]) -> Any:
         """Await `fn()` (which takes a pool slot itself), reconnecting once if the link broke."""

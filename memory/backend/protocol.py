@@ -12,6 +12,7 @@ transaction (`memory.backend.changelog`); `GraphMemory.commit` is the one caller
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -86,6 +87,10 @@ class GraphBackend(Protocol):
 
     async def redis(self, call: Callable[[Any], Awaitable[T]]) -> T:
         """Await `call(connection)` on the server's key-value connection (hashes, streams)."""
+        ...
+
+    def bulk_load(self) -> AbstractAsyncContextManager[None]:
+        """A block of many commits (a bulk load): the server may defer its housekeeping."""
         ...
 
     def driver(self, group_id: str) -> Any:

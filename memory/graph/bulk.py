@@ -21,6 +21,7 @@ node, an edge or a source episode of the batch before it waits for that commit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -125,7 +126,8 @@ class BulkWriter:
         defer_vector_index: On a graph without edges, drop its HNSW index for the
             load and create it at the end: the server then builds it once, in the
             background, instead of inserting every edge (searches meanwhile rank by
-            exact cosine). For large first loads.
+            exact cosine). For large first loads; the server also postpones its own
+            housekeeping (`GraphBackend.bulk_load`: the embedded server's AOF compaction).
     """
 
     def __init__(
@@ -148,6 +150,7 @@ class BulkWriter:
         self._shared: dict[str, NodeState] = {}  # shared nodes as planned so far
         self._pending: _Pending | None = None
         self._inflight: asyncio.Task[None] | None = None
+        self._bulk: contextlib.AbstractAsyncContextManager[None] | None = None
 
     async def __aenter__(self) -> BulkWriter:
         if not isinstance(self._clients, GraphClients):
@@ -155,6 +158,9 @@ class BulkWriter:
         if self.prefetch is None:
             self.prefetch = EmbeddingPrefetch(self.memory.embedder)
         backend, group_id = self.memory.backend, self.ns.group_id
+        if self.defer_vector_index:  # a large load: the server's housekeeping waits too
+            self._bulk = backend.bulk_load()
+            await self._bulk.__aenter__()
         await backend.ensure_indices(group_id)
         if self.defer_vector_index:
             edges = await backend.query(
@@ -173,9 +179,14 @@ class BulkWriter:
                 self._pending = None
                 await self._wait()
         finally:
-            if self._deferred:  # built once from what is stored, in the background
-                self._deferred = False
-                await self.memory.backend.ensure_vector_index(self.ns.group_id)
+            try:
+                if self._deferred:  # built once from what is stored, in the background
+                    self._deferred = False
+                    await self.memory.backend.ensure_vector_index(self.ns.group_id)
+            finally:
+                bulk, self._bulk = self._bulk, None
+                if bulk is not None:
+                    await bulk.__aexit__(None, None, None)
 
     async def flush(self) -> None:
         """Send the planned batch and wait until every commit is done."""

@@ -18,12 +18,14 @@ Edges keep their history (bi-temporal, as Graphiti's are):
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 import orjson
 
 from memory.backend.changelog import Change
@@ -44,6 +46,7 @@ from memory.model.keys import stable_uuid
 from memory.model.records import WriteStatus
 
 CHUNK = 1000  # rows per UNWIND query
+_FLAT = (str, int, float, bool)  # edge property values also stored flat, as p_<name>
 _EDGES_WITH_ENDS = EDGES_BY_UUID + ", s.uuid AS source_uuid, t.uuid AS target_uuid"
 _WRITE_NODES = (
     "UNWIND $rows AS row MERGE (n:Entity {{uuid: row.uuid}}) SET n:{label} SET n = row "
@@ -120,6 +123,15 @@ class Plan:
 
     def __bool__(self) -> bool:
         return bool(self.nodes or self.edges or self.retire)
+
+    @functools.cached_property
+    def now_iso(self) -> str:
+        """`now` as stored (ISO 8601), made once."""
+        return self.now.isoformat()
+
+    def iso(self, when: datetime) -> str:
+        """A time as stored: `now_iso` for the plan's own time."""
+        return self.now_iso if when is self.now else when.isoformat()
 
     def change(self) -> Change:
         """The uuids this plan writes, for the change log (edge endpoints included)."""
@@ -226,8 +238,15 @@ def plan_node(
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"entity name must be a non-empty string, got {name!r}")
     check_confidence(confidence)
-    props, props_json = normal_json(properties)
     current = state.get(key)
+    # Stored properties are JSON-normal: equal to them as given means equal once normal.
+    if current is not None and (summary, properties or {}, confidence) == (
+        current.summary,
+        current.properties,
+        current.confidence,
+    ):
+        return "unchanged"
+    props, props_json = normal_json(properties)
     display = current.name if current else name.strip()  # the first spelling stays
     if current is not None and (display, summary, props, confidence) == (
         current.name,
@@ -244,13 +263,13 @@ def plan_node(
         "name": display,
         "group_id": plan.group_id,
         "summary": summary,
-        "created_at": created.isoformat(),
+        "created_at": plan.iso(created),
         "entity_key": key,
         "label": label,
         "props_json": props_json,
         "confidence": confidence,
         "last_update_source": source,
-        "updated_at": plan.now.isoformat(),
+        "updated_at": plan.now_iso,
     }
     return "updated" if current else "created"
 
@@ -297,7 +316,7 @@ def plan_edge(
     edges[uuid] = EdgeState(
         uuid, fact, props, confidence, True, created, valid, plan.now, source_uuid, target_uuid
     )
-    flat = {f"p_{k}": v for k, v in props.items() if isinstance(v, str | int | float | bool)}
+    flat = {"p_" + k: v for k, v in props.items() if isinstance(v, _FLAT)}
     plan.edges[uuid] = {
         **flat,
         "source_uuid": source_uuid,
@@ -307,9 +326,9 @@ def plan_edge(
         "group_id": plan.group_id,
         "fact": fact,
         "episodes": [],
-        "created_at": created.isoformat(),
+        "created_at": plan.iso(created),
         "expired_at": None,
-        "valid_at": valid.isoformat(),
+        "valid_at": plan.iso(valid),
         "invalid_at": None,
         "reference_time": None,
         "props_json": props_json,
@@ -317,7 +336,7 @@ def plan_edge(
         "target_key": target_key,
         "confidence": confidence,
         "last_update_source": source,
-        "updated_at": plan.now.isoformat(),
+        "updated_at": plan.now_iso,
     }
     return "updated" if current else "created"
 
@@ -376,15 +395,15 @@ async def plan_statements(
 
 
 def _render(
-    clients: GraphClients, plan: Plan, names: list[list[float]], vectors: list[list[float]]
+    clients: GraphClients, plan: Plan, names: np.ndarray, vectors: np.ndarray
 ) -> list[Statement]:
     """The plan's statements with their parameters rendered once."""
     nodes = list(plan.nodes.values())
     edges = list(plan.edges.values())
-    for row, vector in zip(nodes, names, strict=True):
-        row["name_embedding"] = Vector(vector)
-    for row, vector in zip(edges, vectors, strict=True):
-        row["fact_embedding"] = Vector(vector)
+    for row, vector in zip(nodes, Vector.many(names), strict=True):
+        row["name_embedding"] = vector
+    for row, vector in zip(edges, Vector.many(vectors), strict=True):
+        row["fact_embedding"] = vector
     at = plan.now.isoformat()
     archive = [{"uuid": u, "archive": a, "at": at} for u, a in plan.archive.items()]
     statements: list[Statement] = [(_ARCHIVE_EDGES, {"rows": Literal(c)}) for c in chunks(archive)]

@@ -17,6 +17,7 @@ part are escaped as `_5f _2e _40`, so no escaped part contains `__`.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -119,9 +120,9 @@ class Namespace:
         """A collective shard of an agent."""
         return cls("shard", (agent_id, shard_id))
 
-    @property
+    @functools.cached_property
     def group_id(self) -> str:
-        """The Graphiti group id (and FalkorDB graph name) of this namespace."""
+        """The Graphiti group id (and FalkorDB graph name) of this namespace (made once)."""
         return _SEPARATOR.join([self.kind, *(_escape(p) for p in self.parts)])
 
     @property

@@ -73,6 +73,29 @@ async def test_pipelined_batches_equal_one_rule_per_commit(
     assert len(every) > len(await memory.relationships(bulk))
 
 
+async def test_a_large_load_postpones_aof_compaction_and_restores_it(memory: GraphMemory) -> None:
+    from memory.backend.bulkload import AOF_REWRITE_PERCENTAGE
+
+    async def rewrite_percentage() -> int:
+        reply = await memory.db.redis(lambda c: c.config_get("auto-aof-rewrite-percentage"))
+        return int(reply["auto-aof-rewrite-percentage"])
+
+    ns = Namespace.agent("aof-postponed")
+    await memory.clear(ns)
+    assert await rewrite_percentage() == AOF_REWRITE_PERCENTAGE
+    rule = load_rules(Path(__file__).parents[2] / "agents/data/validation/rules.jsonl")[0]
+    with pytest.raises(RuntimeError, match="stop"):
+        async with memory.bulk_writer(ns, defer_vector_index=True) as writer:
+            await writer.write([rule_graph(rule)], source="aof")
+            assert await rewrite_percentage() == 0  # every commit still fsynced, not compacted
+            raise RuntimeError("stop")
+    assert await rewrite_percentage() == AOF_REWRITE_PERCENTAGE  # on again after a failure too
+    async with memory.bulk_writer(ns, defer_vector_index=True) as writer:
+        await writer.write([rule_graph(rule)], source="aof")
+    assert await rewrite_percentage() == AOF_REWRITE_PERCENTAGE
+    assert [e.name for e in await memory.entities(ns, "Rule")] == [rule.rule_name]
+
+
 def _athena(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "agents.cli", *args],

@@ -55,8 +55,8 @@ def test_prefetch_embeds_each_scheduled_text_once_and_hands_it_over_in_order() -
         prefetch = EmbeddingPrefetch(embedder)
         prefetch.start(["banana", "apple", "banana"])
         prefetch.start(["apple", "cherry"])  # apple is already scheduled
-        first = await prefetch.take(["apple", "banana", "apple"])
-        later = await prefetch.take(["cherry", "date"])  # date was never scheduled
+        first = (await prefetch.take(["apple", "banana", "apple"])).tolist()
+        later = (await prefetch.take(["cherry", "date"])).tolist()  # date was never scheduled
         await prefetch.close()
         return first, later, embedder.seen
 
@@ -125,3 +125,62 @@ def test_wordllama_vectors_match_the_package() -> None:
     theirs = model.embed(texts[:3], norm=True)
     assert np.abs(ours[:3] - theirs).max() < 1e-5
     assert not ours[3].any()  # an empty text is the zero vector, not NaN
+
+
+def test_vectors_render_as_cypher_lists_within_5e_8_of_their_values() -> None:
+    from memory.backend.literals import Vector, vector_texts
+
+    rng = np.random.default_rng(7)
+    unit = rng.normal(size=(50, 256))
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    texts = vector_texts(unit)
+    parsed = np.array([[float(x) for x in t[1:-1].split(",")] for t in texts])
+    assert np.abs(parsed - unit).max() <= 5e-8
+    assert texts[0].startswith("[") and texts[0].endswith("]") and "e" not in texts[0]
+    # Components of 1 or more, or not finite, fall back to nine significant digits.
+    odd = vector_texts(np.array([[1.0, -2.5, 1e-9], [0.5, -0.25, 0.0]]))
+    assert odd[0] == "[1,-2.5,1e-09]"
+    assert [float(x) for x in odd[1][1:-1].split(",")] == [0.5, -0.25, 0.0]
+    assert str(Vector([0.5, -0.25])) == odd[1][:-1].rsplit(",", 1)[0] + "]"
+    assert [v.text for v in Vector.many(unit[:2])] == texts[:2]
+    assert vector_texts(np.zeros((2, 0))) == ["[]", "[]"]
+
+
+def test_wordllama_embeds_word_by_word_as_it_would_tokenize_whole_texts() -> None:
+    import re
+
+    from memory.embedders import WordLlamaEmbedder, _normalise, _pooled, _wordllama_model
+
+    table, tokenizer = _wordllama_model(256)
+    # What the word split relies on: only "▁" prepended and spaces replaced, and no
+    # token with a "▁" after another character (BPE never merges across a word start).
+    assert tokenizer.pre_tokenizer is None
+    assert not [t for t in tokenizer.get_vocab() if re.search("[^▁]▁", t)]
+    texts = [
+        "[BOP] Gas Station triggers rule 'Fuel 12' (occupancy): action refer.",
+        "fuel_retail_outlet gt 5 percent; Mitigants: sprinklers, alarm.",
+        "Café naïve — 24/7\nline two\ttab 🚒 東京",
+        "trailing space ",
+        " leading space",
+        "two  spaces and   three",
+        "a special </s> token <s>",
+        "",
+        " ",
+        "x",
+    ] * 3
+    encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
+    whole = _normalise(_pooled(table, [e.ids for e in encoded]))
+    embedder = WordLlamaEmbedder()
+    ours = embedder.embed(texts)
+    assert np.abs(ours - whole).max() < 1e-6
+    assert np.abs(embedder.embed(texts[:4]) - whole[:4]).max() < 1e-6  # from its word cache
+
+
+def test_graphiti_index_statements_are_those_of_the_installed_graphiti() -> None:
+    from graphiti_core.driver.driver import GraphProvider
+    from graphiti_core.graph_queries import get_fulltext_indices, get_range_indices
+
+    from memory.backend.indexes import GRAPHITI_INDEXES
+
+    provider = GraphProvider.FALKORDB
+    assert list(GRAPHITI_INDEXES) == get_range_indices(provider) + get_fulltext_indices(provider)
