@@ -197,7 +197,7 @@ async def _ann_query(
         "WITH i, collect(uuid) AS uuids RETURN i, uuids[0..$fetch] AS uuids",
         {
             **filters.params,
-            "vectors": [Vector(v) for v in vectors],  # rendered once, not float by float
+            "vectors": Vector.many(vectors),  # rendered once, not float by float
             "k": k,
             "fetch": fetch,
             "min_score": MIN_SIMILARITY,
