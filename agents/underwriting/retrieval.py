@@ -127,14 +127,21 @@ async def retrieve_rules(
             found.setdefault(hit.rule_name, []).append(signal.field)
     known = {rule.rule_name: rule for rule in by_field}
     extra = [name for name in found if name not in known]
-    if extra:
-        for rule in await analytics.rules(extra, product_type=product_type):
-            known[rule.rule_name] = rule
-    rules = [known[name] for name in found if name in known]
     # Only a rule that can fire is explained by its path, and those are the by-field ones.
-    paths = {p.rule_name: p for p in await analytics.paths(r.rule_name for r in by_field)}
+    more, by_path = await asyncio.gather(
+        analytics.rules(extra, product_type=product_type) if extra else _none(),
+        analytics.paths(r.rule_name for r in by_field),
+    )
+    for rule in more:
+        known[rule.rule_name] = rule
+    rules = [known[name] for name in found if name in known]
+    paths = {p.rule_name: p for p in by_path}
     return Retrieval(
         rules=rules,
         found_by={r.rule_name: found[r.rule_name] for r in rules},
         paths=paths,
     )
+
+
+async def _none() -> list[ExtractedRule]:
+    return []
