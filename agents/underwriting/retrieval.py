@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.underwriting.policy import evaluate_rule
 from memory.underwriting import DecisionPath, GraphAnalytics
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
@@ -104,7 +105,7 @@ async def retrieve_rules(
     Returns:
         The rules found by field or by meaning (by-field first), with the signals
         that found each (``field`` marks the by-field lookup), and the decision
-        paths of the rules that can fire.
+        paths of the rules that fire.
     """
     found: dict[str, list[str]] = {}
     known_values = {name: value for name, value in values.items() if name in fields.fields}
@@ -127,10 +128,12 @@ async def retrieve_rules(
             found.setdefault(hit.rule_name, []).append(signal.field)
     known = {rule.rule_name: rule for rule in by_field}
     extra = [name for name in found if name not in known]
-    # Only a rule that can fire is explained by its path, and those are the by-field ones.
+    # Only a rule that fires is explained by its path: a by-field rule whose conditions
+    # all hold (the others are listed with what they lack, no path needed).
+    fires = [r.rule_name for r in by_field if evaluate_rule(r, values).fires]
     more, by_path = await asyncio.gather(
         analytics.rules(extra, product_type=product_type) if extra else _none(),
-        analytics.paths(r.rule_name for r in by_field),
+        analytics.paths(fires),
     )
     for rule in more:
         known[rule.rule_name] = rule
