@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -67,3 +69,23 @@ def load_data_dictionary(path: str | Path | None = None) -> DataDictionary:
             f"{where} is not a data dictionary: expected {{'fields': {{name: "
             f"{{type: int|float|bool|str, unit, synonyms, description}}}}}}: {exc}"
         ) from exc
+
+
+def cached_data_dictionary(path: str | Path | None = None) -> DataDictionary:
+    """`load_data_dictionary`, parsed once per version of the file (read again when it changes).
+
+    Raises:
+        ValueError: As `load_data_dictionary`.
+    """
+    if path is None:
+        return _dictionary_version(None, 0)
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        stamp = -1  # let the loader name what is wrong with the path
+    return _dictionary_version(str(path), stamp)
+
+
+@lru_cache(maxsize=16)
+def _dictionary_version(path: str | None, stamp: int) -> DataDictionary:
+    return load_data_dictionary(path)

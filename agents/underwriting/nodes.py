@@ -11,11 +11,9 @@ severe than a fired hard rule's outcome, is sent back with the reason and, after
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import lru_cache
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -29,7 +27,7 @@ from agents.underwriting.state import UnderwritingState
 from memory import GraphMemory
 from memory.underwriting import GraphAnalytics, canonical_product
 from schemas.decision import DecisionProposal
-from schemas.fields import DataDictionary, load_data_dictionary
+from schemas.fields import DataDictionary, cached_data_dictionary
 from schemas.rules import PRODUCT_TYPES, STORED, ExtractedRule
 from schemas.submission import CitedRule, Decision, SubmissionError, parse_submission
 
@@ -56,23 +54,7 @@ def data_dictionary(context: Context) -> DataDictionary:
 
             configured = load_settings().fields_path
         path = str(configured) if configured else None
-    return _dictionary_file(path)
-
-
-def _dictionary_file(path: str | None) -> DataDictionary:
-    """The data dictionary at `path` (None: the packaged one), read again when it changes."""
-    if path is None:
-        return _read_dictionary(None, 0)
-    try:
-        stamp = os.stat(path).st_mtime_ns
-    except OSError:
-        stamp = -1  # let the loader name what is wrong with the path
-    return _read_dictionary(path, stamp)
-
-
-@lru_cache(maxsize=16)
-def _read_dictionary(path: str | None, stamp: int) -> DataDictionary:
-    return load_data_dictionary(path)
+    return cached_data_dictionary(path)
 
 
 @asynccontextmanager

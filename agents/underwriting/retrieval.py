@@ -132,7 +132,7 @@ async def retrieve_rules(
     # all hold (the others are listed with what they lack, no path needed).
     fires = [r.rule_name for r in by_field if evaluate_rule(r, values).fires]
     more, by_path = await asyncio.gather(
-        analytics.rules(extra, product_type=product_type) if extra else _none(),
+        analytics.rules(extra, product_type=product_type),
         analytics.paths(fires),
     )
     for rule in more:
@@ -144,7 +144,3 @@ async def retrieve_rules(
         found_by={r.rule_name: found[r.rule_name] for r in rules},
         paths=paths,
     )
-
-
-async def _none() -> list[ExtractedRule]:
-    return []

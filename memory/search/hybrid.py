@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from memory.backend.protocol import GraphBackend as Database
-from memory.backend.readcache import read_cache, read_through
+from memory.backend.readcache import ReadCache, read_cache, read_through
 from memory.backend.rows import EDGES_BY_UUID, relationship_from_row
 from memory.embedders import Embedder, embed_async
 from memory.model.records import SearchHit
@@ -115,7 +115,7 @@ async def hybrid_search_many(
     # Partition and validity filters already ran in the rankings; only an endpoint label
     # filter can still drop hits, so otherwise load just the records we return.
     wanted = [_ranked(scores)[: None if labels else limit] for scores in scored]
-    records = await edge_records(db, group_id, {uuid for ids in wanted for uuid in ids})
+    records = await _edge_records(db, group_id, cache, {u for ids in wanted for u in ids})
     for i, ids, scores in zip(asked, wanted, scored, strict=True):
         hits = [
             SearchHit(relationship=records[uuid], score=float(scores[uuid]))
@@ -126,11 +126,14 @@ async def hybrid_search_many(
     return results
 
 
-async def edge_records(db: Database, group_id: str, uuids: set[str]) -> dict[str, Any]:
+async def _edge_records(
+    db: Database, group_id: str, cache: ReadCache, uuids: set[str]
+) -> dict[str, Any]:
     """The records of the edges `uuids` (those that exist), read once per commit.
 
-    Records read before are taken from the graph's read cache (emptied by every
-    commit), so a long-running reader loads only edges it has not shown yet.
+    Records read before are taken from the graph's read cache (the one the rankings
+    came from: no second change-log poll), so a long-running reader loads only edges
+    it has not shown yet.
     """
     if not uuids:
         return {}
@@ -139,7 +142,7 @@ async def edge_records(db: Database, group_id: str, uuids: set[str]) -> dict[str
         rows = await db.query(group_id, EDGES_BY_UUID, {"uuids": sorted(missing)}, read_only=True)
         return {r["uuid"]: relationship_from_row(r) for r in rows}
 
-    return await read_through(await read_cache(db, group_id), EDGE_SPACE, uuids, load)
+    return await read_through(cache, EDGE_SPACE, uuids, load)
 
 
 async def _scores(

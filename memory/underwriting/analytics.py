@@ -22,7 +22,6 @@ import asyncio
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -34,7 +33,7 @@ from memory.model import EntityRecord, Namespace, SearchHit, as_namespace, entit
 from memory.underwriting.conditions import CURRENT_EDGE, RULE_NODES, condition_index
 from memory.underwriting.rulebook import rule_from_properties
 from memory.underwriting.visualize import draw_graph
-from schemas.fields import DataDictionary, load_data_dictionary
+from schemas.fields import DataDictionary, cached_data_dictionary
 from schemas.rules import PRODUCT_TYPES, ExtractedRule
 
 if TYPE_CHECKING:
@@ -316,6 +315,9 @@ class GraphAnalytics:
         product = canonical_product(product_type)
         if names is None:
             return _applicable(await self.rule_entities(), product)
+        names = list(names)
+        if not names:
+            return []
         cache = await read_cache(self.memory.db, self.namespace.group_id)
         found = await read_through(cache, "rule", names, self._load_rules)
         return [
@@ -415,10 +417,9 @@ class GraphAnalytics:
         return draw_graph(entities, edges, out, title or f"Athena graph {self.namespace}")
 
 
-@lru_cache(maxsize=8)
 def _settings_dictionary(path: Path | None) -> DataDictionary | None:
     try:
-        return load_data_dictionary(path)
+        return cached_data_dictionary(path)
     except ValueError:
         return None
 
