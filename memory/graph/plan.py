@@ -52,6 +52,15 @@ _WRITE_NODES = (
     "UNWIND $rows AS row MERGE (n:Entity {{uuid: row.uuid}}) SET n:{label} SET n = row "
     "SET n.name_embedding = vecf32(row.name_embedding)"
 )
+# A node new to the graph is created with its label: FalkorDB adds a label to an existing
+# node in time that grows with the graph (a 1,000-row batch of new Rule nodes labelled
+# after MERGE took 0.06 s into an empty graph, 0.36 s at 20k nodes and 10 s at 100k),
+# while MERGE on both labels stays flat. Its uuid is derived from its key, which holds
+# the label, so a node another writer created meanwhile is matched, not duplicated.
+_CREATE_NODES = (
+    "UNWIND $rows AS row MERGE (n:Entity:{label} {{uuid: row.uuid}}) SET n = row "
+    "SET n.name_embedding = vecf32(row.name_embedding)"
+)
 _WRITE_EDGES = (
     "UNWIND $rows AS row "
     "MATCH (s:Entity {uuid: row.source_uuid}) MATCH (t:Entity {uuid: row.target_uuid}) "
@@ -112,11 +121,13 @@ class Plan:
         archive: Edges to copy before they are rewritten: uuid -> version uuid.
         retire: Edges to close: uuid -> (source node uuid, target node uuid, provenance,
             the time they stopped holding or None for `now`).
+        created: Entity keys of the nodes new to the graph.
     """
 
     group_id: str
     now: datetime
     nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    created: set[str] = field(default_factory=set)
     edges: dict[str, dict[str, Any]] = field(default_factory=dict)
     archive: dict[str, str] = field(default_factory=dict)
     retire: dict[str, tuple[str, str, str | None, datetime | None]] = field(default_factory=dict)
@@ -257,6 +268,8 @@ def plan_node(
         return "unchanged"
     created = current.created_at if current and current.created_at else plan.now
     uuid = current.uuid if current else stable_uuid(plan.group_id, "entity", key)
+    if current is None:
+        plan.created.add(key)
     state[key] = NodeState(uuid, label, display, summary, props, confidence, created)
     plan.nodes[key] = {
         "uuid": uuid,
@@ -409,10 +422,12 @@ def _render(
     statements: list[Statement] = [(_ARCHIVE_EDGES, {"rows": Literal(c)}) for c in chunks(archive)]
     for label in sorted({n["label"] for n in nodes}):
         clients.ontology.check_label(label)  # labels come from the ontology's constants only
-        of_label = [n for n in nodes if n["label"] == label]
-        statements += [
-            (_WRITE_NODES.format(label=label), {"rows": Literal(c)}) for c in chunks(of_label)
-        ]
+        for new in (True, False):
+            rows = [
+                n for n in nodes if n["label"] == label and (n["entity_key"] in plan.created) is new
+            ]
+            cypher = (_CREATE_NODES if new else _WRITE_NODES).format(label=label)
+            statements += [(cypher, {"rows": Literal(c)}) for c in chunks(rows)]
     statements += [(_WRITE_EDGES, {"rows": Literal(c)}) for c in chunks(edges)]
     retire = [
         {"uuid": u, "at": (when or plan.now).isoformat(), "now": at, "source": source}

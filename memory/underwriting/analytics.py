@@ -318,23 +318,15 @@ class GraphAnalytics:
         names = list(names)
         if not names:
             return []
-        cache = await read_cache(self.memory.db, self.namespace.group_id)
-        found = await read_through(cache, "rule", names, self._load_rules)
+        # The condition index keeps every current rule's document: no round trip.
+        index = await condition_index(self.memory, self.namespace)
+        found = index.rules_named(dict.fromkeys(names))
         return [
             rule
             for name in sorted(found)
             for rule in found[name]
             if product is None or rule.product_type in ("ALL", product)
         ]
-
-    async def _load_rules(self, names: list[str]) -> dict[str, tuple[ExtractedRule, ...]]:
-        """The current rules of each name (none for an unknown name)."""
-        found: dict[str, list[ExtractedRule]] = {name: [] for name in names}
-        for entity in await self.rule_entities("n.name IN $names", names=names):
-            rule = rule_from_properties(entity.properties)
-            if rule is not None:
-                found.setdefault(entity.name, []).append(rule)
-        return {name: tuple(rules) for name, rules in found.items()}
 
     async def rules_for_submission(
         self, values: Mapping[str, Any], product_type: str | None = None

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from memory.backend import read_by_ids
-from schemas.rules import Condition
+from schemas.rules import STORED, Condition, ExtractedRule
 
 if TYPE_CHECKING:
     from memory.backend import Change, Reader
@@ -186,13 +186,18 @@ class _Field:
 
 @dataclass(frozen=True)
 class IndexedRule:
-    """What the index keeps of a rule: its key, name, product and conditions."""
+    """What the index keeps of a rule: its key, name, product, conditions and document.
+
+    `document` is the Rule node's stored JSON (the whole structured rule), kept as
+    read so a reader gets its rules without a round trip; it is parsed on first use.
+    """
 
     key: str
     name: str
     product_type: str
     conditions: tuple[Cond, ...]
     per_field: Mapping[str, int]
+    document: str | None = None
 
 
 class ConditionIndex:
@@ -201,15 +206,18 @@ class ConditionIndex:
     Rules are added and replaced one at a time (`add`, `discard`), so a changed
     rule costs a few list insertions, not a rebuild: a replaced rule's old slot
     is left dead and skipped, and the index compacts itself once dead slots
-    outnumber live ones.
+    outnumber live ones. With their documents (`add(..., document=)`) it also
+    serves the current rules by name (`rules_named`), each parsed once.
     """
 
     def __init__(self, rules: Iterable[tuple[str, str, list[Condition]]] = ()) -> None:
         """Index (rule name, product type, conditions) triples, keyed by rule name."""
         self.rules: list[IndexedRule | None] = []
         self.slot: dict[str, int] = {}
+        self.named: dict[str, list[int]] = {}
         self.fields: dict[str, _Field] = {}
         self.compactions = 0
+        self._parsed: dict[int, ExtractedRule | None] = {}
         for name, product, conditions in rules:
             self.add(name, name, product, conditions)
 
@@ -217,7 +225,12 @@ class ConditionIndex:
         return len(self.slot)
 
     def add(
-        self, key: str, name: str, product: str, conditions: Iterable[Condition | Cond]
+        self,
+        key: str,
+        name: str,
+        product: str,
+        conditions: Iterable[Condition | Cond],
+        document: str | None = None,
     ) -> None:
         """Index one rule under `key`, replacing what was indexed under it."""
         self.discard(key)
@@ -232,17 +245,44 @@ class ConditionIndex:
             if entry is None:  # (not setdefault: that builds a _Field on every call)
                 entry = self.fields[condition.field] = _Field()
             entry.add(rule, condition)
-        self.rules.append(IndexedRule(key, name, product.casefold(), kept, per_field))
+        self.rules.append(IndexedRule(key, name, product.casefold(), kept, per_field, document))
         self.slot[key] = rule
+        self.named.setdefault(name, []).append(rule)
 
     def discard(self, key: str) -> None:
         """Forget the rule indexed under `key` (unknown keys are ignored)."""
         rule = self.slot.pop(key, None)
         if rule is None:
             return
+        entry = self.rules[rule]
         self.rules[rule] = None
+        self._parsed.pop(rule, None)
+        if entry is not None:
+            slots = self.named.get(entry.name, [])
+            if rule in slots:
+                slots.remove(rule)
+            if not slots:
+                self.named.pop(entry.name, None)
         if len(self.rules) > 64 and len(self.slot) < len(self.rules) / 2:
             self._compact()
+
+    def rules_named(self, names: Iterable[str]) -> dict[str, tuple[ExtractedRule, ...]]:
+        """The current structured rules of each name (none for an unknown name).
+
+        Only rules indexed with their document are returned; each is parsed once
+        (documents were checked when they were written, so only their types are).
+        """
+        found: dict[str, tuple[ExtractedRule, ...]] = {}
+        for name in names:
+            rules = []
+            for slot in self.named.get(name, ()):
+                if slot not in self._parsed:
+                    self._parsed[slot] = _parse_rule(self.rules[slot])
+                parsed = self._parsed[slot]
+                if parsed is not None:
+                    rules.append(parsed)
+            found[name] = tuple(rules)
+        return found
 
     @property
     def values_version(self) -> tuple[int, int]:
@@ -252,9 +292,9 @@ class ConditionIndex:
     def _compact(self) -> None:
         self.compactions += 1
         live = [r for r in self.rules if r is not None]
-        self.rules, self.slot, self.fields = [], {}, {}
+        self.rules, self.slot, self.fields, self.named, self._parsed = [], {}, {}, {}, {}
         for entry in live:
-            self.add(entry.key, entry.name, entry.product_type, entry.conditions)
+            self.add(entry.key, entry.name, entry.product_type, entry.conditions, entry.document)
 
     def string_values(self) -> dict[str, list[str]]:
         """The text values conditions compare each field with (for reading queries)."""
@@ -312,7 +352,7 @@ class ConditionIndex:
     def to_bytes(self) -> bytes:
         """Serialise the live rules (JSON)."""
         live = [
-            [e.key, e.name, e.product_type, [list(c) for c in e.conditions]]
+            [e.key, e.name, e.product_type, [list(c) for c in e.conditions], e.document]
             for e in self.rules
             if e is not None
         ]
@@ -322,19 +362,31 @@ class ConditionIndex:
     def from_bytes(cls, data: bytes) -> ConditionIndex:
         """Load an index written by `to_bytes`."""
         index = cls()
-        for key, name, product, conditions in json.loads(data):
-            index.add(key, name, product, [Cond(*c) for c in conditions])
+        for key, name, product, conditions, document in json.loads(data):
+            index.add(key, name, product, [Cond(*c) for c in conditions], document)
         return index
 
 
-def _rule_entry(uuid: str, name: str, props_json: str | None) -> tuple[str, str, list[Condition]]:
-    """(name, product type, conditions) of a stored Rule node; no conditions if malformed."""
+def _parse_rule(entry: IndexedRule | None) -> ExtractedRule | None:
+    """The structured rule of an indexed document; None without one or if malformed."""
+    if entry is None or entry.document is None:
+        return None
+    try:
+        return ExtractedRule.model_validate_json(entry.document, context={STORED: True})
+    except ValueError:  # a Rule node without a whole rule (pydantic's errors are ValueErrors)
+        return None
+
+
+def _rule_entry(
+    uuid: str, name: str, props_json: str | None
+) -> tuple[str, str, list[Condition], str | None]:
+    """(name, product, conditions, document) of a stored Rule node; no conditions if malformed."""
     try:
         props = json.loads(props_json or "{}")
         conditions = [Condition.model_validate(c) for c in props.get("conditions") or []]
     except (ValueError, TypeError):  # not a structured rule: nothing to index
-        return name, "", []
-    return name, str(props.get("product_type") or ""), conditions
+        return name, "", [], props_json
+    return name, str(props.get("product_type") or ""), conditions, props_json
 
 
 class ConditionKind:
@@ -346,7 +398,7 @@ class ConditionKind:
     """
 
     name = "conditions"
-    version = 1
+    version = 2  # 2: with each rule's document
     _RETURN = "RETURN n.uuid AS uuid, n.name AS name, n.props_json AS props"
 
     async def build(self, reader: Reader, group_id: str) -> ConditionIndex:

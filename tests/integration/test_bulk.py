@@ -72,3 +72,30 @@ async def test_bulk_ingest_equals_the_agent_path_with_per_item_writes(
     again = await ingest_rules(memory, bulk, rules)
     assert again.nodes.created == again.nodes.updated == again.sources.updated == 0
     assert await memory.export(bulk) == exported
+
+
+async def test_nodes_carry_their_label_once_created_and_after_an_update(
+    memory: GraphMemory, dev_set: Path
+) -> None:
+    rules = load_rules(dev_set / "rules.jsonl")
+    [ns] = await _fresh(memory, "bulk-labels")
+    await apply_rule_graphs(memory, ns, [rule_graph(r) for r in rules], source="dev")
+    # New nodes are created with their label (not labelled after MERGE); a rewrite of an
+    # existing node takes the other statement: both leave one node per key, labelled.
+    changed = [r.model_copy(update={"outcome_description": "Changed."}) for r in rules[:3]]
+    nodes, _ = await apply_rule_graphs(memory, ns, [rule_graph(r) for r in changed], source="x")
+    assert nodes.updated == 3
+    rows = await memory.db.query(
+        ns.group_id,
+        "MATCH (n:Entity) RETURN n.label AS label, labels(n) AS labels, count(*) AS copies "
+        "ORDER BY label",
+    )
+    by_label = {r["label"]: r for r in rows}
+    assert {r["label"] for r in rows} >= {"Rule", "RiskFactor", "Outcome", "Source"}
+    for row in rows:
+        assert sorted(row["labels"]) == sorted(["Entity", row["label"]])
+    assert by_label["Rule"]["copies"] == len({r.rule_name for r in rules})
+    keys = await memory.db.query(
+        ns.group_id, "MATCH (n:Entity) WITH n.entity_key AS k, count(*) AS c WHERE c > 1 RETURN k"
+    )
+    assert keys == []

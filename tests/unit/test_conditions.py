@@ -134,3 +134,40 @@ def test_dev_decisions_are_the_same_from_the_index_candidates_as_from_every_rule
             full.cited_rule_names,
         ), case["id"]
         assert narrowed.decision == case["expected_decision"], case["id"]
+
+
+def test_rules_are_served_by_name_from_their_documents_through_changes_and_a_snapshot() -> None:
+    rng = random.Random(5)
+    rules = [_rule(i, rng) for i in range(100)]
+    index = ConditionIndex()
+    for number, rule in enumerate(rules):
+        index.add(
+            f"uuid-{number}",
+            rule.rule_name,
+            rule.product_type,
+            rule.conditions,
+            rule.model_dump_json(),
+        )
+    assert index.rules_named(["Rule 3", "Rule 70", "Nope"]) == {
+        "Rule 3": (rules[3],),
+        "Rule 70": (rules[70],),
+        "Nope": (),
+    }
+    changed = rules[3].model_copy(update={"action": "decline"})
+    index.add(
+        "uuid-3",
+        changed.rule_name,
+        changed.product_type,
+        changed.conditions,
+        changed.model_dump_json(),
+    )
+    assert index.rules_named(["Rule 3"])["Rule 3"] == (changed,)
+    for number in range(60):  # past half dead: the index compacts itself
+        index.discard(f"uuid-{number}")
+    assert index.compactions >= 1
+    assert index.rules_named(["Rule 3", "Rule 80"]) == {"Rule 3": (), "Rule 80": (rules[80],)}
+    loaded = ConditionIndex.from_bytes(index.to_bytes())
+    assert loaded.rules_named(["Rule 99"]) == {"Rule 99": (rules[99],)}
+    # A Rule node without a whole rule (a hand-made node) is indexed but serves no rule.
+    loaded.add("uuid-x", "Partial", "ALL", [], json.dumps({"rule_name": "Partial"}))
+    assert loaded.rules_named(["Partial"]) == {"Partial": ()}
