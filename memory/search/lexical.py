@@ -51,6 +51,7 @@ _STEMMER = Stemmer.Stemmer("english")
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 K1 = 1.5
 B = 0.75
+MAX_CACHED_TERMS = 512  # searched terms whose weights are kept until the index changes
 WILDCARD = "ALL"  # the default partition of facts that apply to every partition
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 COMPACT_FRACTION = 0.25  # compact once dead slots or buffered postings pass this share
@@ -127,6 +128,8 @@ class LexicalIndex:
         self.live_length = 0.0
         self._masks: dict[tuple[tuple[str, ...] | None, str | None], np.ndarray | None] = {}
         self._norm: np.ndarray | None = None  # BM25 length norm per slot, until a change
+        # A searched term's live postings and BM25 weights (without idf), until a change.
+        self._weights: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     # -- building and changing ----------------------------------------------------------
 
@@ -179,6 +182,7 @@ class LexicalIndex:
                 self.live_length -= float(self.length.data[slot])
         self._masks.clear()
         self._norm = None
+        self._weights.clear()
         self._maybe_compact()
 
     def upsert(self, facts: Iterable[Fact]) -> None:
@@ -211,6 +215,7 @@ class LexicalIndex:
             self.buffered += len(counts)
         self._masks.clear()
         self._norm = None
+        self._weights.clear()
         self._maybe_compact()
 
     def _maybe_compact(self) -> None:
@@ -235,6 +240,7 @@ class LexicalIndex:
         self.live_length = float(c.length.sum())
         self._masks.clear()
         self._norm = None
+        self._weights.clear()
 
     def _compacted(self) -> _Compacted:
         """The index's live content as fresh arrays (the index itself is left as it is)."""
@@ -312,24 +318,37 @@ class LexicalIndex:
         if not ids or not self.slot:
             return []
         mask = self._mask(relations, partition)
-        alive = self.alive.view if len(self.uuids) > len(self.slot) else None  # dead slots?
         n = len(self.slot)
-        norm = self._norm
-        if norm is None:
-            norm = self._norm = K1 * ((1 - B) + B * self.length.view / (self.live_length / n))
         totals = np.zeros(len(self.uuids), dtype=np.float32)
         for tid in ids:  # a term lists each document once: plain fancy-index adds
-            docs, tfs = self._postings(tid)
-            if alive is not None:
-                live = alive[docs]
-                docs, tfs = docs[live], tfs[live]
+            docs, weights = self._term_weights(tid)
             if not docs.size:
                 continue
             idf = math.log(1 + (n - docs.size + 0.5) / (docs.size + 0.5))
-            totals[docs] += idf * tfs / (norm[docs] + tfs)
+            totals[docs] += np.float32(idf) * weights
+        keep = totals > 0
         if mask is not None:
-            totals[~mask] = 0.0
-        return [self.uuids[i] for i in _top(totals, fetch)]
+            keep &= mask
+        return [self.uuids[i] for i in _top(totals, np.flatnonzero(keep), fetch)]
+
+    def _term_weights(self, tid: int) -> tuple[np.ndarray, np.ndarray]:
+        """A term's live documents and their BM25 weights before idf (kept until a change)."""
+        cached = self._weights.get(tid)
+        if cached is not None:
+            return cached
+        docs, tfs = self._postings(tid)
+        if len(self.uuids) > len(self.slot):  # dead slots
+            live = self.alive.view[docs]
+            docs, tfs = docs[live], tfs[live]
+        norm = self._norm
+        if norm is None:
+            n = len(self.slot)
+            norm = self._norm = K1 * ((1 - B) + B * self.length.view / (self.live_length / n))
+        weights = (tfs / (norm[docs] + tfs)).astype(np.float32)
+        if len(self._weights) >= MAX_CACHED_TERMS:
+            self._weights.pop(next(iter(self._weights)))
+        self._weights[tid] = (docs, weights)
+        return docs, weights
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -374,9 +393,12 @@ class LexicalIndex:
         return index
 
 
-def _top(totals: np.ndarray, fetch: int) -> list[int]:
-    """Indexes of the `fetch` highest non-zero totals, best first (ties: index order)."""
-    candidates = np.flatnonzero(totals)
+def _top(totals: np.ndarray, candidates: np.ndarray, fetch: int) -> list[int]:
+    """The `fetch` candidates of highest total, best first (ties: index order).
+
+    `candidates` are the indexes worth ranking (non-zero and kept by the filters):
+    finding them on a boolean array is several times faster than on the totals.
+    """
     if candidates.size == 0:
         return []
     values = totals[candidates]

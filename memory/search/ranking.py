@@ -11,6 +11,7 @@ is how a submission's risk signals are searched together.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -274,8 +275,16 @@ async def fused_scores(
     """RRF of the BM25 and vector rankings, per query: uuid -> fused score."""
     # One look-up (one change-log poll) serves both rankings.
     index = await lexical_index(db, group_id, filters.partition_property, filters.wildcard)
-    by_vector = await vector_ids(db, group_id, vectors, fetch, filters, index=index)
-    by_terms = await lexical_ids(db, group_id, queries, fetch, filters, index=index)
+    # The vector query is sent first; the in-process BM25 ranking runs while the server
+    # answers it (the task runs up to its first wait on the server at the next yield).
+    vector_task = asyncio.ensure_future(
+        vector_ids(db, group_id, vectors, fetch, filters, index=index)
+    )
+    try:
+        await asyncio.sleep(0)
+        by_terms = await lexical_ids(db, group_id, queries, fetch, filters, index=index)
+    finally:
+        by_vector = await vector_task
     fused = []
     for bm25, vector_ranking in zip(by_terms, by_vector, strict=True):
         rankings = [vector_ranking] if bm25 is None else [bm25, vector_ranking]

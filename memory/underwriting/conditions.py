@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import json
 import logging
+from array import array
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
+
+import numpy as np
 
 from memory.backend import read_by_ids
 from schemas.rules import STORED, Condition, ExtractedRule
@@ -119,9 +122,11 @@ class _Thresholds:
     limits: list[float] = field(default_factory=list)
     rules: list[int] = field(default_factory=list)
     pending: list[tuple[float, int]] = field(default_factory=list)
+    _array: np.ndarray | None = None  # `rules` as an array, made on the first lookup
 
     def add(self, limit: float, rule: int) -> None:
         self.pending.append((limit, rule))
+        self._array = None
 
     def _settle(self) -> None:
         if len(self.pending) <= 8:
@@ -135,16 +140,19 @@ class _Thresholds:
             self.rules = [rule for _, rule in pairs]
         self.pending.clear()
 
-    def holding(self, operator: str, value: float) -> list[int]:
+    def holding(self, operator: str, value: float) -> np.ndarray:
         if self.pending:
             self._settle()
+        if self._array is None:
+            self._array = np.asarray(self.rules, dtype=np.int64)
+        rules = self._array
         if operator == "gt":  # value > limit
-            return self.rules[: bisect_left(self.limits, value)]
+            return rules[: bisect_left(self.limits, value)]
         if operator == "gte":
-            return self.rules[: bisect_right(self.limits, value)]
+            return rules[: bisect_right(self.limits, value)]
         if operator == "lt":  # value < limit
-            return self.rules[bisect_right(self.limits, value) :]
-        return self.rules[bisect_left(self.limits, value) :]  # lte
+            return rules[bisect_right(self.limits, value) :]
+        return rules[bisect_left(self.limits, value) :]  # lte
 
 
 @dataclass
@@ -172,16 +180,21 @@ class _Field:
         else:
             self.rest.append((rule, condition))
 
-    def holding(self, value: Any) -> Iterable[int]:
+    def holding(self, value: Any) -> list[Sequence[int] | np.ndarray]:
+        """The rules with a condition on this field that `value` satisfies, in parts.
+
+        A rule is listed once per condition that holds (two on one field, twice).
+        """
+        parts: list[Sequence[int] | np.ndarray] = []
         key = _key(value)
-        if key is not None:
-            yield from self.equals.get(key, ())
+        if key is not None and key in self.equals:
+            parts.append(self.equals[key])
         if is_number(value):
-            for op, thresholds in self.numeric.items():
-                yield from thresholds.holding(op, float(value))
-        for rule, condition in self.rest:
-            if holds(condition.operator, value, condition.value):
-                yield rule
+            parts += [t.holding(op, float(value)) for op, t in self.numeric.items()]
+        rest = [r for r, c in self.rest if holds(c.operator, value, c.value)]
+        if rest:
+            parts.append(rest)
+        return parts
 
 
 @dataclass(frozen=True)
@@ -218,8 +231,17 @@ class ConditionIndex:
         self.fields: dict[str, _Field] = {}
         self.compactions = 0
         self._parsed: dict[int, ExtractedRule | None] = {}
+        self._columns()
         for name, product, conditions in rules:
             self.add(name, name, product, conditions)
+
+    def _columns(self) -> None:
+        """Empty per-slot columns: live or not, product, conditions per field."""
+        self._alive = array("b")
+        self._product = array("i")
+        self._products: dict[str, int] = {}
+        # field -> conditions each slot has on it (unsigned 16-bit; shorter: zeros follow)
+        self._counts: dict[str, array[int]] = {}
 
     def __len__(self) -> int:
         return len(self.slot)
@@ -247,6 +269,13 @@ class ConditionIndex:
             entry.add(rule, condition)
         self.rules.append(IndexedRule(key, name, product.casefold(), kept, per_field, document))
         self.slot[key] = rule
+        self._alive.append(1)
+        self._product.append(self._products.setdefault(product.casefold(), len(self._products)))
+        for name_of_field, count in per_field.items():
+            counts = self._counts.setdefault(name_of_field, array("H"))
+            if len(counts) < rule:
+                counts.frombytes(bytes(counts.itemsize * (rule - len(counts))))
+            counts.append(count)
         self.named.setdefault(name, []).append(rule)
 
     def discard(self, key: str) -> None:
@@ -256,6 +285,7 @@ class ConditionIndex:
             return
         entry = self.rules[rule]
         self.rules[rule] = None
+        self._alive[rule] = 0
         self._parsed.pop(rule, None)
         if entry is not None:
             slots = self.named.get(entry.name, [])
@@ -293,6 +323,7 @@ class ConditionIndex:
         self.compactions += 1
         live = [r for r in self.rules if r is not None]
         self.rules, self.slot, self.fields, self.named, self._parsed = [], {}, {}, {}, {}
+        self._columns()
         for entry in live:
             self.add(entry.key, entry.name, entry.product_type, entry.conditions, entry.document)
 
@@ -310,8 +341,9 @@ class ConditionIndex:
         present = {f: v for f, v in values.items() if v is not None and f in self.fields}
         held: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for name, value in present.items():
-            for rule in self.fields[name].holding(value):
-                held[rule][name] += 1
+            for part in self.fields[name].holding(value):
+                for rule in part:
+                    held[int(rule)][name] += 1
         wanted = product_type.casefold() if product_type else None
         found = []
         for rule in sorted(held):
@@ -333,21 +365,26 @@ class ConditionIndex:
         (they make the rule undecided, not fired). Other rules cannot fire.
         """
         present = {f: v for f, v in values.items() if v is not None and f in self.fields}
-        held: dict[int, int] = defaultdict(int)
-        for name, value in present.items():
-            for rule in self.fields[name].holding(value):
-                held[rule] += 1
-        wanted = product_type.casefold() if product_type else None
-        names = []
-        for rule in sorted(held):
-            entry = self.rules[rule]
-            if entry is None:
-                continue
-            if held[rule] != sum(n for f, n in entry.per_field.items() if f in present):
-                continue
-            if wanted is None or entry.product_type in (ALL_PRODUCTS, wanted):
-                names.append(entry.name)
-        return names
+        slots = len(self.rules)
+        parts = [
+            np.asarray(part, dtype=np.int64)
+            for name, value in present.items()
+            for part in self.fields[name].holding(value)
+        ]
+        if not slots or not parts:
+            return []
+        # Conditions that hold per slot, against the conditions it has on submitted fields.
+        held = np.bincount(np.concatenate(parts), minlength=slots)
+        needed = np.zeros(slots, dtype=np.int64)
+        for name in present:
+            counts = np.frombuffer(self._counts[name], dtype=np.uint16)
+            needed[: counts.size] += counts
+        ok = (held > 0) & (held == needed) & np.frombuffer(self._alive, dtype=np.int8).astype(bool)
+        if product_type:
+            codes = np.frombuffer(self._product, dtype=np.int32)
+            wanted = [self._products.get(p, -1) for p in (ALL_PRODUCTS, product_type.casefold())]
+            ok &= np.isin(codes, wanted)
+        return [self.rules[slot].name for slot in np.flatnonzero(ok)]  # type: ignore[union-attr]
 
     def to_bytes(self) -> bytes:
         """Serialise the live rules (JSON)."""

@@ -83,6 +83,26 @@ def test_candidates_equal_a_scan_of_every_rule_on_random_rules() -> None:
         assert sorted(index.candidates(values, product)) == sorted(expected), values
 
 
+def test_candidates_stay_exact_as_rules_are_replaced_and_dropped() -> None:
+    rng = random.Random(23)
+    rules = {i: _rule(i, rng) for i in range(300)}
+    index = _index(list(rules.values()))
+    for round_ in range(6):
+        for i in rng.sample(sorted(rules), 40):  # dropped, or replaced by another version
+            if rng.random() < 0.5:
+                index.discard(rules.pop(i).rule_name)
+            else:
+                new = _rule(i, rng)
+                rules[i] = new
+                index.add(new.rule_name, new.rule_name, new.product_type, new.conditions)
+        for _ in range(60):
+            values = {f: rng.choice(VALUES[f]) for f in FIELDS if rng.random() < 0.7}
+            product = rng.choice(("BOP", "GL", "LRO", None))
+            expected = _brute_force(list(rules.values()), values, product)
+            assert sorted(index.candidates(values, product)) == sorted(expected), (round_, values)
+    assert index.compactions >= 1
+
+
 def test_thresholds_at_the_boundary_and_text_compared_like_the_policy() -> None:
     rules = [
         _fixed("Over 20", "employees", "gt", 20),
