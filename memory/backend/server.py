@@ -26,6 +26,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from memory.backend.aoftail import loads_unindexed, tail_empty
 from memory.backend.bulkload import AOF_REWRITE_PERCENTAGE
 
 logger = logging.getLogger(__name__)
@@ -324,8 +325,9 @@ def _spawn(paths: _Paths) -> subprocess.Popen[bytes]:
         # Build the indexes (HNSW above all) in the background after loading instead of
         # during it: a restart over 100k rules answers in seconds, not minutes. FalkorDB
         # asserts when it replays a MULTI/EXEC of the AOF tail with indexes pending, so
-        # only when there is no tail to replay (`stop_server` compacts the AOF first).
-        *(("DELAY_INDEXING", "yes") if _aof_tail_empty(paths) else ()),
+        # only when the tail has none (`stop_server` compacts the AOF first; after a
+        # crash a small tail is rewritten without them, `memory.backend.aoftail`).
+        *(("DELAY_INDEXING", "yes") if _tail_loads_unindexed(paths) else ()),
     ]
     logger.info("starting FalkorDB server in %s", paths.data_dir)
     log_fd = os.open(paths.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -349,18 +351,12 @@ _LOAD_REPORT_SECONDS = 5.0
 
 def _aof_tail_empty(paths: _Paths) -> bool:
     """Whether the append-only file has no incremental part to replay (only its base)."""
-    folder = paths.data_dir / "appendonlydir"
-    manifest = folder / "appendonly.aof.manifest"
-    if not manifest.is_file():
-        return True
-    for line in manifest.read_text().splitlines():
-        parts = line.split()
-        fields = dict(zip(parts[::2], parts[1::2], strict=False))
-        if fields.get("type") == "i":
-            tail = folder / fields.get("file", "")
-            if tail.is_file() and tail.stat().st_size > 0:
-                return False
-    return True
+    return tail_empty(paths.data_dir / "appendonlydir")
+
+
+def _tail_loads_unindexed(paths: _Paths) -> bool:
+    """Whether the server can load with its indexing delayed (see `memory.backend.aoftail`)."""
+    return loads_unindexed(paths.data_dir / "appendonlydir")
 
 
 def _log_says_loading(paths: _Paths) -> bool:
@@ -411,6 +407,8 @@ def _loading_state(paths: _Paths) -> str | None:
     perc = float(info.get("loading_loaded_perc", 0.0))
     total = int(info.get("loading_total_bytes", 0)) / 1e9
     eta = int(info.get("loading_eta_seconds", 0))
+    if perc >= 99.5:  # read whole: FalkorDB builds indexes before replaying a large tail
+        return f"building its indexes after loading {total:.1f} GB (minutes at 100k rules)"
     return f"loading its data: {perc:.0f}% of {total:.1f} GB, about {eta} s left"
 
 

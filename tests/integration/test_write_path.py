@@ -169,3 +169,40 @@ async def test_restart_answers_at_once_while_indexes_build(tmp_path: Path) -> No
             assert len(await memory.entities(ns, "Rule")) == len(rules)
     finally:
         stop_server(data_dir)
+
+
+async def test_after_a_crash_the_server_answers_while_indexes_build(tmp_path: Path) -> None:
+    import signal
+
+    from memory.backend.server import server_status
+
+    data_dir = tmp_path / "db"
+    settings = Settings(ATHENA_DATA_DIR=data_dir)
+    ns = Namespace.agent("crash-restart")
+    rules = generate_rules(load_data_dictionary(), 600)  # 2,400 edges: the HNSW path
+    try:
+        async with GraphMemory(settings) as memory:
+            from agents.ingestion import ingest_rules
+
+            await ingest_rules(memory, ns, rules[:-2])
+            assert stop_server(data_dir)  # a compacted file: the tail starts empty
+            for rule in rules[-2:]:  # two commits after it: a tail of transactions
+                await ingest_rules(memory, ns, [rule])
+            before = await memory.export(ns)
+        tails = list((data_dir / "appendonlydir").glob("*.incr.aof"))
+        assert any(b"MULTI" in t.read_bytes() for t in tails)
+        os.kill(server_status(data_dir).pid or 0, signal.SIGKILL)
+        log = data_dir / "falkordb.log"
+        starts = log.read_text().count("Server initialized")
+        ensure_server(data_dir)
+        # The tail was rewritten without its transactions, so the indexes were built in
+        # the background instead of before the first answer; nothing committed is lost.
+        new_start = log.read_text().split("Server initialized")[starts:]
+        assert "constructed in the background" in "".join(new_start)
+        assert not any(b"MULTI" in t.read_bytes() for t in tails)
+        async with GraphMemory(settings) as memory:
+            assert await memory.export(ns) == before
+            assert len(await memory.entities(ns, "Rule")) == len(rules)
+            assert await memory.search(ns, rules[-1].risk_factor, limit=3)
+    finally:
+        stop_server(data_dir)
