@@ -30,6 +30,7 @@ MIN_SIMILARITY = 0.2  # static word embeddings score paraphrases low; let RRF de
 EXACT_MAX_EDGES = 2000
 ANN_OVERFETCH = 4  # the vector index does not pre-filter: ask it for this many times more
 ANN_MAX_K = 4000
+SEND_TURNS = 3  # event-loop turns a started vector query takes to reach the server
 
 EDGE_FILTER = (
     "($relations IS NULL OR e.name IN $relations) AND "
@@ -276,12 +277,14 @@ async def fused_scores(
     # One look-up (one change-log poll) serves both rankings.
     index = await lexical_index(db, group_id, filters.partition_property, filters.wildcard)
     # The vector query is sent first; the in-process BM25 ranking runs while the server
-    # answers it (the task runs up to its first wait on the server at the next yield).
+    # answers it. The task reaches its send in two turns of the event loop (measured; a
+    # connection still to be made takes longer, and BM25 then simply runs first).
     vector_task = asyncio.ensure_future(
         vector_ids(db, group_id, vectors, fetch, filters, index=index)
     )
     try:
-        await asyncio.sleep(0)
+        for _ in range(SEND_TURNS):
+            await asyncio.sleep(0)
         by_terms = await lexical_ids(db, group_id, queries, fetch, filters, index=index)
     finally:
         by_vector = await vector_task
