@@ -270,6 +270,7 @@ INGEST_TARGETS = (
 )
 WIDE_DECIDE_TARGETS = ((10_000, 50.0), (100_000, 100.0))
 STARTUP_LIMIT_S = 1.0
+STARTUP_TARGET_UPTO = 10_000
 RESTART_LIMIT_S = 30.0
 _PATH_NAMES = {
     "cli_shared": "`athena ingest FILE --rules`, 50 shared sources",
@@ -309,7 +310,8 @@ def _write_targets(by_size: dict[int, dict[str, Any]]) -> list[str]:
                 + f" | {_yes(wide['p95_ms'] <= limit)} |"
             )
     for size, s in sorted(by_size.items()):
-        for name, run in (s.get("startup") or {}).items():
+        # Start-up is a target at 10k rules (the issue's); larger sizes are in the table.
+        for name, run in (s.get("startup") or {}).items() if size <= STARTUP_TARGET_UPTO else ():
             lines.append(
                 f"| fresh `athena {name.split('_')[0]}` process, first output, {size} rules, "
                 f"<= {STARTUP_LIMIT_S:.0f} s | {run['wall_s']:.2f} s "
@@ -319,10 +321,11 @@ def _write_targets(by_size: dict[int, dict[str, Any]]) -> list[str]:
         restart = s.get("restart")
         if restart:
             got = restart["first_query_after_clean_restart_s"]
+            crash = restart["first_query_after_crash_s"]
             lines.append(
-                f"| first answer after a server restart, {size} rules, <= {RESTART_LIMIT_S:.0f} s "
-                f"| {got:.1f} s (after a crash: {restart['first_query_after_crash_s']:.1f} s) "
-                f"| {_yes(got <= RESTART_LIMIT_S)} |"
+                f"| first answer after a server restart, clean or after a crash, {size} rules, "
+                f"<= {RESTART_LIMIT_S:.0f} s | {got:.1f} s (after a crash: {crash:.1f} s) "
+                f"| {_yes(max(got, crash) <= RESTART_LIMIT_S)} |"
             )
     return lines
 
