@@ -44,3 +44,33 @@ def test_settings_without_a_file_do_not_import_yaml() -> None:
     )
     assert "memory.settings" in modules
     assert "yaml" not in modules
+
+
+def test_safetensors_tensors_are_mapped_as_safetensors_reads_them(tmp_path: Path) -> None:
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    from memory.embedders import _mapped_tensor
+
+    tensors = {
+        "a": np.arange(12, dtype=np.float16).reshape(3, 4),
+        "b": np.linspace(0, 1, 10, dtype=np.float32),
+        "c": np.arange(6, dtype=np.int64).reshape(2, 3),  # a dtype read through safetensors
+    }
+    path = tmp_path / "t.safetensors"
+    save_file(tensors, str(path))
+    for name, expected in tensors.items():
+        got = _mapped_tensor(path, name)
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        assert np.array_equal(got, expected)
+    assert isinstance(_mapped_tensor(path, "a"), np.memmap)
+    assert not isinstance(_mapped_tensor(path, "c"), np.memmap)
+
+
+def test_embedding_offline_maps_the_table_without_importing_safetensors() -> None:
+    modules = _imported_by(
+        "from memory.embedders import WordLlamaEmbedder\n"
+        "assert WordLlamaEmbedder().embed(['rural dance studio']).shape == (1, 256)"
+    )
+    assert "tokenizers" in modules
+    assert "safetensors" not in modules
