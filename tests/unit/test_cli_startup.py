@@ -74,3 +74,35 @@ def test_embedding_offline_maps_the_table_without_importing_safetensors() -> Non
     )
     assert "tokenizers" in modules
     assert "safetensors" not in modules
+
+
+class _Texts:
+    """A derived kind whose state is a bytes value (saved and loaded as is)."""
+
+    name = "texts"
+    version = 1
+
+    def dump(self, state: bytes) -> bytes:
+        return state
+
+    def load(self, data: bytes) -> bytes:
+        return data
+
+
+class _Target:
+    target = "unix:///nowhere"
+
+
+def test_a_snapshot_loads_back_its_whole_body(tmp_path: Path) -> None:
+    from memory.backend.derived import DerivedIndexes, _Held
+
+    indexes = DerivedIndexes(_Target(), tmp_path)  # type: ignore[arg-type]
+    body = b"first line\n" + bytes(range(256)) * 4000 + b"\n"
+    indexes._save("g", _Texts(), _Held("epoch-1", "5-0", body))
+    held = indexes._load("g", _Texts())
+    assert held is not None
+    assert (held.epoch, held.offset, held.state) == ("epoch-1", "5-0", body)
+    path = indexes._path("g", _Texts())
+    assert path is not None
+    path.write_bytes(b"no header line")
+    assert indexes._load("g", _Texts()) is None
