@@ -9,6 +9,7 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import NoReturn
 
 from agents.commands import COMMANDS, command_modules
 
@@ -86,5 +87,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
 
+def run() -> NoReturn:
+    """The `athena` program: run the command of `sys.argv` and exit with its code.
+
+    The process ends here, so its objects are frozen first (`gc.freeze`): the
+    collection the interpreter runs on its way out then scans none of them (some
+    20 ms after an `athena decide`); they are still freed as usual.
+    """
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -106,3 +106,31 @@ def test_a_snapshot_loads_back_its_whole_body(tmp_path: Path) -> None:
     assert path is not None
     path.write_bytes(b"no header line")
     assert indexes._load("g", _Texts()) is None
+
+
+def test_the_program_exits_with_the_command_code_its_objects_frozen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    frozen: list[bool] = []
+    monkeypatch.setattr(cli, "main", lambda: 3)
+    monkeypatch.setattr(cli.gc, "freeze", lambda: frozen.append(True))
+    with pytest.raises(SystemExit) as exited:
+        cli.run()
+    assert exited.value.code == 3
+    assert frozen == [True]
+
+
+def test_the_athena_script_runs_the_program() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    assert project["project"]["scripts"]["athena"] == "agents.cli:run"
+    done = subprocess.run(
+        [sys.executable, "-m", "agents.cli", "decide"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "ATHENA_DATA_DIR": "/nonexistent/athena-startup-test"},
+    )
+    assert done.returncode == 2
+    assert "give either a SUBMISSION.json" in done.stderr
