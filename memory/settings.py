@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -234,6 +233,8 @@ def load_settings(path: str | Path | None = None, **overrides: Any) -> Settings:
     path = path or os.environ.get("ATHENA_CONFIG") or None
     values: dict[str, Any] = {}
     if path is not None:
+        import yaml  # only a settings file needs it: a command without one skips the import
+
         try:
             loaded = yaml.safe_load(Path(path).read_text("utf-8")) or {}
         except (OSError, yaml.YAMLError) as exc:

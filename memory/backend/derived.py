@@ -213,8 +213,9 @@ class DerivedIndexes:
         if path is None or not path.is_file():
             return None
         try:
-            data = path.read_bytes()
-            head, _, body = data.partition(b"\n")
+            with path.open("rb") as snapshot:  # the body read in one piece, not copied after
+                head = snapshot.readline()
+                body = snapshot.read(os.fstat(snapshot.fileno()).st_size - len(head))
             meta = json.loads(head)
             with _no_gc():
                 state = kind.load(body)

@@ -14,13 +14,8 @@ from memory.underwriting.analytics import (
     RuleHit,
     canonical_product,
 )
-from memory.underwriting.conditions import (
-    ConditionIndex,
-    condition_index,
-    equal,
-    holds,
-    is_number,
-)
+from memory.underwriting.condition_kind import condition_index
+from memory.underwriting.conditions import ConditionIndex, equal, holds, is_number
 from memory.underwriting.ontology import (
     ALL_PRODUCTS,
     PARTITION_PROPERTY,

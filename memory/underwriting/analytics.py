@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memory.backend.readcache import read_cache, read_through
 from memory.backend.rows import NODE_FIELDS, entity_from_row
 from memory.model import EntityRecord, Namespace, SearchHit, as_namespace, entity_key
-from memory.underwriting.conditions import CURRENT_EDGE, RULE_NODES, condition_index
+from memory.underwriting.condition_kind import CURRENT_EDGE, RULE_NODES, condition_index
 from memory.underwriting.rulebook import rule_from_properties
 from memory.underwriting.visualize import draw_graph
 from schemas.fields import DataDictionary, cached_data_dictionary

@@ -18,7 +18,8 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from memory.underwriting.conditions import CURRENT_EDGE, ConditionIndex, condition_index
+from memory.underwriting.condition_kind import CURRENT_EDGE, condition_index
+from memory.underwriting.conditions import ConditionIndex
 from memory.underwriting.fieldlink import QueryReader, profile_of
 from schemas.fields import DataDictionary
 

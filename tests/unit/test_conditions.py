@@ -191,3 +191,22 @@ def test_rules_are_served_by_name_from_their_documents_through_changes_and_a_sna
     # A Rule node without a whole rule (a hand-made node) is indexed but serves no rule.
     loaded.add("uuid-x", "Partial", "ALL", [], json.dumps({"rule_name": "Partial"}))
     assert loaded.rules_named(["Partial"]) == {"Partial": ()}
+
+
+def test_a_snapshot_loads_to_the_index_it_was_saved_from() -> None:
+    rng = random.Random(5)
+    rules = [_rule(i, rng) for i in range(300)]
+    index = _index(rules)
+    # A NaN limit (only `json` writes it) and a replaced rule's dead slot.
+    index.add("odd", "Odd", "ALL", [Condition(field="tiv", operator="gt", value=float("nan"))])
+    index.add("Rule 7", "Rule 7", "GL", rules[7].conditions[:1])
+    loaded = ConditionIndex.from_bytes(index.to_bytes())
+    assert len(loaded) == len(index)
+    assert repr(loaded.rules) == repr([r for r in index.rules if r is not None])  # NaN != NaN
+    for _ in range(200):
+        values = {f: rng.choice(VALUES[f]) for f in FIELDS if rng.random() < 0.7}
+        product = rng.choice(("BOP", "GL", None))
+        assert loaded.candidates(values, product) == index.candidates(values, product)
+    # A key twice (not what `to_bytes` writes): the later entry replaces the earlier.
+    twice = json.dumps([["k", "A", "ALL", [], None], ["k", "B", "GL", [], None]]).encode()
+    assert [r.name for r in ConditionIndex.from_bytes(twice).rules if r] == ["B"]

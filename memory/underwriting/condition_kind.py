@@ -1,0 +1,113 @@
+"""The condition index of a namespace as a derived index of its graph.
+
+`condition_index(memory, namespace)` returns the namespace's `ConditionIndex`
+(`memory.underwriting.conditions`) through `memory.backend.derived`: built once
+from the current Rule nodes (with each rule's stored document), then kept
+current from the namespace's change log, a changed rule replacing its entry in
+place (writes by other processes included), and saved as a snapshot for a warm
+start.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from memory.backend import read_by_ids
+from memory.underwriting.conditions import ConditionIndex
+from schemas.rules import Condition
+
+if TYPE_CHECKING:
+    from memory.backend import Change, Reader
+    from memory.graph import GraphMemory
+    from memory.model import Namespace
+
+logger = logging.getLogger(__name__)
+CURRENT_EDGE = "e.invalid_at IS NULL AND e.expired_at IS NULL"
+# The current Rule nodes `n`: a rule is current unless every edge it has was invalidated.
+RULE_NODES = (
+    "OPTIONAL MATCH (n)-[e:RELATES_TO]-() WITH n, count(e) AS total, "
+    f"sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live WHERE total = 0 OR live > 0 "
+)
+
+
+def _rule_entry(
+    uuid: str, name: str, props_json: str | None
+) -> tuple[str, str, list[Condition], str | None]:
+    """(name, product, conditions, document) of a stored Rule node; no conditions if malformed."""
+    try:
+        props = json.loads(props_json or "{}")
+        conditions = [Condition.model_validate(c) for c in props.get("conditions") or []]
+    except (ValueError, TypeError):  # not a structured rule: nothing to index
+        return name, "", [], props_json
+    return name, str(props.get("product_type") or ""), conditions, props_json
+
+
+class ConditionKind:
+    """The condition index as a derived index of a graph (see `memory.backend.derived`).
+
+    Built from the current Rule nodes; a commit's change is applied by re-reading
+    the Rule nodes it names (a rule's edges being retired makes it no longer
+    current, and its endpoints are named too).
+    """
+
+    name = "conditions"
+    version = 2  # 2: with each rule's document
+    _RETURN = "RETURN n.uuid AS uuid, n.name AS name, n.props_json AS props"
+
+    async def build(self, reader: Reader, group_id: str) -> ConditionIndex:
+        """Index every current rule of the graph."""
+        logger.info("building condition index of %s", group_id)
+        rows = await reader.query(
+            group_id,
+            f"MATCH (n:Entity) WHERE n.label = 'Rule' {RULE_NODES}{self._RETURN} ORDER BY n.name",
+        )
+        index = ConditionIndex()
+        for r in rows:
+            index.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"]))
+        return index
+
+    async def apply(
+        self, reader: Reader, group_id: str, state: ConditionIndex, change: Change
+    ) -> ConditionIndex:
+        """Re-read the rules among the nodes the change names."""
+        rows = await read_by_ids(
+            reader,
+            group_id,
+            f"MATCH (n:Entity) WHERE n.uuid IN $uuids AND n.label = 'Rule' {RULE_NODES}"
+            f"{self._RETURN}",
+            change.nodes,
+        )
+        live = {r["uuid"] for r in rows}
+        for uuid in change.nodes - live:
+            state.discard(uuid)
+        for r in rows:
+            state.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"]))
+        return state
+
+    def dump(self, state: ConditionIndex) -> bytes:
+        """Serialise the index."""
+        return state.to_bytes()
+
+    def load(self, data: bytes) -> ConditionIndex:
+        """Load a serialised index."""
+        return ConditionIndex.from_bytes(data)
+
+
+CONDITIONS = ConditionKind()
+
+
+async def condition_index(memory: GraphMemory, namespace: Namespace) -> ConditionIndex:
+    """The namespace's condition index, current as of its newest commit."""
+    index: ConditionIndex = await memory.db.indexes.get(namespace.group_id, CONDITIONS)
+    return index
+
+
+__all__ = [
+    "CONDITIONS",
+    "CURRENT_EDGE",
+    "RULE_NODES",
+    "ConditionKind",
+    "condition_index",
+]
