@@ -73,54 +73,34 @@ NOTES = """## How to read this
 
 ## Where a target is missed, and why
 
-- Ingest through the CLI at 10k rules: 445 rules/s with 50 shared sources and 485 with a
-  source per rule, against 1,000 and 500 (before: 25 rules/s at 10k with a source per
-  rule, 100 at 2k with shared sources, through the agent graph; in process now
-  570-590). The write path is CPU-bound in the ingesting process: about 2.0-2.3 s of
-  its CPU per 1,000 rules against 0.8-1.0 s of the server's (with the HNSW index
-  deferred; about 1.5 s more per 1,000 rules when it is maintained per insert). Per
-  1,000 rules that process spends about 0.6 s tokenising and embedding 5,000 texts
-  (WordLlama), 0.45 s planning rows (JSON of properties, uuids, merge of shared nodes),
-  0.4 s rendering parameters as text (a 256-float vector is 2.5 kB of text: FalkorDB's
-  client sends parameters only as text), 0.25 s matching names and 0.2 s reading and
-  checking the file; three Python threads share one interpreter lock, so the worker
-  threads overlap the server's work, not each other. 1,000 rules/s would need about
-  half of that CPU: binary vector parameters, or embedding and rendering in a second
-  process (a third core on this machine), are what is left.
-- `decide` on submissions of 13 fields: p95 120 ms at 10k rules against 50 (88.6 in an
-  earlier run of the same code). The by-field half is fast (the condition index); the
-  by-meaning half searches every risk signal (one per field: 12 queries) at about 50 ms
-  for the round, and the policy then evaluates every candidate the signals found (up
-  to 60 rules, about 20 ms with their serialisation into the graph state). Reading the
-  signals into field values again (fieldlink, added for free-text queries) cost another
-  60-80 ms and is no longer done for signals built from submitted values. Fewer or
-  narrower signals would be the next step; it changes which rules are cited, so it needs
-  the quality sets to judge.
-- A fresh `athena decide` process: 1.4 s against 1 s. Its imports take 1.1 s, 0.7 s of
-  them LangGraph (which imports LangChain and LangSmith's tracing types) for the agent
-  graph the command runs; `athena query` and `athena ingest --rules` no longer import
-  it (0.8 s each). A decide command without LangGraph would be a second implementation
-  of the agent.
-- The 100k-rule figures of this report are from the earlier run (not re-measured here).
+- Every target of the write path, decide and restart rows above was met in this run.
+  The thinnest margin is a fresh `athena decide` at 10k rules: 0.97 s against 1 s, of
+  which 0.83 s is imports, about 0.5 s of them LangGraph with langchain_core and
+  LangSmith's tracing types (the agent graph the command runs; our own modules cost
+  about 75 ms). The same code measured 0.95 to 1.13 s over a session as this host's
+  speed varied: on a busy machine it can miss.
+- The decide p99 at 100k rules in the scale table (256 ms) is one slow call among 30,
+  not investigated; its p95 is 51 ms.
 
 ## Costs that come with the indexes
 
-- The in-process indexes are rebuilt on the first read after a write: about 4 s at 10k
-  rules and 40 s at 100k (loading 400k facts, stemming and indexing them). Writes in
-  a steady trickle therefore pay that rebuild on the next read; an incremental index
-  would be the next step if that matters.
+- The in-process indexes are built whole only on a first load without a snapshot
+  ("index rebuild s": 1.4 s at 10k rules, 15.5 s at 100k), then kept current from the
+  change log. Their snapshots take disk beside the data: at 100k rules 81 MB for each
+  BM25 index and 113 MB for the condition index, which keeps every rule's document
+  (11 MB at 10k) so that decisions read no rules from the graph.
 - Restarting the embedded server: FalkorDB rebuilds every index (HNSW above all) when it
-  loads a graph, 140 to 200 s at 100k rules, 17 s for two 10k graphs. Started with
-  `DELAY_INDEXING` it loads the graphs alone (0.7 s for those two 10k graphs) and builds
-  the indexes in the background; but it then asserts on replaying a MULTI/EXEC from the
-  AOF tail, so the embedded server is started that way only when the AOF has no tail,
-  and `athena db stop` compacts the AOF first (BGREWRITEAOF). After a clean stop the
-  first `athena query` at 10k rules answers in 1.3 s (vector search by exact cosine for
-  the ~7 s the HNSW index takes; about 1 s a query at 100k). After a crash there is a
-  tail to replay and the server loads with its indexes (9.4 s at 10k; minutes at 100k):
-  every command then waits, logging "waiting for FalkorDB ...: decoding its data" or
-  "loading its data: 43% ..., about 80 s left", up to `ATHENA_LOAD_TIMEOUT` (300 s),
-  then stops with an error naming the state; the server keeps loading.
+  loads a graph unless it is started with `DELAY_INDEXING`, which it accepts only when
+  the AOF tail replays no MULTI/EXEC transaction. `athena db stop` compacts the AOF
+  first (no tail); after a crash a tail of up to 1,000 nodes and edges looked up by uuid
+  is rewritten without its transaction lines (`memory/backend/aoftail.py`), so both
+  restarts answer in seconds (6.9 s clean and 8.8 s after a crash at 100k rules; vector
+  search is exact cosine until the HNSW index is built in the background). A larger
+  tail (a crash in the middle of a bulk load) would scan the graph once per lookup if
+  replayed without indexes, so the server builds them first: about 140 s at 100k rules,
+  during which every command waits, logging "waiting for FalkorDB ...: building its
+  indexes ...", up to `ATHENA_LOAD_TIMEOUT` (300 s), then stops with an error naming
+  the state; the server keeps loading.
 - Python's cyclic GC rescans long-lived objects on every full collection; indexes of
   10k entries or more are moved out of its way (`gc.freeze`), which removed 0.3 to
   1.3 s pauses from decisions at 100k rules.
