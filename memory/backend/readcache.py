@@ -2,12 +2,12 @@
 
 A long-running reader (`athena mcp`, `langgraph dev`, a batch of decisions) asks
 the same things again and again: the records of the edges a search ranks, the
-rules a submission can fire, their decision paths. `ReadCache` keeps what was
-read, per graph, and is a derived index (`memory.backend.derived`): every read
-first polls the graph's change log, and any new commit, by this process or
-another, drops the whole cache. What it returns is therefore always what a read
-would return now; it trades nothing but memory (bounded, least recently used
-dropped first) for the round trips it saves.
+rankings of repeated queries, the decision paths of the rules that fire.
+`ReadCache` keeps what was read, per graph, and is a derived index
+(`memory.backend.derived`): every read first polls the graph's change log, and
+any new commit, by this process or another, drops the whole cache. What it
+returns is therefore always what a read would return now; it trades nothing but
+memory (bounded, least recently used dropped first) for the round trips it saves.
 
 Dropping everything on any commit is deliberately coarse: a record can depend
 on more than its own uuid (an edge's row carries its endpoints' names), and in
@@ -122,7 +122,7 @@ async def read_through(
 
     Args:
         cache: The graph's read cache.
-        space: What the keys name (e.g. ``"rule"``), so spaces never collide.
+        space: What the keys name (e.g. ``"path"``), so spaces never collide.
         keys: The keys wanted.
         load: Reads the values of the keys not cached; a key it leaves out is
             read again next time.
