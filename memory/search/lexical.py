@@ -51,7 +51,9 @@ _STEMMER = Stemmer.Stemmer("english")
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 K1 = 1.5
 B = 0.75
-MAX_CACHED_TERMS = 512  # searched terms whose weights are kept until the index changes
+# Postings of searched terms whose weights are kept until the index changes (8 bytes
+# each: about 32 MB); the least recently searched terms go first.
+MAX_CACHED_POSTINGS = 4_000_000
 WILDCARD = "ALL"  # the default partition of facts that apply to every partition
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 COMPACT_FRACTION = 0.25  # compact once dead slots or buffered postings pass this share
@@ -333,8 +335,9 @@ class LexicalIndex:
 
     def _term_weights(self, tid: int) -> tuple[np.ndarray, np.ndarray]:
         """A term's live documents and their BM25 weights before idf (kept until a change)."""
-        cached = self._weights.get(tid)
+        cached = self._weights.pop(tid, None)
         if cached is not None:
+            self._weights[tid] = cached  # most recently searched last
             return cached
         docs, tfs = self._postings(tid)
         if len(self.uuids) > len(self.slot):  # dead slots
@@ -345,9 +348,11 @@ class LexicalIndex:
             n = len(self.slot)
             norm = self._norm = K1 * ((1 - B) + B * self.length.view / (self.live_length / n))
         weights = (tfs / (norm[docs] + tfs)).astype(np.float32)
-        if len(self._weights) >= MAX_CACHED_TERMS:
-            self._weights.pop(next(iter(self._weights)))
-        self._weights[tid] = (docs, weights)
+        cached_size = sum(d.size for d, _ in self._weights.values())
+        while self._weights and cached_size + docs.size > MAX_CACHED_POSTINGS:
+            cached_size -= self._weights.pop(next(iter(self._weights)))[0].size
+        if docs.size <= MAX_CACHED_POSTINGS:
+            self._weights[tid] = (docs, weights)
         return docs, weights
 
     # -- persistence ----------------------------------------------------------------------

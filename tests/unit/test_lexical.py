@@ -126,3 +126,17 @@ def test_stemmed_terms_match_and_the_wildcard_is_the_ontologys() -> None:
     assert sorted(other.search("storing", 5, partition="BOP") or []) == ["bop", "none"]
     loaded = LexicalIndex.from_bytes(other.to_bytes())
     assert sorted(loaded.search("storing", 5, partition="BOP") or []) == ["bop", "none"]
+
+
+def test_term_weights_kept_for_search_stay_within_their_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import memory.search.lexical as lexical
+
+    facts = _facts(random.Random(3), 600)
+    index = LexicalIndex.build(facts)
+    monkeypatch.setattr(lexical, "MAX_CACHED_POSTINGS", 400)
+    for query in ("gas station fire", "roof age", "liquor sales restaurant", "crane storey"):
+        _check_top(index, facts, query)  # answers stay exact while weights are evicted
+        assert sum(docs.size for docs, _ in index._weights.values()) <= 400
+    assert index._weights  # the latest terms are kept
