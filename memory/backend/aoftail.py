@@ -45,24 +45,22 @@ def _command(data: bytes, at: int) -> tuple[bytes, int] | None:
     """
     if data[at : at + 1] != b"*":
         raise ValueError(f"not a RESP array at byte {at}")
-    name = b""
-    try:
-        end = data.index(_CRLF, at)
-        count, at = int(data[at + 1 : end]), end + 2
-        for number in range(count):
-            if at >= len(data):
-                return None
-            if data[at : at + 1] != b"$":
-                raise ValueError(f"not a RESP bulk string at byte {at}")
-            end = data.index(_CRLF, at)
-            size = int(data[at + 1 : end])
-            if number == 0:
-                name = data[end + 2 : end + 2 + size].upper()
-            at = end + 2 + size + 2
-    except ValueError as exc:  # no CRLF left, or a length cut short
-        if "RESP" in str(exc):
-            raise
+    end = data.find(_CRLF, at)
+    if end < 0:
         return None
+    count, at, name = int(data[at + 1 : end]), end + 2, b""
+    for number in range(count):
+        if at >= len(data):
+            return None
+        if data[at : at + 1] != b"$":
+            raise ValueError(f"not a RESP bulk string at byte {at}")
+        end = data.find(_CRLF, at)
+        if end < 0:
+            return None
+        size = int(data[at + 1 : end])
+        if number == 0:
+            name = data[end + 2 : end + 2 + size].upper()
+        at = end + 2 + size + 2
     return (name, at) if at <= len(data) else None
 
 

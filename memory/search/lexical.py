@@ -182,9 +182,7 @@ class LexicalIndex:
             if slot is not None:
                 self.alive.data[slot] = False
                 self.live_length -= float(self.length.data[slot])
-        self._masks.clear()
-        self._norm = None
-        self._weights.clear()
+        self._forget_derived()
         self._maybe_compact()
 
     def upsert(self, facts: Iterable[Fact]) -> None:
@@ -215,10 +213,14 @@ class LexicalIndex:
                 docs.append(first + offset)
                 tfs.append(float(tf))
             self.buffered += len(counts)
+        self._forget_derived()
+        self._maybe_compact()
+
+    def _forget_derived(self) -> None:
+        """Drop what searches derived from the content (filter masks, norms, term weights)."""
         self._masks.clear()
         self._norm = None
         self._weights.clear()
-        self._maybe_compact()
 
     def _maybe_compact(self) -> None:
         dead = len(self.uuids) - len(self.slot)
@@ -240,9 +242,7 @@ class LexicalIndex:
         self.buffer.clear()
         self.buffered = 0
         self.live_length = float(c.length.sum())
-        self._masks.clear()
-        self._norm = None
-        self._weights.clear()
+        self._forget_derived()
 
     def _compacted(self) -> _Compacted:
         """The index's live content as fresh arrays (the index itself is left as it is)."""

@@ -332,23 +332,9 @@ class ConditionIndex:
         self, values: Mapping[str, Any], product_type: str | None
     ) -> list[tuple[IndexedRule, list[str]]]:
         """The rules `candidates` returns, each with the submitted fields its conditions read."""
-        present = {f: v for f, v in values.items() if v is not None and f in self.fields}
-        held: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for name, value in present.items():
-            for part in self.fields[name].holding(value):
-                for rule in part:
-                    held[int(rule)][name] += 1
-        wanted = product_type.casefold() if product_type else None
-        found = []
-        for rule in sorted(held):
-            entry = self.rules[rule]
-            if entry is None:
-                continue
-            if any(n != held[rule].get(f, 0) for f, n in entry.per_field.items() if f in present):
-                continue
-            if wanted is None or entry.product_type in (ALL_PRODUCTS, wanted):
-                found.append((entry, list(held[rule])))
-        return found
+        present, slots = self._holding_slots(values, product_type)
+        entries: list[IndexedRule] = [self.rules[slot] for slot in slots]  # type: ignore[misc]
+        return [(entry, [f for f in present if f in entry.per_field]) for entry in entries]
 
     def candidates(self, values: Mapping[str, Any], product_type: str | None) -> list[str]:
         """Names of the rules worth evaluating on `values`, in the order they were indexed.
@@ -358,6 +344,13 @@ class ConditionIndex:
         submitted field holds. Conditions on absent fields are left to the policy
         (they make the rule undecided, not fired). Other rules cannot fire.
         """
+        _, slots = self._holding_slots(values, product_type)
+        return [self.rules[slot].name for slot in slots]  # type: ignore[union-attr]
+
+    def _holding_slots(
+        self, values: Mapping[str, Any], product_type: str | None
+    ) -> tuple[dict[str, Any], np.ndarray]:
+        """The submitted fields the index knows, and the live slots `candidates` means."""
         present = {f: v for f, v in values.items() if v is not None and f in self.fields}
         slots = len(self.rules)
         parts = [
@@ -366,8 +359,9 @@ class ConditionIndex:
             for part in self.fields[name].holding(value)
         ]
         if not slots or not parts:
-            return []
-        # Conditions that hold per slot, against the conditions it has on submitted fields.
+            return present, np.zeros(0, dtype=np.int64)
+        # Conditions that hold per slot, against the conditions it has on submitted fields
+        # (a slot lists a field once per holding condition, so equal totals mean every one).
         held = np.bincount(np.concatenate(parts), minlength=slots)
         needed = np.zeros(slots, dtype=np.int64)
         for name in present:
@@ -378,7 +372,7 @@ class ConditionIndex:
             codes = np.frombuffer(self._product, dtype=np.int32)
             wanted = [self._products.get(p, -1) for p in (ALL_PRODUCTS, product_type.casefold())]
             ok &= np.isin(codes, wanted)
-        return [self.rules[slot].name for slot in np.flatnonzero(ok)]  # type: ignore[union-attr]
+        return present, np.flatnonzero(ok)
 
     def to_bytes(self) -> bytes:
         """Serialise the live rules (JSON)."""

@@ -100,6 +100,13 @@ def test_candidates_stay_exact_as_rules_are_replaced_and_dropped() -> None:
             product = rng.choice(("BOP", "GL", "LRO", None))
             expected = _brute_force(list(rules.values()), values, product)
             assert sorted(index.candidates(values, product)) == sorted(expected), (round_, values)
+            by_name = {r.rule_name: r for r in rules.values()}
+            for entry, read in index.held(values, product):  # the fields each one reads
+                fields = {c.field for c in by_name[entry.name].conditions}
+                assert read == [f for f, v in values.items() if v is not None and f in fields]
+            assert [e.name for e, _ in index.held(values, product)] == index.candidates(
+                values, product
+            )
     assert index.compactions >= 1
 
 
