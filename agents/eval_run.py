@@ -49,6 +49,8 @@ class EvalReport:
     decisions: dict[str, Any] = field(default_factory=dict)
     extraction: dict[str, Any] = field(default_factory=dict)
     latency_ms: dict[str, float | None] = field(default_factory=dict)
+    consolidation: dict[str, Any] = field(default_factory=dict)
+    """Consolidation sets only (`agents.eval_consolidation`): current rules vs the gold."""
 
     def to_dict(self) -> dict[str, Any]:
         """Return the report as JSON-ready data."""

@@ -34,7 +34,7 @@ from agents.llm import (
 )
 from memory import OntologyDefinition, Settings
 from memory.underwriting import UNDERWRITING
-from prompts.extraction import ExtractionOutput, build_extraction_messages
+from prompts.extraction import EXTRACTION_FILLED, ExtractionOutput, build_extraction_messages
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -167,7 +167,7 @@ class LLMRuleExtractor:
             raise ValueError(f"attempts must be at least 1, got {attempts}")
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
-        self._call = StructuredCall(model, ExtractionOutput, drop=("text_id",))
+        self._call = StructuredCall(model, ExtractionOutput, drop=EXTRACTION_FILLED)
         self._fields = fields
         self._ontology = ontology
         self._attempts = attempts

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from agents import models
@@ -26,8 +27,8 @@ from agents.ingestion import IngestionPipeline
 from agents.llm import ModelError
 from memory import Namespace
 from memory.sessions import Handler, Job, JobQueue, run_worker
-from memory.underwriting import supersede_rule
 from schemas.fields import load_data_dictionary
+from schemas.rules import iso_day
 from schemas.text import clean_text
 
 if TYPE_CHECKING:
@@ -81,6 +82,8 @@ async def enqueue_transcript(
         "transcript": transcript,
         "user_id": user_id,
         "source": source or f"Conversation {conversation_id}",
+        # When it was said: the valid time of what the conversation teaches.
+        "said_at": datetime.now(UTC).isoformat(),
     }
     first = 1
     if turns:
@@ -97,7 +100,7 @@ async def ingest_job(
     Args:
         memory: Connected graph memory.
         job: The job (kind ``ingest``).
-        pause_after_write: Seconds to wait between the writes and the supersessions
+        pause_after_write: Seconds to wait after the writes, before the job is done
             (a fault-injection hook for tests).
 
     Raises:
@@ -123,6 +126,8 @@ async def ingest_job(
     texts = transcript_texts(
         conversation, turns or turns_of(transcript), source=payload.get("source")
     )
+    if payload.get("said_at"):
+        texts = [t.model_copy(update={"date": iso_day(payload["said_at"])}) for t in texts]
     # A re-delivered job redoes its texts: the supersessions below need the rule names.
     pipeline = IngestionPipeline(
         memory, ns, settings=settings, fields=fields, extractor=extractor, skip_ingested=False
@@ -134,17 +139,11 @@ async def ingest_job(
     if pause_after_write:
         await asyncio.sleep(pause_after_write)
     written = set(report.rule_names)
-    superseded = []
-    for old, new in extractor.supersede:
-        if new in written:
-            await supersede_rule(memory, ns, old, new, source=conversation)
-            superseded.append([old, new])
     return {
         "conversation_id": conversation,
         "namespace": str(ns),
         "texts": [text.id for text in texts],
         "rules": sorted(written),
-        "superseded": superseded,
         "warnings": report.warnings,
     }
 

@@ -59,9 +59,16 @@ def generate_rules(fields: DataDictionary, n: int, seed: int = 7) -> list[Extrac
     numeric = [(k, s) for k, s in fields.fields.items() if s.type in ("int", "float")]
     flags = fields.boolean_fields()
     rules = []
+    seen: dict[tuple[str, str, str], int] = {}
     for i in range(n):
         business = f"{rng.choice(_QUALIFIERS)} {rng.choice(_BUSINESSES)}"
         field, spec = rng.choice(numeric)
+        product = rng.choice(_PRODUCTS)
+        # Distinct pieces of knowledge: a product, business and field drawn again is
+        # another business (else it would be the same rule stated twice).
+        count = seen[(product, business, field)] = seen.get((product, business, field), 0) + 1
+        if count > 1:
+            business = f"{business} {count}"
         limit = rng.choice((5, 10, 15, 20, 25, 40, 50, 100, 250, 1000))
         action = rng.choice(_ACTIONS)
         soft = rng.random() < 0.3
@@ -72,7 +79,7 @@ def generate_rules(fields: DataDictionary, n: int, seed: int = 7) -> list[Extrac
             "rule_name": f"{business.title()} {field.replace('_', ' ').title()} Rule {i}",
             "risk_factor": business.title(),
             "risk_category": "occupancy",
-            "product_type": rng.choice(_PRODUCTS),
+            "product_type": product,
             "action": action,
             "outcome_description": f"A {business} with {field.replace('_', ' ')} over "
             f"{limit} {unit} is {action.replace('_', ' ')}.",

@@ -10,6 +10,9 @@ from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ACTIONS, PRODUCT_TYPES, RISK_CATEGORIES, ExtractedRule
 
+EXTRACTION_FILLED = ("text_id", "date", "valid_from", "valid_to", "sources", "conflicts")
+"""Rule fields the model does not fill: the text's id and date, and what consolidation sets."""
+
 
 class ExtractionOutput(BaseModel):
     """Every underwriting rule stated or implied in one knowledge text."""
@@ -31,6 +34,11 @@ How to read the text:
   "hard". "generally", "usually", "typically", "may", "at discretion", or known exceptions
   -> "soft". For a soft threshold with exceptions granted up to a value, set `soft_limit`
   to that value (limit 20 employees, approved up to 23 -> soft_limit 23).
+- Withdrawals: a text that lifts, rescinds or withdraws a rule (a moratorium lifted, a
+  section withdrawn) gives that rule with its conditions and `withdrawn: true`.
+- Practice (SME interviews, decision logs) about a stated limit keeps the limit and action
+  as stated; what practice accepted goes in `soft_limit`, `historical_exceptions` and
+  `mitigants`, never in the threshold.
 - Compound triggers: when several conditions must combine, list every one in `conditions`
   (ALL must hold) and name them in `compound_trigger` ("a AND b AND c").
 - Data-quality patterns (exposure discrepancies, address ranges, zero or missing values)

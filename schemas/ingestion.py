@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from schemas.rules import SourceType
+from schemas.rules import SourceType, iso_day
 from schemas.text import check_text
 
 MatchMethod = Literal["key", "name", "vector", "new"]
@@ -22,6 +22,15 @@ class KnowledgeText(BaseModel):
     text: str = Field(description="The raw text (manual excerpt, SME note, case review...).")
     source: str | None = Field(default=None, description="Document name, e.g. a manual.")
     source_type: SourceType | None = Field(default=None, description="Kind of source.")
+    date: str | None = Field(
+        default=None,
+        description="ISO day the text took effect: the valid time of the rules it states.",
+    )
+
+    @field_validator("date", mode="before")
+    @classmethod
+    def _day(cls, value: object) -> object:
+        return None if value is None or value == "" else iso_day(value)
 
     @field_validator("id", "source", mode="after")
     @classmethod
@@ -79,6 +88,8 @@ class UncoveredSentence(BaseModel):
 
     text_id: str | None = Field(default=None, description="Text the sentence comes from.")
     sentence: str = Field(description="The sentence as written.")
+
+
 class TextFailure(BaseModel):
     """A text that was not ingested, and why (one line)."""
 
@@ -121,7 +132,14 @@ class IngestionReport(BaseModel):
     tool_errors: list[str] = Field(default_factory=list, description="Tool error messages.")
     iterations: int = Field(default=0, description="Agent turns (model calls).")
     warnings: list[str] = Field(default_factory=list, description="Things worth a look.")
-    rule_names: list[str] = Field(default_factory=list, description="Names of the rules.")
+    rule_names: list[str] = Field(
+        default_factory=list, description="Names of the stored rules written (new or changed)."
+    )
+    joined: dict[str, str] = Field(
+        default_factory=dict,
+        description="Each rule given or extracted (a claim) -> the stored rule it is part of "
+        "(the same rule stated, amended or bent by another text keeps its first name).",
+    )
     uncovered: list[UncoveredSentence] = Field(
         default_factory=list,
         description="Offline mode: rule-like sentences that yielded no rule (worth a look).",
@@ -152,6 +170,7 @@ class IngestionReport(BaseModel):
         self.iterations += other.iterations
         self.warnings += other.warnings
         self.rule_names += other.rule_names
+        self.joined.update(other.joined)
         self.uncovered += other.uncovered
         self.failed_texts += other.failed_texts
         self.errors += other.errors

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import UTC, date, datetime
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from schemas.text import check_text
 
@@ -43,6 +44,50 @@ STORED = "stored"
 """Validation context key: the data was checked when written (`{STORED: True}` skips the
 control-character check, the types are still validated)."""
 FREE_TEXT_FIELDS = frozenset({"outcome_description", "historical_exceptions", "compound_trigger"})
+HISTORY_KEYS = ("versions", "claims")
+"""Keys a stored Rule node keeps beside its current rule: its versions and the claims they
+come from (`memory.underwriting.claims`); not fields of a rule, dropped when one is read."""
+
+
+def iso_day(value: object) -> str:
+    """A point in valid time as ISO text: ``YYYY-MM-DD`` for a day, UTC ISO for a time.
+
+    Days and UTC times in this form sort as text in time order (a day sorts as its
+    midnight), so versions and ``as_of`` compare as strings.
+
+    Raises:
+        ValueError: Anything but a date, a datetime or their ISO text, naming what is allowed.
+    """
+    if isinstance(value, datetime):
+        return _utc(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) == 10:
+            try:
+                return date.fromisoformat(text).isoformat()
+            except ValueError:
+                pass
+        try:
+            return _utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+        except ValueError:
+            pass
+    return _bad(value)
+
+
+def _utc(when: datetime) -> str:
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat()
+
+
+def _bad(value: object) -> str:
+    raise ValueError(
+        f"a date must be an ISO day such as 2024-05-14 (or an ISO time), got {value!r}"
+    )
+
+
 """Fields of a rule that may span lines; every other string is a one-line name."""
 
 
@@ -94,6 +139,28 @@ class Threshold(_Printable):
     unit: str | None = Field(default=None, description="Unit of the value, e.g. 'employees'.")
 
 
+class RuleSource(_Printable):
+    """One text a rule was learned from."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: str = Field(description="Document the text belongs to.")
+    source_type: SourceType = Field(description="Kind of source.")
+    text_id: str | None = Field(default=None, description="Id of the knowledge text.")
+    date: str | None = Field(default=None, description="ISO day the text took effect.")
+
+
+class RuleConflict(_Printable):
+    """An open disagreement between this rule and another current rule of the same content."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rule_name: str = Field(description="The other rule, current beside this one.")
+    text_ids: list[str] = Field(description="The two texts that disagree (this rule's first).")
+    fields: list[str] = Field(description="Condition fields the two disagree on.")
+    date: str | None = Field(default=None, description="ISO day both statements took effect.")
+
+
 class ExtractedRule(_Printable):
     """An underwriting rule in the dataset's `rules.jsonl` shape."""
 
@@ -134,3 +201,37 @@ class ExtractedRule(_Printable):
         default_factory=list, description="Fields the rule reads or references."
     )
     text_id: str | None = Field(default=None, description="Id of the knowledge text it came from.")
+    date: str | None = Field(
+        default=None,
+        description="ISO day (or time) the text took effect: its valid time (None: ingestion).",
+    )
+    withdrawn: bool = Field(
+        default=False, description="The text lifts or withdraws this rule (from `date` on)."
+    )
+    valid_from: str | None = Field(
+        default=None, description="Consolidated rule: ISO day this version took effect."
+    )
+    valid_to: str | None = Field(
+        default=None,
+        description="Consolidated rule: ISO day this version stopped; None if current.",
+    )
+    sources: list[RuleSource] = Field(
+        default_factory=list, description="Consolidated rule: every text behind this version."
+    )
+    conflicts: list[RuleConflict] = Field(
+        default_factory=list, description="Open conflicts with other current rules."
+    )
+
+    @field_validator("date", "valid_from", "valid_to", mode="before")
+    @classmethod
+    def _day(cls, value: object) -> object:
+        return None if value is None else iso_day(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_history(cls, data: Any, info: ValidationInfo) -> Any:
+        """A stored Rule node's document holds its history too; a rule is read without it."""
+        if isinstance(data, dict) and (info.context or {}).get(STORED):
+            if any(k in data for k in HISTORY_KEYS):
+                return {k: v for k, v in data.items() if k not in HISTORY_KEYS}
+        return data

@@ -57,6 +57,9 @@ class CitedRule(BaseModel):
     outcome: RuleOutcome = Field(description="What the rule yields on this submission.")
     why: str = Field(description="Human explanation: values vs thresholds, mitigants, soft zone.")
     source: str = Field(default="unknown", description="Document the rule came from.")
+    sources: list[str] = Field(
+        default_factory=list, description="Every document the rule was learned from."
+    )
 
 
 class Decision(BaseModel):

@@ -4,9 +4,9 @@
 session transcripts. Besides whole rules it reads *revisions*: statements that
 change an existing rule's limit without restating the rule ("the 20 employee
 limit for BOP is really a guideline; we have approved up to 23"). Both are then
-mapped onto the namespace's current rules by `LearningPlanner` (same product,
-field and direction -> same rule), so a learning supersedes the rule it is about
-instead of duplicating it.
+claims: a revision becomes a claim about the current rule it names, and the commit
+path's one consolidation policy folds every claim into the rule it is about (a new
+version from the message's time), instead of duplicating it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agents.ingestion.matching import LearningPlan, LearningPlanner, RuleRevision
+from agents.ingestion.matching import RuleRevision, revision_claims
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product
+from memory.underwriting.consolidate import signature
 from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -69,11 +70,12 @@ def _revision(
         text_id=text.id,
         source=text.source,
         source_type=text.source_type,
+        date=text.date,
     )
 
 
 class SessionLearningExtractor:
-    """A `RuleExtractor` for transcripts: rules and revisions planned against current rules.
+    """A `RuleExtractor` for transcripts: rules, and revisions as claims about current rules.
 
     Args:
         base: The mode's extractor (offline or LLM).
@@ -86,22 +88,17 @@ class SessionLearningExtractor:
         self.mode = base.mode
         self.memory = memory
         self.namespace = namespace
-        self.plans: list[LearningPlan] = []
 
     async def extract(self, text: KnowledgeText) -> list[ExtractedRule]:
-        """Return the rules to write for one transcript (new rules and new versions)."""
+        """Return the claims of one transcript: its rules and its revisions of current rules."""
         from memory.underwriting import GraphAnalytics
 
-        learned = [r.model_copy(update={"text_id": text.id}) for r in await self.base.extract(text)]
-        planner = LearningPlanner(await GraphAnalytics(self.memory, self.namespace).rules())
-        for revision in read_revisions(text):
-            planner.add_revision(revision)
-        for rule in learned:
-            planner.add_rule(rule)
-        self.plans.append(planner.plan)
-        return planner.plan.rules
-
-    @property
-    def supersede(self) -> list[tuple[str, str]]:
-        """Every ``(old, new)`` rule pair the planned versions retire."""
-        return [pair for plan in self.plans for pair in plan.supersede]
+        stamp = {"text_id": text.id, "date": text.date}
+        learned = [r.model_copy(update=stamp) for r in await self.base.extract(text)]
+        current = await GraphAnalytics(self.memory, self.namespace).rules()
+        revised = revision_claims(current, read_revisions(text))
+        about = {signature(r.product_type, r.conditions) for r in revised}
+        # A rule read whole from the words of a revision is that revision's claim.
+        return revised + [
+            r for r in learned if signature(r.product_type, r.conditions) not in about
+        ]

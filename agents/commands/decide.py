@@ -33,6 +33,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="offline: the policy; llm: a chat model checked against the policy; "
         "auto: llm when OPENAI_API_KEY is set",
     )
+    parser.add_argument(
+        "--as-of",
+        metavar="DATE",
+        help="decide by the rules as they stood on this ISO day (or time); a --batch "
+        "line's own as_of wins",
+    )
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -40,7 +46,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 def _print_decision(decision: Decision) -> None:
     print(f"Decision: {decision.decision}   ({decision.latency_ms:.0f} ms)")
     for cited in decision.cited_rules:
-        print(f"  - {cited.rule_name} -> {cited.outcome}  [source: {cited.source}]")
+        sources = "; ".join(cited.sources) or cited.source
+        print(f"  - {cited.rule_name} -> {cited.outcome}  [sources: {sources}]")
         print(f"      {cited.why}")
     if decision.missing_fields:
         print(f"Missing fields: {', '.join(decision.missing_fields)}")
@@ -73,13 +80,20 @@ def run(args: argparse.Namespace) -> int:
 
     async def work(memory: GraphMemory) -> list[dict[str, Any]]:
         if single is not None:
-            decision = await decide_submission(memory, namespace, single, fields, mode=mode)
+            decision = await decide_submission(
+                memory, namespace, single, fields, mode=mode, as_of=args.as_of
+            )
             return [{"decision": decision}]
         lines = []
         for item in items or []:
             try:
                 decision = await decide_submission(
-                    memory, namespace, item.submission, fields, mode=mode
+                    memory,
+                    namespace,
+                    item.submission,
+                    fields,
+                    mode=mode,
+                    as_of=item.as_of or args.as_of,
                 )
             except SubmissionError as exc:
                 lines.append({"id": item.id, "error": str(exc)})

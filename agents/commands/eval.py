@@ -22,7 +22,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="gold ingests rules.jsonl (no extraction); extract runs the offline "
         "extractor over knowledge.jsonl. Then reports retrieval recall@1/@5 and MRR, decision "
         "accuracy with a confusion table and cited-rule recall, extraction precision/recall "
-        "and p50/p95 latencies. The namespace (default agent:eval-<hash>-<mode>) is cleared "
+        "and p50/p95 latencies. A consolidation set (claims.jsonl, conflicts.jsonl) is "
+        "ingested one text at a time and scored on its current rules (exactly right, "
+        "duplicates, stale, stray, source recall), conflicts and decisions now and as of "
+        "earlier dates. The namespace (default agent:eval-<hash>-<mode>) is cleared "
         "first; the dataset's fields.json is used unless --fields is given.",
     )
     parser.add_argument(
@@ -41,7 +44,30 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _print_consolidation(report: EvalReport) -> None:
+    c, d, ing = report.consolidation, report.decisions, report.ingestion
+    print(f"Dataset {report.dataset}  mode {report.mode}  namespace {report.namespace}")
+    print(
+        f"Ingestion: {ing['texts']} texts one at a time, {ing['claims_written']} claims, "
+        f"{ing['ms_per_text_mean']} ms a text (p95 {ing['ms_per_text_p95']})"
+    )
+    print(
+        f"Current rules ({c['stored_current']} stored vs {c['gold_current']} gold): exactly "
+        f"right {c['exact']}  duplicates {c['duplicates']}  stale {c['stale']}  "
+        f"stray {c['stray']}  source recall {c['source_recall']}"
+    )
+    k = c["conflicts"]
+    print(f"Conflicts: {k['found']} of {k['gold']} flagged ({k['flagged']} open)")
+    print(
+        f"Decisions: now {d['accuracy_now']} ({d['submissions_now']})  "
+        f"as of earlier dates {d['accuracy_as_of']} ({d['submissions_as_of']})"
+    )
+
+
 def _print_report(report: EvalReport) -> None:
+    if report.consolidation:
+        _print_consolidation(report)
+        return
     r, d, x, lat = report.retrieval, report.decisions, report.extraction, report.latency_ms
     print(f"Dataset {report.dataset}  mode {report.mode}  namespace {report.namespace}")
     ing = report.ingestion
@@ -69,8 +95,34 @@ def _print_report(report: EvalReport) -> None:
     print("Latency ms: " + "  ".join(f"{k} {v}" for k, v in lat.items()))
 
 
+def consolidation_comparison(reports: list[EvalReport]) -> list[str]:
+    """A side-by-side table of consolidation runs, as Markdown lines."""
+    columns = [f"{Path(r.dataset).name} ({r.mode})" for r in reports]
+    keys = ("exact", "duplicates", "stale", "stray", "source_recall")
+    rows = [(key.replace("_", " "), [str(r.consolidation[key]) for r in reports]) for key in keys]
+    rows.append(
+        (
+            "conflicts found",
+            [
+                f"{r.consolidation['conflicts']['found']} / {r.consolidation['conflicts']['gold']}"
+                for r in reports
+            ],
+        )
+    )
+    rows += [
+        ("decisions now", [str(r.decisions["accuracy_now"]) for r in reports]),
+        ("decisions as of", [str(r.decisions["accuracy_as_of"]) for r in reports]),
+        ("ms a text", [str(r.ingestion["ms_per_text_mean"]) for r in reports]),
+    ]
+    lines = ["| | " + " | ".join(columns) + " |", "| --- |" + " --- |" * len(columns)]
+    return lines + [f"| {name} | " + " | ".join(cells) + " |" for name, cells in rows]
+
+
 def comparison(reports: list[EvalReport]) -> list[str]:
     """A side-by-side table of several runs (datasets x modes), as Markdown lines."""
+    if all(r.consolidation for r in reports):
+        return consolidation_comparison(reports)
+    reports = [r for r in reports if not r.consolidation]
     columns = [f"{Path(r.dataset).name} ({r.mode})" for r in reports]
     rows: list[tuple[str, list[str]]] = [
         (
@@ -100,6 +152,7 @@ def comparison(reports: list[EvalReport]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the evaluation of each dataset (and mode) and print the reports."""
+    from agents.eval_consolidation import is_consolidation_set, run_consolidation_eval
     from agents.eval_run import run_eval
     from schemas.fields import load_data_dictionary
 
@@ -116,11 +169,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--namespace works with one mode; use --mode gold or extract")
 
     async def work(memory: GraphMemory) -> list[EvalReport]:
-        return [
-            await run_eval(memory, dataset, mode, namespace=args.namespace, fields=fields)
-            for dataset in datasets
-            for mode in modes
-        ]
+        reports = []
+        for dataset in datasets:
+            runner = run_consolidation_eval if is_consolidation_set(dataset) else run_eval
+            for mode in modes:
+                reports.append(
+                    await runner(memory, dataset, mode, namespace=args.namespace, fields=fields)
+                )
+        return reports
 
     reports = with_memory(settings, work)
     if args.json:

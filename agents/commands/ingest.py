@@ -165,8 +165,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _not_written(report: IngestionReport, rules: list[ExtractedRule]) -> str | None:
     """Say what was not written (a failed tool call, a given rule missing), else None."""
-    written = set(report.rule_names)
-    # A rule whose name another text owns is written as "<name> (<text id>)".
+    # A rule joins the stored rule it restates, amends or bends (`report.joined`); one
+    # whose name another text owns is written as "<name> (<text id>)".
+    written = set(report.rule_names) | set(report.joined)
     written |= {w.rsplit(" (", 1)[0] for w in written if w.endswith(")") and " (" in w}
     missing = sorted({r.rule_name for r in rules} - written) if rules else []
     short = max(0, len(rules) - report.rules_written) if rules else 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agents.ingestion.matching import EntityMatcher
@@ -25,6 +25,7 @@ from schemas.rules import ExtractedRule
 
 if TYPE_CHECKING:
     from memory.embedders import EmbeddingPrefetch
+    from memory.underwriting.claims import RuleWrite
 
 BULK_RULES = 500  # rules per commit (whole texts: a text of more rules is one commit)
 LARGE_LOAD = 2000  # rules from which a load builds its vector index once, at its end
@@ -50,6 +51,22 @@ def rules_text(tid: str, rules: list[ExtractedRule]) -> KnowledgeText:
     )
 
 
+async def ingested_ids(
+    memory: GraphMemory, namespace: Namespace, texts: Iterable[KnowledgeText]
+) -> set[str]:
+    """Ids of the texts whose source episode already holds the same content."""
+    wanted = {t.id: t.text for t in texts}
+    if not wanted:
+        return set()
+    rows = await memory.db.query(
+        namespace.group_id,
+        "MATCH (ep:Episodic) WHERE ep.name IN $ids RETURN ep.name AS id, ep.content AS content",
+        {"ids": sorted(wanted)},
+        read_only=True,
+    )
+    return {r["id"] for r in rows if r["content"] == wanted.get(r["id"])}
+
+
 def field_warnings(rules: Iterable[ExtractedRule], fields: DataDictionary) -> list[str]:
     """One warning per rule that uses fields the data dictionary lacks."""
     known = set(fields.names())
@@ -64,72 +81,90 @@ def field_warnings(rules: Iterable[ExtractedRule], fields: DataDictionary) -> li
     return warnings
 
 
-def batches_of(groups: list[Group]) -> list[list[Group]]:
-    """Split text groups into batches of whole texts holding at least `BULK_RULES` rules.
+@dataclass
+class _Batch:
+    """Consolidated rule writes committed together, with the texts whose episodes close here."""
 
-    By rules, not texts: a commit of 2,000-rule texts is as long as one of 2,000
-    one-rule texts, and smaller commits keep the pipeline's first plan and last
-    commit (which nothing overlaps) short.
+    writes: list[RuleWrite] = field(default_factory=list)
+    texts: list[Group] = field(default_factory=list)
+
+
+def plan_batches(groups: list[Group], writes: list[RuleWrite]) -> list[_Batch]:
+    """Split the writes into batches of `BULK_RULES` rules, each with its texts' episodes.
+
+    A text's episode goes with the batch of the last rule it contributed to, so
+    what it mentions exists by then.
     """
-    batches: list[list[Group]] = [[]]
-    count = 0
-    for item in groups:
-        if count >= BULK_RULES:
-            batches.append([])
-            count = 0
-        batches[-1].append(item)
-        count += len(item[1])
-    return [b for b in batches if b]
+    batches = [_Batch(writes[i : i + BULK_RULES]) for i in range(0, len(writes), BULK_RULES)]
+    batches = batches or [_Batch()]
+    last: dict[str | None, int] = {}
+    for number, batch in enumerate(batches):
+        for write in batch.writes:
+            for source in write.rule.sources or ():
+                last[source.text_id] = number
+            last[write.rule.text_id] = number
+    for tid, group in groups:
+        batches[last.get(tid, len(batches) - 1)].texts.append((tid, group))
+    return batches
 
 
 async def _resolve(
-    matcher: EntityMatcher, batch: list[Group]
-) -> tuple[list[ExtractedRule], list[SourceItem]]:
-    """Match a batch's rules to the graph; return them and their texts' source episodes."""
+    memory: GraphMemory, ns: Namespace, matcher: EntityMatcher, batch: _Batch
+) -> tuple[list[ExtractedRule], list[SubGraph], list[SourceItem]]:
+    """Match a batch's rules to the graph; return them, their graphs and their texts' episodes."""
+    from memory.underwriting import rule_graph
+
     before = len(matcher.matches)
-    resolved = [await matcher.resolve(r) for _, group in batch for r in group]
+    resolved, graphs = [], []
+    cited: dict[str | None, list[str]] = {}
+    for write in batch.writes:
+        rule = write.rule if write.retired else await matcher.resolve(write.rule)
+        resolved.append(rule)
+        graphs.append(rule_graph(rule, history=write.history, retired=write.retired))
+        key = memory.entity_key(ns, "Rule", rule.rule_name)
+        for tid in {s.text_id for s in rule.sources} | {rule.text_id}:
+            cited.setdefault(tid, []).append(key)
     mentions: dict[str | None, list[str]] = {}
     for m in list(matcher.matches.values())[before:]:
         mentions.setdefault(m.text_id, []).append(m.matched_entity_key)
     items = []
-    for tid, group in batch:
+    for tid, group in batch.texts:
         text = rules_text(tid, group)
         where = f"{text.source} ({text.source_type})" if text.source_type else text.source
-        items.append(SourceItem(tid, text.text, where or "", tuple(mentions.get(tid, []))))
-    return resolved, items
+        keys = tuple(dict.fromkeys([*mentions.get(tid, []), *cited.get(tid, [])]))
+        items.append(SourceItem(tid, text.text, where or "", keys))
+    return resolved, graphs, items
 
 
 def _count(report: IngestionReport, result: Any, rules: list[ExtractedRule]) -> None:
     for kind in ("nodes", "edges", "sources"):
         getattr(report, kind).merge(WriteCounts(**vars(getattr(result, kind))))
-    report.rules_written += len(rules)
     report.rule_names += [r.rule_name for r in rules]
 
 
-async def _write_text(
+def _sources(rules: Sequence[ExtractedRule]) -> list[str]:
+    return [r.text_id or "" for r in rules]
+
+
+async def _write_batch(
     memory: GraphMemory,
     ns: Namespace,
     matcher: EntityMatcher,
-    group: Group,
+    batch: _Batch,
     report: IngestionReport,
 ) -> None:
-    """One text's rules and its episode in one commit; a failure fails that text only."""
-    from memory.underwriting import rule_graph
-
-    tid, rules = group
+    """One batch's rules and episodes in one commit; a failure fails that batch's texts only."""
     try:
-        resolved, items = await _resolve(matcher, [group])
+        resolved, graphs, items = await _resolve(memory, ns, matcher, batch)
         result = await memory.write_batch_and_sources(
-            ns,
-            [rule_graph(r) for r in resolved],
-            source=[r.text_id or "" for r in resolved],
-            episodes=items,
+            ns, graphs, source=_sources(resolved), episodes=items
         )
-    except Exception as exc:  # noqa: BLE001 - reported per text; the others go on
-        names = ", ".join(r.rule_name for r in rules)
+    except Exception as exc:  # noqa: BLE001 - reported per batch; the others go on
+        names = ", ".join(w.rule.rule_name for w in batch.writes[:5])
         report.tool_errors.append(f"write_rule [{names}]: {type(exc).__name__}: {exc}"[:500])
-        report.failed_texts.append(tid)
-        report.errors.append(f"{tid}: {type(exc).__name__}: {str(exc)[:200]}")
+        for tid, _ in batch.texts:
+            report.failed_texts.append(tid)
+            report.errors.append(f"{tid}: {type(exc).__name__}: {str(exc)[:200]}")
         return
     _count(report, result, resolved)
 
@@ -153,13 +188,14 @@ class _Prepared:
 
 
 async def _prepare(
-    matcher: EntityMatcher, prefetch: EmbeddingPrefetch, batch: list[Group]
+    memory: GraphMemory,
+    ns: Namespace,
+    matcher: EntityMatcher,
+    prefetch: EmbeddingPrefetch,
+    batch: _Batch,
 ) -> _Prepared:
     """Match a batch, map its rules to graphs and start embedding what they will write."""
-    from memory.underwriting import rule_graph
-
-    resolved, items = await _resolve(matcher, batch)
-    graphs: list[SubGraph] = [rule_graph(r) for r in resolved]
+    resolved, graphs, items = await _resolve(memory, ns, matcher, batch)
     prefetch.start(graph_texts(graphs))
     return _Prepared(resolved, graphs, items)
 
@@ -173,12 +209,15 @@ async def write_rules(
     report: IngestionReport,
     on_progress: Progress | None = None,
 ) -> IngestionReport:
-    """Match, write and link grouped rules batch by batch, filling `report`.
+    """Consolidate, match, write and link grouped rules batch by batch, filling `report`.
 
-    Each batch is matched (in order: a name matches those of the batches before it)
-    and starts embedding one batch ahead, while the batch before it is written.
+    The claims of every text are first consolidated with the stored rules they are
+    about (`memory.underwriting.claims.plan_rules`); the rules that changed are then
+    matched (in order: a name matches those of the batches before it) and start
+    embedding one batch ahead, while the batch before it is written.
     """
     from memory.embedders import EmbeddingPrefetch
+    from memory.underwriting.claims import plan_rules
 
     started = time.perf_counter()
     await memory.db.ensure_indices(ns.group_id)
@@ -188,43 +227,56 @@ async def write_rules(
         threshold=similarity_threshold,
         vector_labels=(),  # pre-extracted rules carry curated names: key and name only
     )
-    batches = batches_of(groups)
+    # A text stored with the same content was heard: its rules and episode stand.
+    heard = await ingested_ids(memory, ns, [rules_text(tid, g) for tid, g in groups])
+    for _ in heard:
+        report.sources.add("unchanged")
+    report.texts_skipped += len(heard)
+    todo = [(tid, g) for tid, g in groups if tid not in heard]
+    # Every claim, heard ones too (they change nothing), to tell which rule each joined.
+    plan = await plan_rules(memory, ns, [r for _, g in groups for r in g])
+    writes = plan.writes
+    batches = plan_batches(todo, writes)
     # The next batch embeds while one writes, with the namespace's embedder.
     prefetch = EmbeddingPrefetch(await memory.embedder_for(ns, write=True))
     done, total = 0, len(groups)
-    before = (report.rules_written, len(report.rule_names))
+    before = len(report.rule_names)
     kept = {kind: getattr(report, kind).model_copy() for kind in ("nodes", "edges", "sources")}
     try:
-        ahead = [await _prepare(matcher, prefetch, b) for b in batches[:1]]
+        ahead = [await _prepare(memory, ns, matcher, prefetch, b) for b in batches[:1]]
         # A first load of two batches or more: the HNSW index is built once at the end.
-        large = sum(len(g) for _, g in groups) >= LARGE_LOAD
+        large = len(writes) >= LARGE_LOAD
         async with memory.bulk_writer(ns, prefetch, defer_vector_index=large) as writer:
             for n, batch in enumerate(batches):
                 ready = ahead.pop()
-                ahead += [await _prepare(matcher, prefetch, b) for b in batches[n + 1 : n + 2]]
+                ahead += [
+                    await _prepare(memory, ns, matcher, prefetch, b) for b in batches[n + 1 : n + 2]
+                ]
                 result = await writer.write(
-                    ready.graphs,
-                    source=[r.text_id or "" for r in ready.rules],
-                    episodes=ready.items,
+                    ready.graphs, source=_sources(ready.rules), episodes=ready.items
                 )
                 _count(report, result, ready.rules)
-                done += len(batch)
+                done += len(batch.texts)
                 if on_progress is not None:
                     on_progress(done, total)
     except ValueError:
         raise  # bad input: nothing of the failing batch is written
-    except Exception as exc:  # noqa: BLE001 - a commit failed: retry text by text
+    except Exception as exc:  # noqa: BLE001 - a commit failed: retry batch by batch
         report.warnings.append(
             f"a bulk commit failed ({type(exc).__name__}: {str(exc)[:200]}); "
-            "every text was written again on its own"
+            "every batch was written again on its own"
         )
-        report.rules_written, report.rule_names = before[0], report.rule_names[: before[1]]
+        report.rule_names = report.rule_names[:before]
         for kind, counts in kept.items():
             setattr(report, kind, counts)
-        for group in groups:
-            await _write_text(memory, ns, matcher, group, report)
+        for batch in batches:
+            await _write_batch(memory, ns, matcher, batch, report)
     finally:
         await prefetch.close()
+    failed = set(report.failed_texts)
+    accepted = [r for tid, g in groups if tid not in failed for r in g]
+    report.joined.update({r.rule_name: plan.joined.get(r.rule_name, r.rule_name) for r in accepted})
+    report.rules_written += len(accepted)
     report.texts_processed += total
     report.rules_extracted += sum(len(g) for _, g in groups)
     report.entities_matched += sum(1 for m in matcher.matches.values() if not m.is_new)
@@ -281,9 +333,10 @@ async def ingest_rules_bulk(
 __all__ = [
     "BULK_RULES",
     "LARGE_LOAD",
-    "batches_of",
+    "plan_batches",
     "field_warnings",
     "graph_texts",
+    "ingested_ids",
     "group_rules",
     "ingest_rules_bulk",
     "rules_text",

@@ -10,7 +10,7 @@ a text whose episode holds the same content is complete and is skipped on a re-r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from memory import GraphMemory, Namespace, OntologyDefinition
 from memory.model import SourceItem, WriteTally
 from memory.underwriting import apply_rule_graphs, rule_graph
+from memory.underwriting.claims import plan_rules
 from schemas.ingestion import EntityMatch, KnowledgeText, TextFailure, WriteCounts
 from schemas.rules import ExtractedRule
 
@@ -33,22 +34,6 @@ RULE_WRITES = (WRITE_RULE, WRITE_EXTRACTED_RULES)
 def rule_refs(rules: Sequence[ExtractedRule]) -> dict[str, ExtractedRule]:
     """Short references of a batch's rules (r1, r2, ...), in order."""
     return {f"r{i}": rule for i, rule in enumerate(rules, start=1)}
-
-
-async def ingested_ids(
-    memory: GraphMemory, namespace: Namespace, texts: Iterable[KnowledgeText]
-) -> set[str]:
-    """Ids of the texts whose source episode already holds the same content."""
-    wanted = {t.id: t.text for t in texts}
-    if not wanted:
-        return set()
-    rows = await memory.db.query(
-        namespace.group_id,
-        "MATCH (ep:Episodic) WHERE ep.name IN $ids RETURN ep.name AS id, ep.content AS content",
-        {"ids": sorted(wanted)},
-        read_only=True,
-    )
-    return {r["id"] for r in rows if r["content"] == wanted.get(r["id"])}
 
 
 class WriteExtractedRulesArgs(BaseModel):
@@ -165,6 +150,12 @@ class CommitResult:
     tool_errors: list[str] = field(default_factory=list)
     failed: list[TextFailure] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    cited: dict[str, list[str]] = field(default_factory=dict)
+    """Text id -> the Rule nodes written with it among their sources."""
+    joined: dict[str, str] = field(default_factory=dict)
+    """Each rule written (a claim) -> the stored rule it is part of."""
+    stored: list[str] = field(default_factory=list)
+    """The stored rules written (new or changed), by name."""
 
 
 def _add(counts: WriteCounts, tally: WriteTally | dict[str, int]) -> None:
@@ -251,14 +242,25 @@ async def _write_rules(
         return []
 
     async def write(batch: Sequence[ExtractedRule]) -> None:
+        plan = await plan_rules(memory, namespace, batch)  # claims -> consolidated rules
+        out.joined.update(plan.joined)
+        writes = plan.writes
+        if not writes:
+            return
         nodes, edges = await apply_rule_graphs(
             memory,
             namespace,
-            [rule_graph(r) for r in batch],
-            source=[r.text_id or r.source for r in batch],
+            [rule_graph(w.rule, history=w.history, retired=w.retired) for w in writes],
+            source=[w.rule.text_id or w.rule.source for w in writes],
         )
         _add(out.nodes, nodes)
         _add(out.edges, edges)
+        out.stored += [w.rule.rule_name for w in writes if w.rule.rule_name not in out.stored]
+        for w in writes:
+            key = memory.entity_key(namespace, "Rule", w.rule.rule_name)
+            for tid in {s.text_id for s in w.rule.sources} | {w.rule.text_id}:
+                if tid:
+                    out.cited.setdefault(tid, []).append(key)
 
     try:
         await write(rules)
@@ -292,10 +294,16 @@ async def _link_sources(
 ) -> None:
     """Store each complete text as a source episode linked (MENTIONS) to what it yielded."""
     done = [t for t in texts if t.text.strip() and t.id not in incomplete]
-    existing = await memory.existing_keys(namespace, {m.matched_entity_key for m in matches})
+    cited = {k for keys in out.cited.values() for k in keys}
+    existing = await memory.existing_keys(
+        namespace, {m.matched_entity_key for m in matches} | cited
+    )
     items = []
     for text in done:
         keys = list(dict.fromkeys(m.matched_entity_key for m in matches if m.text_id == text.id))
+        # A claim merged into a rule of another name: the text mentions that rule instead.
+        keys = [k for k in keys if k in existing] + out.cited.get(text.id, [])
+        keys = list(dict.fromkeys(keys))
         missing = [k for k in keys if k not in existing]
         if missing:
             out.warnings.append(

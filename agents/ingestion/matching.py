@@ -172,14 +172,13 @@ class EntityMatcher:
         return rule.model_copy(update=update)
 
 
-# -- learnings: the same rule under another name ------------------------------------------------
+# -- learnings: what a conversation says about a stated rule -------------------------------
 #
-# A learning from a conversation often restates an existing rule under another name, or
-# only part of it ("the 20 employee limit is really a guideline"). Rules are the same
-# when they limit the same field in the same direction for the same product; a learning
-# that changes such a rule's limit or action becomes its next version (see
-# `memory.underwriting.supersede`), one that changes nothing is dropped. Document ingestion does not
-# use this: two documents may well state two rules on one field.
+# A learning from a conversation often speaks of an existing rule without restating it
+# ("the 20 employee limit is really a guideline"). Such a *revision* is read against the
+# current rules (same product and limit value, the field its words name) and becomes a
+# claim about that rule: the one consolidation policy (`memory.underwriting.consolidate`)
+# folds it in on the commit path like any other text's claim.
 
 _UPPER, _LOWER = frozenset({"gt", "gte"}), frozenset({"lt", "lte"})
 LimitSignature = tuple[str, str, str]
@@ -199,6 +198,7 @@ class RuleRevision:
         text_id: Id of the text it came from (provenance).
         source: Document / conversation name.
         source_type: Kind of source.
+        date: When it was said (ISO), the valid time of what it changes.
     """
 
     product_type: str
@@ -210,21 +210,7 @@ class RuleRevision:
     text_id: str | None = None
     source: str | None = None
     source_type: str | None = None
-
-
-@dataclass
-class LearningPlan:
-    """The rules a batch of learnings writes and the versions they retire.
-
-    Attributes:
-        rules: Rules to write (new rules, new versions, re-runs of this text's versions).
-        supersede: ``(old rule name, new rule name)`` pairs to retire after the writes.
-        dropped: Learnings that changed nothing, as ``(learned name, existing name)``.
-    """
-
-    rules: list[ExtractedRule] = field(default_factory=list)
-    supersede: list[tuple[str, str]] = field(default_factory=list)
-    dropped: list[tuple[str, str]] = field(default_factory=list)
+    date: str | None = None
 
 
 def _direction(operator: str) -> str | None:
@@ -254,57 +240,15 @@ def limit_value(rule: ExtractedRule) -> float | None:
     return None
 
 
-def limit_terms(rule: ExtractedRule) -> tuple[object, ...]:
-    """What a supersession is about: action, limit, hard/soft and the historical limit."""
-    threshold = rule.threshold.model_dump(mode="json") if rule.threshold else None
-    return (rule.action, threshold, rule.threshold_type, rule.soft_limit)
-
-
-def _heads(current: list[ExtractedRule]) -> dict[str, ExtractedRule]:
-    """The newest current version of each rule lineage, by base name."""
-    from memory.underwriting import lineage
-
-    heads: dict[str, ExtractedRule] = {}
-    for rule in sorted(current, key=lambda r: lineage(r.rule_name)[1]):
-        heads[canonical_name(lineage(rule.rule_name)[0])] = rule
-    return heads
-
-
-def merge_learning(head: ExtractedRule, learned: ExtractedRule) -> ExtractedRule:
-    """Return `head` with the learning's limit, action and provenance (lists are merged)."""
-    signature = limit_signature(head)
-    conditions = [c for c in head.conditions if signature is None or c.field != signature[1]] + [
-        c for c in learned.conditions if signature is not None and c.field == signature[1]
-    ]
-    return head.model_copy(
-        update={
-            "action": learned.action,
-            "threshold": learned.threshold or head.threshold,
-            "threshold_type": learned.threshold_type or head.threshold_type,
-            "soft_limit": learned.soft_limit,
-            "historical_exceptions": learned.historical_exceptions or head.historical_exceptions,
-            "conditions": conditions or head.conditions,
-            "mitigants": list(dict.fromkeys([*head.mitigants, *learned.mitigants])),
-            "mitigant_fields": list(
-                dict.fromkeys([*head.mitigant_fields, *learned.mitigant_fields])
-            ),
-            "data_fields": list(dict.fromkeys([*head.data_fields, *learned.data_fields])),
-            "source": learned.source,
-            "source_type": learned.source_type,
-            "confidence": learned.confidence,
-            "text_id": learned.text_id,
-        }
-    )
-
-
 def _field_words(field_name: str) -> list[str]:
     return [w[:-1] if w.endswith("s") else w for w in field_name.lower().split("_") if len(w) > 2]
 
 
-def _revision_targets(heads: list[ExtractedRule], revision: RuleRevision) -> list[ExtractedRule]:
+def revision_targets(current: list[ExtractedRule], revision: RuleRevision) -> list[ExtractedRule]:
+    """The current rules a revision speaks of: same product and limit, its words' field."""
     found = [
         h
-        for h in heads
+        for h in current
         if h.product_type == revision.product_type and limit_value(h) == revision.value
     ]
     words = revision.text.lower()
@@ -316,72 +260,32 @@ def _revision_targets(heads: list[ExtractedRule], revision: RuleRevision) -> lis
     return named or found
 
 
-def _as_learning(head: ExtractedRule, revision: RuleRevision) -> ExtractedRule:
+def revision_claim(rule: ExtractedRule, revision: RuleRevision) -> ExtractedRule:
+    """What a revision claims about `rule`: its terms as they are, bent by practice."""
     soft = revision.threshold_type == "soft"
-    return head.model_copy(
+    return rule.model_copy(
         update={
             "threshold_type": revision.threshold_type,
             "soft_limit": revision.soft_limit if soft else None,
             "historical_exceptions": revision.note if soft else None,
             "text_id": revision.text_id,
-            "source": revision.source or head.source,
-            "source_type": revision.source_type or head.source_type,
+            "date": revision.date,
+            "source": revision.source or rule.source,
+            "source_type": revision.source_type or "sme",
+            "sources": [],
+            "conflicts": [],
+            "valid_from": None,
+            "valid_to": None,
         }
     )
 
 
-class LearningPlanner:
-    """Maps learnings onto the current rules of a namespace (see `LearningPlan`).
-
-    Args:
-        current: The namespace's current rules (e.g. `GraphAnalytics.rules()`).
-    """
-
-    def __init__(self, current: list[ExtractedRule]) -> None:
-        self.current = list(current)
-        self.plan = LearningPlan()
-
-    def _apply(self, head: ExtractedRule, learned: ExtractedRule) -> None:
-        from memory.underwriting import lineage, next_version
-
-        in_plan = any(r.rule_name == head.rule_name for r in self.plan.rules)
-        revised = merge_learning(head, learned)
-        changed = limit_terms(revised) != limit_terms(head)
-        if not changed and not in_plan and head.text_id != learned.text_id:
-            # Nothing new about the limit from another text: keep the rule as it is.
-            self.plan.dropped.append((learned.rule_name, head.rule_name))
-            return
-        # A version this batch already plans is refined in place, never versioned twice.
-        name = next_version(head.rule_name) if changed and not in_plan else head.rule_name
-        revised = revised.model_copy(update={"rule_name": name})
-        self.plan.rules = [r for r in self.plan.rules if r.rule_name != name] + [revised]
-        base, version = lineage(name)
-        for rule in self.current:
-            old_base, old_version = lineage(rule.rule_name)
-            pair = (rule.rule_name, name)
-            same = canonical_name(old_base) == canonical_name(base)
-            if same and old_version < version and pair not in self.plan.supersede:
-                self.plan.supersede.append(pair)
-        # Later learnings of the batch build on this version.
-        self.current = [r for r in self.current if r.rule_name != name] + [revised]
-
-    def add_rule(self, learned: ExtractedRule) -> None:
-        """Plan one extracted rule: a new version of a matching rule, or a new rule."""
-        signature = limit_signature(learned)
-        heads = [h for h in _heads(self.current).values() if limit_signature(h) == signature]
-        if signature is None or not heads:
-            self.plan.rules.append(learned)
-            return
-        value = limit_value(learned) or 0.0
-        head = min(
-            heads,
-            key=lambda h: (h.action != learned.action, abs((limit_value(h) or 0.0) - value)),
-        )
-        self._apply(head, learned)
-
-    def add_revision(self, revision: RuleRevision) -> int:
-        """Plan a partial statement against every rule it names; return how many it hit."""
-        targets = _revision_targets(list(_heads(self.current).values()), revision)
-        for head in targets:
-            self._apply(head, _as_learning(head, revision))
-        return len(targets)
+def revision_claims(
+    current: list[ExtractedRule], revisions: list[RuleRevision]
+) -> list[ExtractedRule]:
+    """The claims a text's revisions make about the current rules they name."""
+    return [
+        revision_claim(rule, revision)
+        for revision in revisions
+        for rule in revision_targets(current, revision)
+    ]

@@ -14,12 +14,12 @@ from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
 from agents import models
+from agents.ingestion.bulk import ingested_ids
 from agents.ingestion.checks import rule_warnings
 from agents.ingestion.commit import (
     RULE_WRITES,
     all_staged,
     commit,
-    ingested_ids,
     rule_refs,
     staging_tools,
 )
@@ -105,7 +105,8 @@ async def memory_of(ctx: Context) -> AsyncIterator[GraphMemory]:
 
 
 def _stamp(rule: ExtractedRule, text: KnowledgeText) -> ExtractedRule:
-    update: dict[str, Any] = {"text_id": text.id}
+    # The text's date, never the model's: a rule a text states is valid from its date.
+    update: dict[str, Any] = {"text_id": text.id, "date": text.date}
     if text.source and rule.source in ("", "unknown"):
         update["source"] = text.source
     if text.source_type:
@@ -323,6 +324,8 @@ async def commit_batch(state: IngestionState, runtime: Runtime[Context]) -> dict
         "nodes": result.nodes.model_dump(),
         "edges": result.edges.model_dump(),
         "rules": result.rules_written,
+        "stored": result.stored,
+        "joined": result.joined,
         "tool_errors": result.tool_errors,
     }
     return {
@@ -365,7 +368,8 @@ async def finalize(state: IngestionState, runtime: Runtime[Context]) -> dict[str
         entities_new=sum(1 for m in matches if m.is_new),
         iterations=state.get("iterations", 0),
         warnings=list(state.get("warnings") or []),
-        rule_names=list((state.get("written") or {}).get("rules") or []),
+        rule_names=list((state.get("written") or {}).get("stored") or []),
+        joined=dict((state.get("written") or {}).get("joined") or {}),
         failed_texts=[f.text_id for f in failed],
         errors=[f"{f.text_id}: {f.error}" for f in failed],
         texts_skipped=len(state.get("skipped") or []),

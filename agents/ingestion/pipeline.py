@@ -182,7 +182,7 @@ class IngestionPipeline:
         """In LLM mode, start extracting every text to do now (later batches run ahead)."""
         if self.mode != "llm" or any(b.get("rules") for b in batches):
             return None
-        from agents.ingestion.commit import ingested_ids
+        from agents.ingestion.bulk import ingested_ids
         from agents.ingestion.nodes import fields_of, model_settings_of
 
         ctx = self.context

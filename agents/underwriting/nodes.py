@@ -22,13 +22,14 @@ from langgraph.types import interrupt
 
 from agents.underwriting import policy
 from agents.underwriting.context import Context
-from agents.underwriting.retrieval import BY_FIELD, retrieve_rules
+from agents.underwriting.retrieval import AS_OF, BY_FIELD, retrieve_rules
 from agents.underwriting.state import UnderwritingState
 from memory import GraphMemory
-from memory.underwriting import GraphAnalytics, canonical_product
+from memory.underwriting import OUTCOME_NAMES, GraphAnalytics, canonical_product
+from memory.underwriting.history import rules_as_of
 from schemas.decision import DecisionProposal
 from schemas.fields import DataDictionary, cached_data_dictionary
-from schemas.rules import PRODUCT_TYPES, STORED, ExtractedRule
+from schemas.rules import PRODUCT_TYPES, STORED, ExtractedRule, iso_day
 from schemas.submission import CitedRule, Decision, SubmissionError, parse_submission
 
 State = UnderwritingState
@@ -92,6 +93,12 @@ async def intake(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             raise SubmissionError(
                 f"field 'product_type' expects one of {', '.join(PRODUCT_TYPES)}, got {product!r}"
             ) from None
+    as_of = state.get("as_of")
+    if as_of is not None:
+        try:
+            as_of = iso_day(as_of)
+        except ValueError as exc:
+            raise SubmissionError(f"as_of: {exc}") from None
     notes = []
     if parsed.unknown_fields:
         names = ", ".join(sorted(parsed.unknown_fields))
@@ -100,6 +107,7 @@ async def intake(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "started": started,
         "submission_id": parsed.id,
         "values": dict(parsed.values),
+        "as_of": as_of,
         "notes": notes,
     }
 
@@ -111,6 +119,20 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     product = values.get("product_type")
     async with open_memory(context) as memory:
         analytics = GraphAnalytics(memory, context.namespace)
+        as_of = state.get("as_of")
+        if as_of is not None:  # the rules as they stood then: every one is a candidate
+            then = await rules_as_of(
+                memory,
+                analytics.namespace,
+                as_of,
+                product_type=product if isinstance(product, str) else None,
+            )
+            return {
+                "rule_count": len(then),
+                "rules": [r.model_dump(mode="json") for r in then],
+                "found_by": {r.rule_name: [AS_OF] for r in then},
+                "paths": {},
+            }
         count = await analytics.rule_count()
         if count == 0:
             return {"rule_count": 0, "rules": [], "found_by": {}, "paths": {}}
@@ -194,6 +216,9 @@ def _cited(state: State, names: list[str]) -> list[CitedRule]:
                 outcome=evaluation["outcome"],
                 why=evaluation["why"],
                 source=rules[name].get("source") or "unknown",
+                sources=list(
+                    dict.fromkeys(s["source"] for s in rules[name].get("sources") or [])
+                ),
             )
         )
     return cited
@@ -247,12 +272,41 @@ async def refer(state: State) -> dict[str, Any]:
     return {"draft": reviewed, "notes": [message + (f": {note}" if note else "")]}
 
 
+def _path_of(rule: dict[str, Any]) -> dict[str, Any]:
+    """A rule's decision path read off the rule itself (a version read as of a date)."""
+    return {
+        "risk_factor": rule.get("risk_factor"),
+        "outcomes": [OUTCOME_NAMES.get(rule.get("action") or "", rule.get("action"))],
+        "mitigants": rule.get("mitigants") or [],
+        "source": "; ".join(s["source"] for s in rule.get("sources") or []) or rule.get("source"),
+    }
+
+
+def conflict_notes(state: State, names: list[str]) -> list[str]:
+    """One note per rule the decision rests on that has an open conflict."""
+    rules = {r["rule_name"]: r for r in state.get("rules", [])}
+    notes = []
+    for name in dict.fromkeys(names):
+        for c in (rules.get(name) or {}).get("conflicts") or []:
+            notes.append(
+                f"rule {name!r} has an open conflict with {c['rule_name']!r} (texts "
+                f"{', '.join(c['text_ids'])}; fields {', '.join(c['fields'])}): both are "
+                "current and the more severe applies until a person settles it"
+            )
+    return notes
+
+
 def reasoning_chain(state: State, namespace: str) -> list[str]:
     """Return the ordered reasoning steps: intake, retrieval, each fired rule, decision."""
     values, rules = state["values"], state.get("rules", [])
     steps = [f"Intake: {len(values)} known fields ({', '.join(values) or 'none'})."]
     if not state.get("rule_count"):
         steps.append(f"Retrieve: no rules in namespace {namespace}.")
+    elif state.get("as_of"):
+        steps.append(
+            f"Retrieve: {len(rules)} rules of {namespace} as they stood on {state['as_of']} "
+            "(each in the version valid then)."
+        )
     else:
         by_field = sum(BY_FIELD in f for f in state.get("found_by", {}).values())
         steps.append(
@@ -265,8 +319,9 @@ def reasoning_chain(state: State, namespace: str) -> list[str]:
         key=lambda e: policy.SEVERITY.index(e["outcome"]),
     )
     paths = state.get("paths", {})
+    by_name = {r["rule_name"]: r for r in rules}
     for e in fired:
-        path = paths.get(e["rule_name"], {})
+        path = paths.get(e["rule_name"]) or _path_of(by_name.get(e["rule_name"]) or {})
         route = f"{path.get('risk_factor') or '?'} -> {e['rule_name']} -> " + (
             ", ".join(path.get("outcomes") or []) or "?"
         )
@@ -297,9 +352,14 @@ async def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         reasoning_chain=chain,
         retrieved_rules=[r["rule_name"] for r in state.get("rules", [])],
         latency_ms=round(state.get("machine_ms", 0.0) + (time.time() - began) * 1000.0, 2),
-        notes=list(state.get("notes", [])),
+        notes=[*state.get("notes", []), *conflict_notes(state, fired_names(state))],
     )
     return {"decision": decision}
+
+
+def fired_names(state: State) -> list[str]:
+    """The names of the rules that fire on the submission."""
+    return [e["rule_name"] for e in state.get("evaluations", []) if e["fires"]]
 
 
 # -- LLM mode ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 
 BY_FIELD = "field"
+AS_OF = "as_of"  # found as a rule valid at the decision's `as_of`
 #: Fields that select the rule set (a filter), not a risk of their own.
 _FILTER_FIELDS = frozenset({"product_type"})
 _TYPE_ORDER = {"str": 0, "int": 1, "float": 1, "bool": 2}

@@ -23,6 +23,7 @@ class SubmissionItem:
 
     id: str
     submission: dict[str, Any]
+    as_of: str | None = None
 
 
 async def decide_submission(
@@ -35,6 +36,7 @@ async def decide_submission(
     chat_model: BaseChatModel | None = None,
     model: str | None = None,
     search_limit: int = 5,
+    as_of: str | None = None,
 ) -> Decision:
     """Run the underwriting graph on one submission.
 
@@ -47,12 +49,14 @@ async def decide_submission(
         chat_model: The chat model for the LLM mode; None builds the configured one.
         model: Chat model name when `chat_model` is None.
         search_limit: Rules kept per semantic query.
+        as_of: Decide by the rules as they stood on this ISO day or time (None: now).
 
     Returns:
         The decision with cited rules, missing fields, reasoning chain and latency.
 
     Raises:
-        SubmissionError: The submission is not JSON or a field has the wrong type.
+        SubmissionError: The submission is not JSON, a field has the wrong type, or
+            `as_of` is not an ISO day or time.
     """
     from agents.underwriting.graph import graph
 
@@ -65,7 +69,7 @@ async def decide_submission(
         fields=fields,
         chat_model=chat_model,
     )
-    result = await graph.ainvoke({"submission": submission}, context=context)
+    result = await graph.ainvoke({"submission": submission, "as_of": as_of}, context=context)
     decision: Decision = result["decision"]
     return decision
 
@@ -90,6 +94,9 @@ def read_submission(path: str | Path) -> dict[str, Any]:
 def read_submissions(path: str | Path) -> list[SubmissionItem]:
     """Read a JSONL batch: one submission per line, bare or as ``{"id", "submission"}``.
 
+    A wrapped line may carry ``as_of`` (an ISO day): that submission is decided by
+    the rules as they stood then.
+
     Raises:
         SubmissionError: The file is unreadable or a line is not a JSON object (the
             message names the line).
@@ -109,7 +116,10 @@ def _unwrap(data: Any, where: str, default_id: str = "submission") -> Submission
             f"got {type(data).__name__}"
         )
     if isinstance(data.get("submission"), dict):
-        return SubmissionItem(str(data.get("id") or default_id), data["submission"])
+        as_of = data.get("as_of")
+        if as_of is not None and not isinstance(as_of, str):
+            raise SubmissionError(f"{where}: as_of must be an ISO date text, got {as_of!r}")
+        return SubmissionItem(str(data.get("id") or default_id), data["submission"], as_of)
     return SubmissionItem(str(data.get("id") or default_id), data)
 
 

@@ -7,17 +7,23 @@ checkpointer can store it across a human-review interrupt.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any
+from typing import Annotated, Any, Required
 
 from typing_extensions import TypedDict
 
 from schemas.submission import Decision
 
 
-class UnderwritingInput(TypedDict):
-    """What a run takes: one submission (a JSON object of field -> value, or its text)."""
+class UnderwritingInput(TypedDict, total=False):
+    """What a run takes: one submission (a JSON object of field -> value, or its text).
 
-    submission: dict[str, Any] | str
+    Attributes:
+        submission: The submission (required).
+        as_of: Decide by the rules as they stood on this ISO day or time (default: now).
+    """
+
+    submission: Required[dict[str, Any] | str]
+    as_of: str | None
 
 
 class UnderwritingOutput(TypedDict):
@@ -31,6 +37,7 @@ class UnderwritingState(TypedDict, total=False):
 
     Attributes:
         submission: The raw submission.
+        as_of: Decide by the rules valid then (ISO day or UTC time); None: the current rules.
         started: Wall-clock start (epoch seconds).
         machine_ms: Time spent before a human review, in ms.
         submission_id: The submission's id, if it had one.
@@ -47,6 +54,7 @@ class UnderwritingState(TypedDict, total=False):
     """
 
     submission: dict[str, Any] | str
+    as_of: str | None
     started: float
     machine_ms: float
     submission_id: str | None

@@ -318,6 +318,7 @@ class BulkWriter:
                     properties=props,
                     confidence=confidence,
                     source=src,
+                    invalid_at=spec.invalid_at,
                 )
                 node_tally.add(status)
             for rel in graph.relationships:
@@ -368,6 +369,7 @@ def _plan_relationship(
         properties=props,
         confidence=graph.confidence,
         source=source,
+        valid_at=graph.valid_at,
     )
 
 
@@ -388,7 +390,7 @@ def _retire_lacking(
         node = nodes.get(keys[(spec.label, spec.name)])
         for uuid, ends in old_edges.get(node.uuid if node else "", {}).items():
             if uuid not in written:
-                plan_retire(plan, uuid, ends, source)
+                plan_retire(plan, uuid, ends, source, graph.valid_at)
 
 
 __all__ = ["BulkWriter", "apply_batch", "apply_subgraphs"]

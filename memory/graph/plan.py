@@ -244,8 +244,13 @@ def plan_node(
     properties: dict[str, Any] | None,
     confidence: float | None,
     source: str | None,
+    invalid_at: datetime | None = None,
 ) -> WriteStatus:
-    """Fold one node upsert into the plan; return its write status."""
+    """Fold one node upsert into the plan; return its write status.
+
+    `invalid_at` marks a node whose meaning stopped holding then (stored as the node's
+    ``invalid_at``; current reads skip it).
+    """
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"entity name must be a non-empty string, got {name!r}")
     check_confidence(confidence)
@@ -283,6 +288,7 @@ def plan_node(
         "confidence": confidence,
         "last_update_source": source,
         "updated_at": plan.now_iso,
+        "invalid_at": plan.iso(invalid_at) if invalid_at is not None else None,
     }
     return "updated" if current else "created"
 
@@ -317,7 +323,7 @@ def plan_edge(
         props,
         confidence,
     )
-    if current is not None and current.is_current and same and valid_at is None:
+    if current is not None and current.is_current and same and valid_at in (None, current.valid_at):
         return "unchanged"
     if current is not None and uuid not in plan.edges and uuid not in plan.archive:
         stamp = (current.updated_at or current.valid_at or plan.now).isoformat()

@@ -21,6 +21,8 @@ class EntitySpec:
     name: str
     summary: str = ""
     properties: dict[str, Any] = field(default_factory=dict)
+    invalid_at: datetime | None = None
+    """When what the node stands for stopped holding (a retired rule); None: it holds."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,9 @@ class SubGraph:
     entities: tuple[EntitySpec, ...]
     relationships: tuple[RelationshipSpec, ...]
     confidence: float
+    valid_at: datetime | None = None
+    """When this version of the item took effect (valid time): its changed edges are valid
+    from then and the edges it lacks end then. None: the time of the write."""
 
 
 @dataclass

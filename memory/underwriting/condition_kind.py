@@ -25,10 +25,12 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 CURRENT_EDGE = "e.invalid_at IS NULL AND e.expired_at IS NULL"
-# The current Rule nodes `n`: a rule is current unless every edge it has was invalidated.
+# The current Rule nodes `n`: a rule is current unless it was retired (`invalid_at`) or
+# every edge it has was invalidated.
 RULE_NODES = (
     "OPTIONAL MATCH (n)-[e:RELATES_TO]-() WITH n, count(e) AS total, "
-    f"sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live WHERE total = 0 OR live > 0 "
+    f"sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live "
+    "WHERE n.invalid_at IS NULL AND (total = 0 OR live > 0) "
 )
 
 

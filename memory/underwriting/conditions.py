@@ -26,6 +26,7 @@ from typing import Any, NamedTuple, TypeGuard
 import numpy as np
 import orjson
 
+from memory.underwriting.consolidate import signature
 from schemas.rules import STORED, Condition, ExtractedRule
 
 ALL_PRODUCTS = "all"  # casefolded
@@ -218,6 +219,7 @@ class ConditionIndex:
         self.fields: dict[str, _Field] = {}
         self.compactions = 0
         self._parsed: dict[int, ExtractedRule | None] = {}
+        self._signatures: dict[str, set[str]] | None = None  # built on first `same_rule`
         self._columns()
         for name, product, conditions in rules:
             self.add(name, name, product, conditions)
@@ -263,6 +265,8 @@ class ConditionIndex:
         product = product.casefold()
         self.rules.append(IndexedRule(key, name, product, kept, per_field, document))
         self.slot[key] = rule
+        if self._signatures is not None:
+            self._signatures.setdefault(signature(product, kept), set()).add(key)
         self.named.setdefault(name, []).append(rule)
         self._alive.append(1)
         self._product.append(self._products.setdefault(product, len(self._products)))
@@ -280,6 +284,10 @@ class ConditionIndex:
         entry = self.rules[rule]
         self.rules[rule] = None
         self._alive[rule] = 0
+        if self._signatures is not None and entry is not None:
+            self._signatures.get(signature(entry.product_type, entry.conditions), set()).discard(
+                key
+            )
         self._parsed.pop(rule, None)
         if entry is not None:
             slots = self.named.get(entry.name, [])
@@ -308,6 +316,24 @@ class ConditionIndex:
             found[name] = tuple(rules)
         return found
 
+    def same_rule(
+        self, product_type: str, conditions: Iterable[Condition | Cond]
+    ) -> list[IndexedRule]:
+        """The current rules that are the same piece of knowledge as these conditions.
+
+        Same product and the same condition shape (`memory.underwriting.consolidate.signature`),
+        whatever their names, thresholds or actions; a dictionary lookup once built.
+        """
+        if self._signatures is None:
+            self._signatures = {}
+            for entry in self.rules:
+                if entry is not None:
+                    sig = signature(entry.product_type, entry.conditions)
+                    self._signatures.setdefault(sig, set()).add(entry.key)
+        keys = self._signatures.get(signature(product_type.casefold(), conditions), set())
+        found = [self.rules[self.slot[k]] for k in sorted(keys) if k in self.slot]
+        return [entry for entry in found if entry is not None]
+
     @property
     def values_version(self) -> tuple[int, int]:
         """Changes when the values conditions compare with may have (not on every write)."""
@@ -317,6 +343,7 @@ class ConditionIndex:
         self.compactions += 1
         live = [r for r in self.rules if r is not None]
         self.rules, self.slot, self.fields, self.named, self._parsed = [], {}, {}, {}, {}
+        self._signatures = None
         self._columns()
         for entry in live:
             self.add(entry.key, entry.name, entry.product_type, entry.conditions, entry.document)

@@ -17,13 +17,14 @@ one-at-a-time upserts would (`apply_rule_graph_per_item`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from memory.model import EntitySpec, RelationshipSpec, SubGraph, WriteTally, merge_shared
-from schemas.rules import ExtractedRule
+from schemas.rules import STORED, ExtractedRule
 
 if TYPE_CHECKING:
     from memory.embedders import EmbeddingPrefetch
@@ -86,16 +87,52 @@ def rule_fact(rule: ExtractedRule) -> str:
     return " ".join(lines)
 
 
-def rule_graph(rule: ExtractedRule) -> RuleGraph:
-    """Map a rule to the nodes and edges of the underwriting ontology."""
-    rule_doc = rule.model_dump(mode="json")
+def _day_start(day: str | None) -> datetime | None:
+    """When a version dated `day` (an ISO day, or a UTC time) starts."""
+    if day is None:
+        return None
+    when = datetime.fromisoformat(day)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def rule_graph(
+    rule: ExtractedRule, *, history: Mapping[str, Any] | None = None, retired: bool = False
+) -> RuleGraph:
+    """Map a rule to the nodes and edges of the underwriting ontology.
+
+    Args:
+        rule: The rule (a consolidated rule's newest version, `memory.underwriting.claims`).
+        history: Its versions and claims, kept on the Rule node beside it.
+        retired: The rule no longer holds: only its node is written (with `history`),
+            and its edges end at its `valid_to`.
+    """
+    rule_doc = {**rule.model_dump(mode="json"), **(history or {})}
+    if retired:
+        node = EntitySpec(
+            "Rule",
+            rule.rule_name,
+            rule.outcome_description,
+            rule_doc,
+            invalid_at=_day_start(rule.valid_to),
+        )
+        return RuleGraph(
+            name=rule.rule_name,
+            entities=(node,),
+            relationships=(),
+            confidence=CONFIDENCE.get(rule.confidence, 0.7),
+            valid_at=_day_start(rule.valid_to),
+        )
     common = {"product_type": rule.product_type, "rule_name": rule.rule_name, "action": rule.action}
     risk = EntitySpec(
         "RiskFactor", rule.risk_factor, properties={"risk_category": rule.risk_category}
     )
     rule_node = EntitySpec("Rule", rule.rule_name, rule.outcome_description, rule_doc)
     outcome = EntitySpec("Outcome", OUTCOME_NAMES[rule.action], properties={"action": rule.action})
-    source = EntitySpec("Source", rule.source, properties={"source_type": rule.source_type})
+    cited = [(s.source, s.source_type) for s in rule.sources] or [(rule.source, rule.source_type)]
+    sources = [
+        EntitySpec("Source", name, properties={"source_type": kind})
+        for name, kind in dict.fromkeys(cited)
+    ]
     rule_ref = ("Rule", rule.rule_name)
     triggers = {
         **common,
@@ -122,13 +159,17 @@ def rule_graph(rule: ExtractedRule) -> RuleGraph:
             f"{rule.action.replace('_', ' ')}. {rule.outcome_description}".strip(),
             common,
         ),
+    ]
+    edges += [
         RelationshipSpec(
             rule_ref,
             "DERIVED_FROM",
-            ("Source", rule.source),
-            f"Rule '{rule.rule_name}' is derived from {rule.source} ({rule.source_type}).",
-            {**common, "source_type": rule.source_type},
-        ),
+            ("Source", source.name),
+            f"Rule '{rule.rule_name}' is derived from {source.name} "
+            f"({source.properties['source_type']}).",
+            {**common, "source_type": source.properties["source_type"]},
+        )
+        for source in sources
     ]
     mitigants = [EntitySpec("Mitigant", m) for m in dict.fromkeys(rule.mitigants)]
     for m in mitigants:
@@ -144,9 +185,10 @@ def rule_graph(rule: ExtractedRule) -> RuleGraph:
         )
     return RuleGraph(
         name=rule.rule_name,
-        entities=(risk, rule_node, outcome, source, *mitigants),
+        entities=(risk, rule_node, outcome, *sources, *mitigants),
         relationships=tuple(edges),
         confidence=CONFIDENCE.get(rule.confidence, 0.7),
+        valid_at=_day_start(rule.valid_from),
     )
 
 
@@ -230,7 +272,7 @@ async def apply_rule_graph_per_item(
 def rule_from_properties(properties: dict[str, Any]) -> ExtractedRule | None:
     """Rebuild the structured rule a Rule node keeps; None if it holds no full rule."""
     try:
-        return ExtractedRule.model_validate(properties)
+        return ExtractedRule.model_validate(properties, context={STORED: True})
     except ValidationError:
         return None
 

@@ -14,10 +14,23 @@ pytestmark = pytest.mark.integration
 TIMES = ("created_at", "updated_at", "valid_at")
 
 
+VALID_TIMES = ("date", "valid_from", "valid_to")  # an undated rule is valid from its ingestion
+
+
+def _untimed(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _untimed(v) for k, v in value.items() if k not in VALID_TIMES}
+    if isinstance(value, list):
+        return [_untimed(v) for v in value]
+    return value
+
+
 def _timeless(document: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in document.items() if k != "namespace"}
     for kind in ("entities", "relationships", "sources"):
-        out[kind] = [{k: v for k, v in d.items() if k not in TIMES} for d in document[kind]]
+        out[kind] = [
+            {k: _untimed(v) for k, v in d.items() if k not in TIMES} for d in document[kind]
+        ]
     return out
 
 

@@ -70,13 +70,13 @@ def test_chat_session_teaches_the_runtime_agent(
     athena(capsys, "worker", "--drain", "--queue", queue)
     jobs = json.loads(athena(capsys, "jobs", "--json", "--queue", queue))
     assert jobs["counts"]["done"] == 1
-    assert jobs["jobs"][0]["result"]["superseded"][0][0] == CAP.rule_name
+    assert jobs["jobs"][0]["result"]["rules"] == [CAP.rule_name]
 
     after = decide(settings, ns)
     assert after.decision == "refer"
     [cited] = after.cited_rules
-    assert cited.rule_name == f"{CAP.rule_name} (v2)" and "soft limit 23" in cited.why
-    assert cited.source == f"Conversation {session}"
+    assert cited.rule_name == CAP.rule_name and "soft limit 23" in cited.why
+    assert cited.sources == [CAP.source, f"Conversation {session}"]
 
 
 def test_chat_without_messages_enqueues_nothing(

@@ -213,7 +213,7 @@ def test_case4_nul_in_a_chat_message_is_cleaned_and_learned(
     chat(monkeypatch, ns, queue, "nul-1", LEARNING.replace("guideline", "guide\x00line") + "\n")
     run_cli(capsys, "worker", "--drain", "--queue", queue)
     [job] = json.loads(run_cli(capsys, "jobs", "--json", "--queue", queue)[1])["jobs"]
-    assert job["status"] == "done" and job["result"]["superseded"], job
+    assert job["status"] == "done" and job["result"]["rules"] == [CAP.rule_name], job
     assert decision(settings, ns).decision == "refer"
 
 

@@ -101,8 +101,13 @@ async def test_cache_is_invalidated_by_a_write(memory: GraphMemory, namespace: N
     assert first == ["Fuel Pump Referral"]
     assert await cache.get_or_load(namespace, "risk", "fuel pumps", load) == first
     assert cache.stats()["hits"] == 1
-    other = GAS.model_copy(
-        update={"rule_name": "Fuel Dispenser Decline", "action": "decline", "text_id": "t2"}
+    other = GAS.model_copy(  # another product: another piece of knowledge, not a version
+        update={
+            "rule_name": "Fuel Dispenser Decline",
+            "action": "decline",
+            "text_id": "t2",
+            "product_type": "GL",
+        }
     )
     await ingest_rules(memory, namespace, [other])
     assert len(cache) == 0

@@ -16,7 +16,7 @@ from bench.synthetic import generate_rules, with_sources, write_rules_file
 from memory import GraphMemory, Namespace, Settings
 from memory.backend.server import ensure_server, stop_server
 from memory.model import SourceItem
-from memory.underwriting import rule_graph
+from memory.underwriting import rule_graph, stored_rules
 from schemas.fields import load_data_dictionary
 from schemas.rules import ExtractedRule
 
@@ -129,21 +129,23 @@ async def test_cli_ingests_rules_with_a_source_each_in_bulk(
     assert await memory.export(ns) == before
 
 
-async def test_a_rule_named_like_another_texts_rule_is_written_under_its_own_name(
+async def test_the_same_rule_stated_by_another_text_is_one_rule_citing_both(
     memory: GraphMemory, falkordb_dir: Path, tmp_path: Path
 ) -> None:
     ns = Namespace.agent("cli-bulk-same-name")
     await memory.clear(ns)
     [rule] = generate_rules(load_data_dictionary(), 1)
-    for text_id in ("manual-2024", "bulletin-7"):
+    for text_id, day in (("manual-2024", "2024-01-10"), ("bulletin-7", "2024-06-01")):
         path = write_rules_file(
-            [rule.model_copy(update={"text_id": text_id})], tmp_path / "r.jsonl"
+            [rule.model_copy(update={"text_id": text_id, "date": day})], tmp_path / "r.jsonl"
         )
         args = ("ingest", str(path), "--rules", "--namespace", str(ns), "--json")
         done = _athena(falkordb_dir, *args)
         assert done.returncode == 0, done.stdout + done.stderr  # written, not "not written"
-    names = set(json.loads(done.stdout)["rule_names"])
-    assert names == {f"{rule.rule_name} (bulletin-7)"}
+    assert json.loads(done.stdout)["rule_names"] == [rule.rule_name]
+    [stored] = await stored_rules(memory, ns)
+    assert [s.text_id for s in stored.sources] == ["manual-2024", "bulletin-7"]
+    assert stored.valid_from == "2024-06-01" and stored.valid_to is None  # the restatement
 
 
 async def test_restart_answers_at_once_while_indexes_build(tmp_path: Path) -> None:

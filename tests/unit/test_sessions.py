@@ -6,7 +6,7 @@ import pytest
 
 from agents.chat.learning import read_revisions
 from agents.chat.offline_model import OfflineChatModel, is_question
-from agents.ingestion.matching import LearningPlanner, RuleRevision, limit_signature
+from agents.ingestion.matching import RuleRevision, limit_signature, revision_claims
 from memory.sessions import (
     MEMORY_FORMATION_MSG_INTERVAL,
     MEMORY_FORMATION_TOKEN_INTERVAL,
@@ -20,6 +20,7 @@ from memory.sessions import (
     should_form_memories,
 )
 from memory.underwriting import lineage, next_version
+from memory.underwriting.consolidate import consolidate
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 
@@ -96,42 +97,29 @@ def test_version_names() -> None:
     assert next_version("Cap") == "Cap (v2)" and next_version("Cap (v2)") == "Cap (v3)"
 
 
-def test_learning_under_another_name_supersedes_the_matching_rule() -> None:
-    planner = LearningPlanner([rule()])
-    learned = rule(
-        rule_name="BOP Employee Count Over 20 Decline",
-        threshold_type="soft",
-        soft_limit=23,
-        text_id="conv-1",
-        source="Conversation conv-1",
-        source_type="sme",
+def test_a_revision_is_a_claim_that_bends_the_rule_it_names() -> None:
+    manual = rule(date="2024-01-10", source="BOP Manual", source_type="manual")
+    revision = RuleRevision(
+        "BOP", 20, "soft", 23, "approved up to 23", "the 20 employee limit", "conv-1",
+        source="Conversation conv-1", source_type="sme", date="2024-06-01",
+    )  # fmt: skip
+    [claim] = revision_claims([manual, rule(rule_name="GL Cap", product_type="GL")], [revision])
+    assert (claim.rule_name, claim.text_id, claim.date) == ("Headcount Cap", "conv-1", "2024-06-01")
+    [lineage] = consolidate([manual, claim])
+    before, after = lineage.versions
+    assert (before.threshold_type, before.valid_to) == ("hard", "2024-06-01")
+    assert (after.rule_name, after.action, after.threshold_type, after.soft_limit) == (
+        "Headcount Cap",
+        "decline",  # practice never changes the stated action or limit
+        "soft",
+        23,
     )
-    planner.add_rule(learned)
-    [new] = planner.plan.rules
-    assert new.rule_name == "Headcount Cap (v2)" and new.soft_limit == 23
-    assert new.threshold_type == "soft" and new.text_id == "conv-1"
-    assert planner.plan.supersede == [("Headcount Cap", "Headcount Cap (v2)")]
+    assert [s.text_id for s in after.sources] == ["manual", "conv-1"]
 
 
-def test_learning_that_changes_nothing_is_dropped_and_new_rules_pass() -> None:
-    planner = LearningPlanner([rule()])
-    planner.add_rule(rule(rule_name="Same Thing", text_id="conv-1"))
-    other = rule(rule_name="GL Cap", product_type="GL", text_id="conv-1")
-    planner.add_rule(other)
-    assert planner.plan.rules == [other] and planner.plan.supersede == []
-    assert planner.plan.dropped == [("Same Thing", "Headcount Cap")]
-
-
-def test_rerun_of_a_planned_version_is_stable() -> None:
-    first = LearningPlanner([rule()])
-    revision = RuleRevision("BOP", 20, "soft", 23, "approved up to 23", "20 employee", "conv-1")
-    first.add_revision(revision)
-    [v2] = first.plan.rules
-    # The worker died after writing v2 and before retiring v1: both are current.
-    again = LearningPlanner([rule(), v2])
-    again.add_revision(revision)
-    assert again.plan.rules == [v2]
-    assert again.plan.supersede == [("Headcount Cap", "Headcount Cap (v2)")]
+def test_a_revision_of_a_limit_no_rule_has_claims_nothing() -> None:
+    revision = RuleRevision("BOP", 35, "soft", 40, "approved up to 40", "35 employees", "c")
+    assert revision_claims([rule()], [revision]) == []
 
 
 def test_limit_signature() -> None:

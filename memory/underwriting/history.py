@@ -1,0 +1,142 @@
+"""Rules in valid time: what held on a date, a rule's versions, the open conflicts.
+
+Every Rule node written through claims keeps its versions (`memory.underwriting.claims`):
+the current or last one as the node's rule, the earlier ones beside it. A rule
+written another way has one version, valid from its node's creation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memory.underwriting.analytics import canonical_product
+from memory.underwriting.claims import document_versions
+from memory.underwriting.condition_kind import condition_index
+from schemas.rules import ExtractedRule, iso_day
+
+if TYPE_CHECKING:
+    from memory.graph import GraphMemory
+    from memory.model import Namespace
+
+_ALL_RULES = (
+    "MATCH (n:Entity) WHERE n.label = 'Rule' "
+    "RETURN n.name AS name, n.props_json AS props, n.created_at AS created ORDER BY n.name"
+)
+_ONE_RULE = (
+    "MATCH (n:Entity) WHERE n.label = 'Rule' AND n.name = $name "
+    "RETURN n.name AS name, n.props_json AS props, n.created_at AS created"
+)
+
+
+def _versions(row: dict[str, Any]) -> list[ExtractedRule]:
+    """The versions a stored Rule node holds; [] when it holds no whole rule."""
+    try:
+        versions = document_versions(json.loads(row["props"] or "{}"))
+    except ValueError:
+        return []
+    created = row.get("created")
+    if len(versions) == 1 and versions[0].valid_from is None and created:
+        versions = [versions[0].model_copy(update={"valid_from": iso_day(str(created))})]
+    return versions
+
+
+def version_at(versions: list[ExtractedRule], when: str) -> ExtractedRule | None:
+    """The version valid at `when` (an ISO day or UTC time), None if none was."""
+    for version in versions:
+        if version.valid_from is not None and version.valid_from > when:
+            continue
+        if version.valid_to is None or version.valid_to > when:
+            return version
+    return None
+
+
+async def rules_as_of(
+    memory: GraphMemory, namespace: Namespace, when: str, product_type: str | None = None
+) -> list[ExtractedRule]:
+    """Every rule as it stood at `when`, retired rules included (one version each).
+
+    Args:
+        memory: Connected graph memory.
+        namespace: The namespace of rules.
+        when: An ISO day or time.
+        product_type: Keep this product's rules and ``ALL`` rules; None keeps every rule.
+
+    Raises:
+        ValueError: `when` is not an ISO day or time, or the product is unknown.
+    """
+    day = iso_day(when)
+    product = canonical_product(product_type)
+    rows = await memory.db.query(namespace.group_id, _ALL_RULES, {}, read_only=True)
+    found = []
+    for row in rows:
+        version = version_at(_versions(row), day)
+        if version is not None and (product is None or version.product_type in ("ALL", product)):
+            found.append(version)
+    return found
+
+
+async def rule_history(
+    memory: GraphMemory, namespace: Namespace, name: str
+) -> list[ExtractedRule]:
+    """A rule's versions, oldest first ([] for an unknown rule)."""
+    rows = await memory.db.query(namespace.group_id, _ONE_RULE, {"name": name}, read_only=True)
+    return _versions(rows[0]) if rows else []
+
+
+@dataclass(frozen=True)
+class OpenConflict:
+    """Two current rules of one piece of knowledge that disagree, for a person to settle."""
+
+    rules: tuple[str, str]
+    text_ids: tuple[str, ...]
+    fields: tuple[str, ...]
+    product_type: str
+    date: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "rules": list(self.rules),
+            "text_ids": list(self.text_ids),
+            "fields": list(self.fields),
+            "product_type": self.product_type,
+            "date": self.date,
+        }
+
+
+async def open_conflicts(memory: GraphMemory, namespace: Namespace) -> list[OpenConflict]:
+    """The open conflicts of a namespace: both rules current, neither settled yet."""
+    index = await condition_index(memory, namespace)
+    current = {entry.name for entry in index.rules if entry is not None}
+    found: dict[tuple[str, str], OpenConflict] = {}
+    for entry in index.rules:
+        if entry is None or not entry.document or '"text_ids"' not in entry.document:
+            continue
+        rule = json.loads(entry.document)
+        for c in rule.get("conflicts") or []:
+            other = c.get("rule_name")
+            if other not in current:
+                continue
+            pair = tuple(sorted((entry.name, other)))
+            found.setdefault(
+                (pair[0], pair[1]),
+                OpenConflict(
+                    rules=(entry.name, other),
+                    text_ids=tuple(c.get("text_ids") or ()),
+                    fields=tuple(c.get("fields") or ()),
+                    product_type=str(rule.get("product_type") or ""),
+                    date=c.get("date"),
+                ),
+            )
+    return sorted(found.values(), key=lambda c: (c.date or "", c.rules))
+
+
+__all__ = [
+    "OpenConflict",
+    "open_conflicts",
+    "rule_history",
+    "rules_as_of",
+    "version_at",
+]
