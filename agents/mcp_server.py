@@ -168,11 +168,16 @@ def _register_reads(server: FastMCP) -> None:
             dict[str, Any], Field(description="Data-dictionary fields -> values")
         ],
         namespace: NamespaceArg = None,
+        as_of: Annotated[
+            str | None, Field(description="Decide by the rules valid on this ISO day")
+        ] = None,
     ) -> dict[str, Any]:
         from agents.underwriting.service import decide_submission
 
         state = _state(ctx)
-        decision = await decide_submission(state.memory, state.namespace(namespace), submission)
+        decision = await decide_submission(
+            state.memory, state.namespace(namespace), submission, as_of=as_of
+        )
         return decision.model_dump(mode="json")
 
     @server.tool(description="Every current rule of a namespace as JSON (rules.jsonl shape).")
@@ -180,6 +185,30 @@ def _register_reads(server: FastMCP) -> None:
         ctx: Context, namespace: NamespaceArg = None
     ) -> list[dict[str, Any]]:
         return await GraphAnalytics(_state(ctx).memory, _state(ctx).namespace(namespace)).export()
+
+    @server.tool(
+        description="Open conflicts: current rules of one piece of knowledge that disagree "
+        "(both texts, the fields), for a person to settle."
+    )
+    async def memory_conflicts(ctx: Context, namespace: NamespaceArg = None) -> list[dict]:
+        from memory.underwriting.history import open_conflicts
+
+        state = _state(ctx)
+        return [c.to_dict() for c in await open_conflicts(state.memory, state.namespace(namespace))]
+
+    @server.tool(description="A rule's versions in valid time, oldest first, with their sources.")
+    async def memory_rule_history(
+        ctx: Context,
+        rule_name: Annotated[str, Field(description="The rule's exact name")],
+        namespace: NamespaceArg = None,
+    ) -> list[dict[str, Any]]:
+        from memory.underwriting.history import rule_history
+
+        state = _state(ctx)
+        versions = await rule_history(state.memory, state.namespace(namespace), rule_name)
+        if not versions:
+            raise ValueError(f"no rule named {rule_name!r}")
+        return [v.model_dump(mode="json") for v in versions]
 
     @server.tool(description="Names of the registered ontologies.")
     async def memory_list_ontologies() -> list[str]:
@@ -203,16 +232,18 @@ def _register_writes(server: FastMCP) -> None:
         namespace: NamespaceArg = None,
     ) -> dict[str, Any]:
         from agents.ingestion.checks import check_rules
-        from memory.underwriting import apply_rule_graph, rule_graph
+        from memory.underwriting.claims import write_claims
         from schemas.fields import load_data_dictionary
 
         state = _state(ctx)
         check_rules([rule], load_data_dictionary(state.memory.settings.fields_path))
         source = source_id or rule.text_id or rule.source
-        nodes, edges = await apply_rule_graph(
-            state.memory, state.namespace(namespace), rule_graph(rule), source=source
+        claim = rule if rule.text_id else rule.model_copy(update={"text_id": source})
+        plan, nodes, edges = await write_claims(
+            state.memory, state.namespace(namespace), [claim], source=source
         )
-        return {"rule_name": rule.rule_name, "nodes": vars(nodes), "edges": vars(edges)}
+        joined = plan.joined.get(claim.rule_name, claim.rule_name)
+        return {"rule_name": joined, "nodes": vars(nodes), "edges": vars(edges)}
 
     @server.tool(description="Attach a mitigant that can override an existing rule.")
     async def memory_add_mitigant(

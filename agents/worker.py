@@ -21,7 +21,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from agents import models
-from agents.chat.learning import SessionLearningExtractor
 from agents.chat.transcripts import Turn, transcript_texts, turns_of
 from agents.ingestion import IngestionPipeline
 from agents.llm import ModelError
@@ -122,7 +121,8 @@ async def ingest_job(
         return {"conversation_id": conversation, "skipped": "empty transcript"}
     settings = memory.settings
     fields = load_data_dictionary(settings.fields_path)
-    extractor = SessionLearningExtractor(models.rule_extractor(settings, fields), memory, ns)
+    # What the conversation says about stated rules is read as practice by the pipeline.
+    extractor = models.rule_extractor(settings, fields)
     texts = transcript_texts(
         conversation, turns or turns_of(transcript), source=payload.get("source")
     )

@@ -15,6 +15,11 @@ from tools.entities import (
     create_upsert_entity_tool,
     create_upsert_relationship_tool,
 )
+from tools.knowledge import (
+    create_conflicts_tool,
+    create_rule_history_tool,
+    create_same_rules_tool,
+)
 from tools.reading import create_explore_tool, create_traverse_tool
 from tools.rules import apply_rule, create_write_rule_tool
 
@@ -28,6 +33,9 @@ def create_memory_tools(ctx: ToolContext) -> list[BaseTool]:
         create_add_mitigant_tool(ctx),
         create_explore_tool(ctx),
         create_traverse_tool(ctx),
+        create_same_rules_tool(ctx),
+        create_rule_history_tool(ctx),
+        create_conflicts_tool(ctx),
     ]
 
 
@@ -35,8 +43,11 @@ __all__ = [
     "ToolContext",
     "apply_rule",
     "create_add_mitigant_tool",
+    "create_conflicts_tool",
     "create_explore_tool",
     "create_memory_tools",
+    "create_rule_history_tool",
+    "create_same_rules_tool",
     "create_traverse_tool",
     "create_upsert_entity_tool",
     "create_upsert_relationship_tool",

@@ -7,8 +7,9 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from memory.model import WriteTally
-from memory.underwriting import RuleGraph, apply_rule_graph, rule_graph
+from memory.model import WriteTally, as_namespace
+from memory.underwriting import RuleGraph, apply_rule_graph
+from memory.underwriting.claims import plan_rules, rule_graphs
 from schemas.rules import ExtractedRule
 from tools._common import ToolContext, dumps, tally
 
@@ -44,10 +45,19 @@ def create_write_rule_tool(ctx: ToolContext) -> BaseTool:
 
     async def write_rule(rule: ExtractedRule, source_id: str | None = None) -> tuple[str, Any]:
         source = source_id or rule.text_id or ctx.default_source or rule.source
-        nodes, edges = await apply_rule(ctx, rule_graph(rule), source=source)
+        claim = rule if rule.text_id else rule.model_copy(update={"text_id": source})
+        # The rule is a claim: it joins the stored rule it restates, amends or bends.
+        plan = await plan_rules(ctx.memory, as_namespace(ctx.namespace), [claim])
+        nodes, edges = WriteTally(), WriteTally()
+        for graph in rule_graphs(plan.writes):
+            more_nodes, more_edges = await apply_rule(ctx, graph, source=source)
+            for total, more in ((nodes, more_nodes), (edges, more_edges)):
+                for status, n in vars(more).items():
+                    setattr(total, status, getattr(total, status) + n)
         artifact = tally(vars(nodes), vars(edges))
-        artifact["rule_name"] = rule.rule_name
-        return dumps({"rule": rule.rule_name, **artifact}), artifact
+        joined = plan.joined.get(claim.rule_name, claim.rule_name)
+        artifact["rule_name"] = joined
+        return dumps({"rule": joined, **artifact}), artifact
 
     return StructuredTool.from_function(
         coroutine=write_rule,
@@ -56,7 +66,10 @@ def create_write_rule_tool(ctx: ToolContext) -> BaseTool:
             "Write one complete underwriting rule in a single call: the RiskFactor that "
             "TRIGGERS the Rule, the Outcome it RESULTS_IN, the Mitigants that OVERRIDE it and "
             "the Source it is DERIVED_FROM, with thresholds, conditions and exceptions kept in "
-            "the edge properties and fact text. Writing the same rule again changes nothing."
+            "the edge properties and fact text. A rule another text already stated (same "
+            "product, fields and directions) is not duplicated: this text joins it, amending, "
+            "restating or bending it (see `same_rules`). Writing the same rule again changes "
+            "nothing."
         ),
         args_schema=WriteRuleArgs,
         response_format="content_and_artifact",

@@ -17,6 +17,7 @@ COMMANDS = (
     "ingest",
     "query",
     "trace",
+    "conflicts",
     "decide",
     "export",
     "visualize",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.commands.common import add_common_options, print_json
 from agents.commands.query import with_analytics
+from schemas.rules import iso_day
 
 if TYPE_CHECKING:
     from memory.underwriting import GraphAnalytics
@@ -18,9 +19,16 @@ def register(commands: argparse._SubParsersAction) -> None:
     """Add the `export` command."""
     parser = commands.add_parser(
         "export",
-        help="export every current rule as one JSON object {namespace, count, rules}",
+        help="export every current rule (or, --as-of, every rule as it stood then) as one "
+        "JSON object {namespace, count, rules}; each rule carries its sources, valid_from "
+        "and valid_to",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    parser.add_argument(
+        "--as-of",
+        metavar="DATE",
+        help="the rules as they stood on this ISO day (or time), each in its version then",
+    )
     add_common_options(parser)
     parser.set_defaults(handler=run)
 
@@ -42,7 +50,20 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         _check_writable(Path(args.output))
 
+    as_of = iso_day(args.as_of) if args.as_of else None
+
     async def work(analytics: GraphAnalytics) -> dict[str, Any]:
+        if as_of is not None:
+            from memory.underwriting.history import rules_as_of
+
+            then = await rules_as_of(analytics.memory, analytics.namespace, as_of)
+            rules = [r.model_dump(mode="json") for r in then]
+            return {
+                "namespace": str(analytics.namespace),
+                "as_of": as_of,
+                "count": len(rules),
+                "rules": rules,
+            }
         rules = await analytics.export()
         return {"namespace": str(analytics.namespace), "count": len(rules), "rules": rules}
 

@@ -20,8 +20,8 @@ from pydantic import BaseModel, Field
 
 from memory import GraphMemory, Namespace, OntologyDefinition
 from memory.model import SourceItem, WriteTally
-from memory.underwriting import apply_rule_graphs, rule_graph
-from memory.underwriting.claims import plan_rules
+from memory.underwriting import rule_graph
+from memory.underwriting.claims import write_claims
 from schemas.ingestion import EntityMatch, KnowledgeText, TextFailure, WriteCounts
 from schemas.rules import ExtractedRule
 
@@ -242,21 +242,14 @@ async def _write_rules(
         return []
 
     async def write(batch: Sequence[ExtractedRule]) -> None:
-        plan = await plan_rules(memory, namespace, batch)  # claims -> consolidated rules
+        # The rules are claims: each joins the stored rule it restates, amends or bends.
+        plan, nodes, edges = await write_claims(memory, namespace, batch)
         out.joined.update(plan.joined)
-        writes = plan.writes
-        if not writes:
-            return
-        nodes, edges = await apply_rule_graphs(
-            memory,
-            namespace,
-            [rule_graph(w.rule, history=w.history, retired=w.retired) for w in writes],
-            source=[w.rule.text_id or w.rule.source for w in writes],
-        )
         _add(out.nodes, nodes)
         _add(out.edges, edges)
-        out.stored += [w.rule.rule_name for w in writes if w.rule.rule_name not in out.stored]
-        for w in writes:
+        for w in plan.writes:
+            if w.rule.rule_name not in out.stored:
+                out.stored.append(w.rule.rule_name)
             key = memory.entity_key(namespace, "Rule", w.rule.rule_name)
             for tid in {s.text_id for s in w.rule.sources} | {w.rule.text_id}:
                 if tid:

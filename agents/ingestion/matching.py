@@ -189,7 +189,7 @@ class RuleRevision:
     """A partial statement about an existing rule's limit (no action, no name).
 
     Attributes:
-        product_type: Product the statement names.
+        product_type: Product the statement names ("" when it names none: any product).
         value: The limit as stated (matches the rule's threshold value).
         threshold_type: `soft` (exceptions are granted) or `hard`.
         soft_limit: Highest value approved in practice, for soft limits.
@@ -249,7 +249,7 @@ def revision_targets(current: list[ExtractedRule], revision: RuleRevision) -> li
     found = [
         h
         for h in current
-        if h.product_type == revision.product_type and limit_value(h) == revision.value
+        if revision.product_type in ("", h.product_type) and limit_value(h) == revision.value
     ]
     words = revision.text.lower()
     named = [

@@ -26,10 +26,11 @@ from agents.ingestion.commit import (
 from agents.ingestion.context import Context
 from agents.ingestion.loaders import normalise_texts
 from agents.ingestion.matching import EntityMatcher
+from agents.ingestion.practice import with_practice
 from agents.ingestion.state import IngestionState
 from agents.llm import Usage, describe, first_line, model_errors, total_cost
 from memory import GraphMemory, Namespace, Settings, load_settings
-from memory.underwriting import UNDERWRITING
+from memory.underwriting import UNDERWRITING, GraphAnalytics
 from prompts.relationship import build_relationship_messages
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.ingestion import (
@@ -202,6 +203,13 @@ async def extract_and_disambiguate(
     else:
         rules, failed, more, usage, uncovered = await _extract(ctx, texts)
         warnings += more
+        async with memory_of(ctx) as memory:  # practice about stated rules, read as claims
+            current = await GraphAnalytics(memory, ns).rules()
+        rules = with_practice(texts, rules, current)
+        heard = {r.text_id for r in rules}  # a text of practice yields claims, not rules
+        warnings = [
+            w for w in warnings if not any(w == f"text {t!r}: no rules found" for t in heard)
+        ]
     warnings += _field_warnings(rules, fields_of(ctx)) + rule_warnings(rules, fields_of(ctx))
     threshold = ctx.similarity_threshold
     async with memory_of(ctx) as memory:

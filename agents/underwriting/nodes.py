@@ -285,9 +285,12 @@ def _path_of(rule: dict[str, Any]) -> dict[str, Any]:
 def conflict_notes(state: State, names: list[str]) -> list[str]:
     """One note per rule the decision rests on that has an open conflict."""
     rules = {r["rule_name"]: r for r in state.get("rules", [])}
-    notes = []
+    notes, seen = [], set()
     for name in dict.fromkeys(names):
         for c in (rules.get(name) or {}).get("conflicts") or []:
+            if frozenset((name, c["rule_name"])) in seen:
+                continue
+            seen.add(frozenset((name, c["rule_name"])))
             notes.append(
                 f"rule {name!r} has an open conflict with {c['rule_name']!r} (texts "
                 f"{', '.join(c['text_ids'])}; fields {', '.join(c['fields'])}): both are "

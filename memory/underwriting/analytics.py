@@ -68,6 +68,9 @@ class DecisionPath(BaseModel):
     mitigants: list[str] = Field(default_factory=list, description="Mitigants that override it.")
     source: str | None = Field(default=None, description="Document it is derived from.")
     source_type: str | None = Field(default=None, description="manual, sme, production...")
+    sources: list[str] = Field(
+        default_factory=list, description="Every document it is derived from: 'name (type)'."
+    )
     product_type: str | None = Field(default=None, description="Product it applies to.")
     action: str | None = Field(default=None, description="What it prescribes.")
     threshold: dict[str, Any] | None = Field(default=None, description="Numeric boundary.")
@@ -476,6 +479,9 @@ def _path(name: str, edges: list[_PathEdge]) -> DecisionPath:
             values["mitigants"].append(rel.source_name)
             values["mitigant_fields"] = props.get("mitigant_fields") or []
         elif rel.relation == "DERIVED_FROM":
-            values["source"] = rel.target_name
-            values["source_type"] = props.get("source_type")
+            values.setdefault("source", rel.target_name)
+            values.setdefault("source_type", props.get("source_type"))
+            values.setdefault("sources", []).append(
+                f"{rel.target_name} ({props.get('source_type') or '?'})"
+            )
     return DecisionPath.model_validate(values)

@@ -23,9 +23,11 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from memory.backend import read_by_ids
+from memory.model import WriteTally
 from memory.model.keys import entity_key, stable_uuid
 from memory.underwriting.condition_kind import condition_index
 from memory.underwriting.consolidate import Lineage, consolidate, signature
+from memory.underwriting.rulebook import RuleGraph, apply_rule_graphs, rule_graph
 from schemas.rules import HISTORY_KEYS, STORED, ExtractedRule
 
 if TYPE_CHECKING:
@@ -274,6 +276,41 @@ def _consolidated(
     return writes, joined
 
 
+def rule_graphs(writes: Iterable[RuleWrite]) -> list[RuleGraph]:
+    """The subgraphs the one commit writes for consolidated rules (`rule_graph`)."""
+    return [rule_graph(w.rule, history=w.history, retired=w.retired) for w in writes]
+
+
+async def write_claims(
+    memory: GraphMemory,
+    namespace: Namespace,
+    rules: Sequence[ExtractedRule],
+    *,
+    source: str | None = None,
+) -> tuple[RulePlan, WriteTally, WriteTally]:
+    """Consolidate claims with the stored rules and write what changed in one commit.
+
+    Args:
+        memory: Connected graph memory.
+        namespace: Where the rules live.
+        rules: The claims, in ingestion order.
+        source: Provenance stamped on the writes (default: each rule's text id or source).
+
+    Returns:
+        The plan (what changed, which rule each claim joined) and the node and edge tallies.
+    """
+    plan = await plan_rules(memory, namespace, rules)
+    if not plan.writes:
+        return plan, WriteTally(), WriteTally()
+    nodes, edges = await apply_rule_graphs(
+        memory,
+        namespace,
+        rule_graphs(plan.writes),
+        source=[source or w.rule.text_id or w.rule.source for w in plan.writes],
+    )
+    return plan, nodes, edges
+
+
 __all__ = [
     "RulePlan",
     "RuleWrite",
@@ -281,5 +318,7 @@ __all__ = [
     "document_claims",
     "document_versions",
     "plan_rules",
+    "rule_graphs",
+    "write_claims",
     "now",
 ]

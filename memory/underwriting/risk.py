@@ -122,7 +122,8 @@ def paths_text(paths: Sequence[DecisionPath], risk: str) -> str:
         if path.historical_exceptions:
             lines.append(f"    exceptions: {path.historical_exceptions}")
         lines.append(f"    mitigants: {'; '.join(path.mitigants) or 'none'}")
-        lines.append(f"    source: {path.source or 'unknown'} ({path.source_type or '?'})")
+        sources = "; ".join(path.sources) or f"{path.source or 'unknown'} ({path.source_type})"
+        lines.append(f"    sources: {sources}")
     return "\n".join(lines)
 
 

@@ -70,6 +70,8 @@ async def test_every_tool_over_stdio(falkordb_dir: Path) -> None:
                 "memory_add_mitigant",
                 "memory_run_pipeline",
                 "memory_clear_graph",
+                "memory_conflicts",
+                "memory_rule_history",
             }
             assert all(t.description and t.inputSchema for t in tools.values())
 
@@ -120,6 +122,23 @@ async def test_every_tool_over_stdio(falkordb_dir: Path) -> None:
             assert decision["decision"] == "decline"
             rules = _data(await session.call_tool("memory_export_rules", {}))
             assert {"Sawmill Decline"} <= {r["rule_name"] for r in rules}
+            [version] = _data(
+                await session.call_tool("memory_rule_history", {"rule_name": "Sawmill Decline"})
+            )
+            assert version["valid_to"] is None and version["sources"][0]["source"] == RULE["source"]
+            missing = await session.call_tool("memory_rule_history", {"rule_name": "Nope"})
+            assert missing.isError and "no rule named" in missing.content[0].text
+            assert _data(await session.call_tool("memory_conflicts", {})) == []
+            before = _data(
+                await session.call_tool(
+                    "memory_decide",
+                    {
+                        "submission": {"product_type": "Property", "occupancy": "sawmill"},
+                        "as_of": "2001-01-01",
+                    },
+                )
+            )
+            assert before["decision"] != "decline"  # no rule held yet then
             assert "underwriting" in _data(await session.call_tool("memory_list_ontologies", {}))
             onto = await session.call_tool("memory_get_ontology", {"name": "underwriting"})
             assert "TRIGGERS" in onto.content[0].text

@@ -41,6 +41,7 @@ def test_a_trace_renders_the_path_its_limits_mitigants_and_source() -> None:
         mitigants=["Safety officer"],
         source="Manual",
         source_type="manual",
+        sources=["Manual (manual)", "Crew interview (sme)"],
         product_type="GL",
         action="decline",
         threshold={"field": "crew_size", "operator": "gt", "value": 20},
@@ -54,7 +55,7 @@ def test_a_trace_renders_the_path_its_limits_mitigants_and_source() -> None:
         "    fires when: crew_size gt 20",
         "    threshold: crew_size gt 20 (soft, soft limit 23)",
         "    mitigants: Safety officer",
-        "    source: Manual (manual)",
+        "    sources: Manual (manual); Crew interview (sme)",
     ]
     assert paths_text([], "crew") == "No decision paths found for 'crew'."
 

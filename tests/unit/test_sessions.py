@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.chat.learning import read_revisions
 from agents.chat.offline_model import OfflineChatModel, is_question
 from agents.ingestion.matching import RuleRevision, limit_signature, revision_claims
+from agents.ingestion.practice import read_revisions
 from memory.sessions import (
     MEMORY_FORMATION_MSG_INTERVAL,
     MEMORY_FORMATION_TOKEN_INTERVAL,
