@@ -128,7 +128,7 @@ async def ingest_job(
     )
     if payload.get("said_at"):
         texts = [t.model_copy(update={"date": iso_day(payload["said_at"])}) for t in texts]
-    # A re-delivered job redoes its texts: the supersessions below need the rule names.
+    # A re-delivered job redoes its texts (the same claims change nothing).
     pipeline = IngestionPipeline(
         memory, ns, settings=settings, fields=fields, extractor=extractor, skip_ingested=False
     )

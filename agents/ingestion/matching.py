@@ -263,11 +263,14 @@ def revision_targets(current: list[ExtractedRule], revision: RuleRevision) -> li
 def revision_claim(rule: ExtractedRule, revision: RuleRevision) -> ExtractedRule:
     """What a revision claims about `rule`: its terms as they are, bent by practice."""
     soft = revision.threshold_type == "soft"
-    return rule.model_copy(
+    return rule.model_copy(  # the rule's terms; of the rest only what this text says
         update={
             "threshold_type": revision.threshold_type,
             "soft_limit": revision.soft_limit if soft else None,
             "historical_exceptions": revision.note if soft else None,
+            "mitigants": [],
+            "mitigant_fields": [],
+            "decision_quality": None,
             "text_id": revision.text_id,
             "date": revision.date,
             "source": revision.source or rule.source,

@@ -26,7 +26,7 @@ from agents.ingestion.matching import (
 )
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product, single_product
-from memory.underwriting.consolidate import STATEMENT_TYPES
+from memory.underwriting.consolidate import STATEMENT_TYPES, signature
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -196,6 +196,33 @@ def _bearing(rule: ExtractedRule) -> tuple[str, str] | None:
     return None if signature is None else (signature[1], signature[2])
 
 
+def _retargeted(
+    rule: ExtractedRule, known: Sequence[ExtractedRule], text: KnowledgeText
+) -> ExtractedRule:
+    """A rule read from practice that names no product is about the known rule it shapes.
+
+    "Anything above 23 is still declined", in an interview about the BOP cap of 20, is
+    read as an ALL-products rule; it speaks of the one known rule with its conditions
+    (any product). Past that rule's limit with the same action, it says how far
+    practice goes: the known rule with that soft limit.
+    """
+    if rule.product_type != "ALL":
+        return rule
+    shape = signature("", rule.conditions)
+    same = [k for k in known if signature("", k.conditions) == shape and k.product_type != "ALL"]
+    if len({k.product_type for k in same}) != 1:
+        return rule  # no known rule, or several products: nothing to bind to
+    target = same[-1]
+    mine, theirs, bearing = limit_value(rule), limit_value(target), _bearing(target)
+    if mine is not None and theirs is not None and bearing and rule.action == target.action:
+        past = mine > theirs if bearing[1] == "upper" else mine < theirs
+        if past:
+            note = rule.historical_exceptions or rule.outcome_description or None
+            revision = _revision(text, note or "", target.product_type, theirs, mine)
+            return revision_claim(target, revision)
+    return rule.model_copy(update={"product_type": target.product_type})
+
+
 def with_practice(
     texts: Sequence[KnowledgeText],
     extracted: Sequence[ExtractedRule],
@@ -218,12 +245,21 @@ def with_practice(
             out += mine
             known += mine
             continue
+        if not (find_product(text.text) or single_product(text.source)):
+            mine = [_retargeted(r, known, text) for r in mine]
         practice = revision_claims(known, read_revisions(text))
         practice += [
             c
             for c in read_approvals(text, known)
             if c.rule_name not in {p.rule_name for p in practice}
         ]
+        # A soft rule the text itself read about the same rule is the better reading.
+        read_soft = {
+            signature(r.product_type, r.conditions)
+            for r in mine
+            if r.threshold_type == "soft" or r.soft_limit is not None
+        }
+        practice = [p for p in practice if signature(p.product_type, p.conditions) not in read_soft]
         bent = {_bearing(p) for p in practice}
         kept = [r for r in mine if _bearing(r) is None or _bearing(r) not in bent]
         out += practice + kept

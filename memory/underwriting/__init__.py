@@ -46,14 +46,7 @@ from memory.underwriting.rulebook import (
     rule_graph,
     stored_rules,
 )
-from memory.underwriting.supersede import (
-    Supersession,
-    edges_as_of,
-    lineage,
-    next_version,
-    supersede_rule,
-    supersessions,
-)
+from memory.underwriting.supersede import edges_as_of
 from memory.underwriting.visualize import draw_graph
 
 __all__ = [
@@ -72,7 +65,6 @@ __all__ = [
     "RuleGraph",
     "RiskQuestion",
     "RuleHit",
-    "Supersession",
     "apply_rule_graph",
     "apply_rule_graph_per_item",
     "apply_rule_graphs",
@@ -87,14 +79,10 @@ __all__ = [
     "holds",
     "is_number",
     "known_names",
-    "lineage",
-    "next_version",
     "paths_text",
     "rule_fact",
     "rule_from_properties",
     "rule_graph",
     "stored_rules",
-    "supersede_rule",
-    "supersessions",
     "trace_risk",
 ]

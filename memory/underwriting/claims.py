@@ -191,6 +191,7 @@ async def plan_rules(
     stamp = now()  # one ingestion time: undated claims of one write are of one moment
     index = await condition_index(memory, namespace)
     by_name = await _stored(memory, namespace, {r.rule_name for r in rules})
+    retired = await _retired(memory, namespace)
     for sig, given in groups.items():
         incoming = [_unclashed(c, by_name, sig) for c in given]
         first = incoming[0]
@@ -202,7 +203,7 @@ async def plan_rules(
                 document = json.loads(entry.document)
                 if document.get("valid_from"):
                     documents[entry.name] = document
-        for name, document in by_name.items():
+        for name, document in [*by_name.items(), *retired.get(sig, [])]:
             stored = _parsed(document)
             if stored is None or not stored.valid_from:
                 continue
@@ -213,6 +214,34 @@ async def plan_rules(
         for claim, mine in zip(given, incoming, strict=True):
             plan.joined[claim.rule_name] = joined.get(_claim_key(mine), mine.rule_name)
     return plan
+
+
+async def _retired(
+    memory: GraphMemory, namespace: Namespace
+) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Retired rules (withdrawn, or settled) by signature.
+
+    A text heard again about one of them must find it, though the condition index
+    holds current rules only.
+    """
+    rows = await memory.db.query(
+        namespace.group_id,
+        "MATCH (n:Rule) WHERE n.invalid_at IS NOT NULL RETURN n.name AS name, "
+        "n.props_json AS props",
+        {},
+        read_only=True,
+    )
+    found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for row in rows:
+        try:
+            document = json.loads(row["props"] or "{}")
+        except ValueError:
+            continue
+        rule = _parsed(document)
+        if rule is not None:
+            key = signature(rule.product_type, rule.conditions)
+            found.setdefault(key, []).append((row["name"], document))
+    return found
 
 
 def _unclashed(

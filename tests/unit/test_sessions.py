@@ -19,7 +19,6 @@ from memory.sessions import (
     relevant,
     should_form_memories,
 )
-from memory.underwriting import lineage, next_version
 from memory.underwriting.consolidate import consolidate
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -90,11 +89,6 @@ def test_relevant_ranks_by_shared_words() -> None:
     eps = [Episode(str(i), "fact", t) for i, t in enumerate(["roof age matters", "bakery hood"])]
     assert [e.content for e in relevant(eps, "a bakery with a hood", 5)] == ["bakery hood"]
     assert relevant(eps, "nothing shared", 5) == []
-
-
-def test_version_names() -> None:
-    assert lineage("Cap") == ("Cap", 1) and lineage("Cap (v3)") == ("Cap", 3)
-    assert next_version("Cap") == "Cap (v2)" and next_version("Cap (v2)") == "Cap (v3)"
 
 
 def test_a_revision_is_a_claim_that_bends_the_rule_it_names() -> None:
