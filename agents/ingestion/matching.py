@@ -14,22 +14,14 @@ import re
 from dataclasses import dataclass, field
 
 from memory import GraphMemory, Namespace
-from memory.model import normalise_name
-from memory.underwriting import OUTCOME_NAMES, known_names
+from memory.graph.names import canonical_name, label_names
+from memory.model import as_namespace
+from memory.underwriting import OUTCOME_NAMES
 from schemas.ingestion import EntityMatch, MatchMethod
 from schemas.rules import ExtractedRule
 
-_NON_WORD = re.compile(r"[^0-9a-z]+")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 NAME_MATCH_CONFIDENCE = 0.95
-
-
-def canonical_name(name: str) -> str:
-    """Fold a name further than the entity key: punctuation, plurals, word order of spaces."""
-    words = _NON_WORD.sub(" ", normalise_name(name)).split()
-    return " ".join(
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words
-    )
 
 
 def same_numbers(a: str, b: str) -> bool:
@@ -89,13 +81,12 @@ class EntityMatcher:
 
     async def _load(self, label: str) -> _Known:
         if label not in self._known:
-            known = _Known()
-            for key, name, text_id in await known_names(self.memory, self.namespace, label):
-                known.by_key[key] = name
-                known.by_canonical.setdefault(canonical_name(name), name)
-                if label == "Rule":
-                    known.rule_text[name] = text_id
-            self._known[label] = known
+            # The graph's names, kept current from the change log (no scan per text).
+            group_id = as_namespace(self.namespace).group_id
+            names = await label_names(self.memory, group_id, label)
+            self._known[label] = _Known(
+                names.by_key, names.by_canonical, names.text_of if label == "Rule" else {}
+            )
         return self._known[label]
 
     async def match(self, label: str, name: str, text_id: str | None) -> str:

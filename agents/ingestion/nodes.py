@@ -26,11 +26,11 @@ from agents.ingestion.commit import (
 from agents.ingestion.context import Context
 from agents.ingestion.loaders import normalise_texts
 from agents.ingestion.matching import EntityMatcher
-from agents.ingestion.practice import with_practice
+from agents.ingestion.practice import known_rules, with_practice
 from agents.ingestion.state import IngestionState
 from agents.llm import Usage, describe, first_line, model_errors, total_cost
 from memory import GraphMemory, Namespace, Settings, load_settings
-from memory.underwriting import UNDERWRITING, GraphAnalytics
+from memory.underwriting import UNDERWRITING
 from prompts.relationship import build_relationship_messages
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.ingestion import (
@@ -204,7 +204,7 @@ async def extract_and_disambiguate(
         rules, failed, more, usage, uncovered = await _extract(ctx, texts)
         warnings += more
         async with memory_of(ctx) as memory:  # practice about stated rules, read as claims
-            current = await GraphAnalytics(memory, ns).rules()
+            current = await known_rules(memory, ns, texts)
         rules = with_practice(texts, rules, current)
         heard = {r.text_id for r in rules}  # a text of practice yields claims, not rules
         warnings = [

@@ -26,6 +26,8 @@ from agents.ingestion.matching import (
 )
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product, single_product
+from memory import GraphMemory, Namespace
+from memory.underwriting import GraphAnalytics, condition_index
 from memory.underwriting.consolidate import STATEMENT_TYPES, signature
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 from schemas.ingestion import KnowledgeText
@@ -62,6 +64,7 @@ _GENERIC = frozenset(
         "day", "month", "mile", "building", "per", "rate", "ratio", "score", "level", "type",
     }
 )  # fmt: skip
+_ORDERING = frozenset({"gt", "gte", "lt", "lte"})
 _SQFT = re.compile(r"\bsq(?:uare)?\.?\s*(?:ft|feet|foot)\b\.?", re.I)
 
 
@@ -134,11 +137,7 @@ def _field_near(rule: ExtractedRule, sentence: str, number: NumberMention) -> bo
     signature = limit_signature(rule)
     if signature is None:
         return False
-    words = [
-        w[:-1] if w.endswith("s") else w
-        for w in signature[1].lower().split("_")
-        if len(w) > 2 and (w[:-1] if w.endswith("s") else w) not in _GENERIC
-    ]
+    words = _field_words(signature[1])
     around = _SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
     return bool(words) and any(w in around.lower() for w in words) and _unit_fits(rule, number)
 
@@ -158,9 +157,38 @@ def _unit_fits(rule: ExtractedRule, number: NumberMention) -> bool:
     return mine.startswith(theirs) or theirs.startswith(mine)
 
 
+def _field_words(field_name: str) -> list[str]:
+    words = [w[:-1] if w.endswith("s") else w for w in field_name.lower().split("_")]
+    return [w for w in words if len(w) > 2 and w not in _GENERIC]
+
+
+def evidenced(rule: ExtractedRule, text: str) -> bool:
+    """True when the text speaks of every condition of the rule but its numeric limit.
+
+    A categorical condition needs its value in the text ("jewelry store"), a yes / no
+    one its field's words: practice binds to the rule it is about, not to every rule
+    with a limit on the same field.
+    """
+    lowered = text if text.islower() else _SQFT.sub("sqft", text).lower()
+    signature = limit_signature(rule)
+    for c in rule.conditions:
+        if signature is not None and c.field == signature[1] and c.operator in _ORDERING:
+            continue
+        values = c.value if isinstance(c.value, list) else [c.value]
+        if all(isinstance(v, bool) for v in values):
+            words = _field_words(c.field)
+            if words and not any(w in lowered for w in words):
+                return False
+        elif not any(str(v).lower() in lowered for v in values):
+            return False
+    return True
+
+
 def read_approvals(text: KnowledgeText, known: Sequence[ExtractedRule]) -> list[ExtractedRule]:
     """Approvals past a known limit ("22 employees ... approved"), as practice claims."""
     product = find_product(text.text) or single_product(text.source)
+    words = _SQFT.sub("sqft", text.text).lower()
+    known = [k for k in known if evidenced(k, words)]
     claims: dict[str, ExtractedRule] = {}
     # A log's case is a line (its number and its outcome often in two sentences).
     for sentence in (line.strip() for line in text.text.splitlines() if line.strip()):
@@ -223,6 +251,27 @@ def _retargeted(
     return rule.model_copy(update={"product_type": target.product_type})
 
 
+async def known_rules(
+    memory: GraphMemory, namespace: Namespace, texts: Sequence[KnowledgeText]
+) -> list[ExtractedRule]:
+    """The stored rules the practice of these texts may speak of.
+
+    Rules with a condition on a field whose words the texts use, found in the condition
+    index (no scan of the stored documents); none when no text is one of practice.
+    """
+    talk = [
+        _SQFT.sub("sqft", t.text).lower() for t in texts if t.source_type not in STATEMENT_TYPES
+    ]
+    if not talk:
+        return []
+    index = await condition_index(memory, namespace)
+    fields = {
+        f for f in index.fields if (w := _field_words(f)) and any(x in t for t in talk for x in w)
+    }
+    names = [e.name for e in index.rules if e is not None and fields & set(e.per_field)]
+    return await GraphAnalytics(memory, namespace).rules(names) if names else []
+
+
 def with_practice(
     texts: Sequence[KnowledgeText],
     extracted: Sequence[ExtractedRule],
@@ -247,7 +296,8 @@ def with_practice(
             continue
         if not (find_product(text.text) or single_product(text.source)):
             mine = [_retargeted(r, known, text) for r in mine]
-        practice = revision_claims(known, read_revisions(text))
+        words = _SQFT.sub("sqft", text.text).lower()
+        practice = revision_claims([k for k in known if evidenced(k, words)], read_revisions(text))
         practice += [
             c
             for c in read_approvals(text, known)

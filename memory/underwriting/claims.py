@@ -191,6 +191,7 @@ async def plan_rules(
     stamp = now()  # one ingestion time: undated claims of one write are of one moment
     index = await condition_index(memory, namespace)
     by_name = await _stored(memory, namespace, {r.rule_name for r in rules})
+    named = _by_signature(by_name.items())
     retired = await _retired(memory, namespace)
     for sig, given in groups.items():
         incoming = [_unclashed(c, by_name, sig) for c in given]
@@ -203,11 +204,8 @@ async def plan_rules(
                 document = json.loads(entry.document)
                 if document.get("valid_from"):
                     documents[entry.name] = document
-        for name, document in [*by_name.items(), *retired.get(sig, [])]:
-            stored = _parsed(document)
-            if stored is None or not stored.valid_from:
-                continue
-            if signature(stored.product_type, stored.conditions) == sig:
+        for name, document in [*named.get(sig, []), *retired.get(sig, [])]:
+            if document.get("valid_from"):
                 documents.setdefault(name, document)
         writes, joined = _consolidated(documents, incoming, stamp)
         plan.writes += writes
@@ -231,16 +229,25 @@ async def _retired(
         {},
         read_only=True,
     )
-    found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    documents = []
     for row in rows:
         try:
-            document = json.loads(row["props"] or "{}")
+            documents.append((row["name"], json.loads(row["props"] or "{}")))
         except ValueError:
             continue
+    return _by_signature(documents)
+
+
+def _by_signature(
+    documents: Iterable[tuple[str, dict[str, Any]]],
+) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Stored rule documents grouped by signature (documents of no whole rule left out)."""
+    found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for name, document in documents:
         rule = _parsed(document)
         if rule is not None:
             key = signature(rule.product_type, rule.conditions)
-            found.setdefault(key, []).append((row["name"], document))
+            found.setdefault(key, []).append((name, document))
     return found
 
 

@@ -290,17 +290,3 @@ async def stored_rules(
         if rule is not None:
             rules.append(rule)
     return rules
-
-
-async def known_names(
-    memory: GraphMemory, namespace: Namespace | str, label: str
-) -> list[tuple[str, str, str | None]]:
-    """Return (entity_key, name, text_id) of every entity of a label: a light listing.
-
-    Only Rule nodes carry a text id (the text the rule was extracted from).
-    """
-    prop = "text_id" if label == "Rule" else None
-    return [
-        (key, name, value if isinstance(value, str) else None)
-        for key, name, value in await memory.entity_names(namespace, label, property=prop)
-    ]

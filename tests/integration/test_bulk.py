@@ -8,28 +8,18 @@ from agents.ingestion import IngestionPipeline, ingest_rules, load_rules
 from memory import GraphMemory, Namespace
 from memory.model import WriteTally
 from memory.underwriting import apply_rule_graph_per_item, apply_rule_graphs, rule_graph
+from tests.timeless import untimed
 
 pytestmark = pytest.mark.integration
 
 TIMES = ("created_at", "updated_at", "valid_at")
 
 
-VALID_TIMES = ("date", "valid_from", "valid_to")  # an undated rule is valid from its ingestion
-
-
-def _untimed(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _untimed(v) for k, v in value.items() if k not in VALID_TIMES}
-    if isinstance(value, list):
-        return [_untimed(v) for v in value]
-    return value
-
-
 def _timeless(document: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in document.items() if k != "namespace"}
     for kind in ("entities", "relationships", "sources"):
         out[kind] = [
-            {k: _untimed(v) for k, v in d.items() if k not in TIMES} for d in document[kind]
+            {k: untimed(v) for k, v in d.items() if k not in TIMES} for d in document[kind]
         ]
     return out
 

@@ -20,6 +20,7 @@ from memory import GraphMemory, Namespace
 from memory.sessions import Job, JobQueue, run_worker
 from memory.underwriting import stored_rules
 from tests.integration.test_supersede import CAP, LEARNING
+from tests.timeless import VALID_TIMES
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,9 +109,6 @@ async def test_empty_transcript_makes_no_job(memory: GraphMemory) -> None:
     with pytest.raises(ValueError, match="empty transcript"):
         await enqueue_transcript(queue, conversation_id="c", namespace="agent:x", transcript=" \n")
     assert await queue.jobs() == []
-
-
-VALID_TIMES = frozenset({"date", "valid_from", "valid_to"})
 
 
 def _normalised(document: dict[str, Any]) -> Any:
