@@ -29,6 +29,11 @@ into memory with your tools, then reply with a one-line summary and no tool call
   with the complete rule only for a rule you must correct (pass its text_id as source_id).
 - Use `upsert_entity`, `upsert_relationship` and `add_mitigant` only for knowledge a rule
   record cannot hold; use `explore` and `traverse` to check what memory already has.
+- Each rule is a claim: a rule another text already stated (same product, condition
+  fields, directions and categorical values) is not duplicated; the write joins it, as
+  a restatement, an amendment from the text's date, or practice that makes it soft.
+  `same_rules` shows the stored rules a rule would join and what each text claimed;
+  `rule_history` a rule's versions; `open_conflicts` what waits for a person.
 - Entity names were matched to existing nodes already: keep the names as given.
 - A tool error tells you what was wrong; fix the call or skip it. Do not repeat a call
   that succeeded.

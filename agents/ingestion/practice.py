@@ -162,6 +162,11 @@ def _field_words(field_name: str) -> list[str]:
     return [w for w in words if len(w) > 2 and w not in _GENERIC]
 
 
+def _says(text: str, value: str) -> bool:
+    """True when the text holds the value as words of its own ("la" is not in "lifted")."""
+    return re.search(rf"(?<![a-z0-9]){re.escape(value)}(?![a-z0-9])", text) is not None
+
+
 def evidenced(rule: ExtractedRule, text: str) -> bool:
     """True when the text speaks of every condition of the rule but its numeric limit.
 
@@ -179,7 +184,7 @@ def evidenced(rule: ExtractedRule, text: str) -> bool:
             words = _field_words(c.field)
             if words and not any(w in lowered for w in words):
                 return False
-        elif not any(str(v).lower() in lowered for v in values):
+        elif not any(_says(lowered, str(v).lower()) for v in values):
             return False
     return True
 
