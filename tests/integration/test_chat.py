@@ -13,6 +13,7 @@ import pytest
 from agents.cli import main
 from agents.underwriting.service import decide_submission
 from memory import GraphMemory, Settings
+from memory.sessions import SessionRef, SessionStore
 from schemas.submission import Decision
 from tests.integration.test_supersede import CAP
 
@@ -25,6 +26,24 @@ def decide(settings: Settings, namespace: str) -> Decision:
     async def run() -> Decision:
         async with GraphMemory(settings) as memory:
             return await decide_submission(memory, namespace, SUBMISSION)
+
+    return asyncio.run(run())
+
+
+def record(settings: Settings, ref: SessionRef, messages: list[tuple[str, str]]) -> None:
+    async def run() -> None:
+        async with GraphMemory(settings) as memory:
+            store = SessionStore(memory)
+            for role, text in messages:
+                await store.record_message(ref, role, text)
+
+    asyncio.run(run())
+
+
+def facts(settings: Settings, ref: SessionRef) -> list[str]:
+    async def run() -> list[str]:
+        async with GraphMemory(settings) as memory:
+            return [f.content for f in await SessionStore(memory).episodes(ref.shard, "fact")]
 
     return asyncio.run(run())
 
@@ -89,4 +108,15 @@ def test_chat_without_messages_enqueues_nothing(
     assert "empty transcript, no job" in capsys.readouterr().err
     jobs = json.loads(athena(capsys, "jobs", "--json", "--queue", f"test:empty-{tag}"))
     assert jobs["jobs"] == []
-    assert "cold session(s)" in athena(capsys, "sweep", "--cold-after", "0")
+
+    # A chat left without ending keeps unformed messages: a sweep forms them, once.
+    left = SessionRef(f"x-{tag}", "jane", f"left-{tag}", "property")
+    fact = f"Roof age over 25 years needs an inspection ({tag})."
+    said = [("user", fact), ("assistant", "Noted."), ("user", "Thanks."), ("assistant", "Sure.")]
+    record(settings, left, said)  # enough messages to form memories of
+    out = athena(capsys, "sweep", "--cold-after", "0")
+    swept = out.split()
+    assert out.startswith("sweep: ") and int(swept[1]) >= 1 and left.session_id in swept
+    assert fact in facts(settings, left)
+    again = json.loads(athena(capsys, "sweep", "--cold-after", "0", "--json"))
+    assert left.session_id not in again["formed"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -177,24 +178,56 @@ from memory.underwriting import apply_rule_graphs, rule_graph
 from schemas.rules import ExtractedRule
 
 async def main():
-    ns = Namespace.parse(sys.argv[1])
+    ns, tag = Namespace.parse(sys.argv[1]), sys.argv[2]
     async with GraphMemory() as memory:
         print("ready", flush=True)
         for batch in range(10_000):
             rules = [
                 ExtractedRule.model_validate({
-                    "rule_name": f"Killed Writer Rule {batch}-{i}",
-                    "risk_factor": f"Killed Writer Risk {batch}-{i}",
+                    "rule_name": f"Killed Writer Rule {tag}-{batch}-{i}",
+                    "risk_factor": f"Killed Writer Risk {tag}-{batch}-{i}",
                     "risk_category": "operations", "product_type": "BOP", "action": "refer",
                     "source": "Killed Writer Log", "source_type": "production",
                     "conditions": [{"field": "employee_count", "operator": "gt", "value": i}],
                 })
-                for i in range(40)
+                for i in range(BATCH)
             ]
+            print("begin", batch, flush=True)
             await apply_rule_graphs(memory, ns, [rule_graph(r) for r in rules], source="w")
+            print("done", batch, flush=True)
 
 asyncio.run(main())
 """
+WRITER_BATCH = 90  # rule i fires above i employees: all fire at 100
+WRITER = WRITER.replace("BATCH", str(WRITER_BATCH))
+
+
+class _Lines:
+    """A child's stdout read line by line, each wait bounded by a deadline that fails loudly."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        self.proc, self.fd, self.buffer = proc, proc.stdout.fileno(), b""
+
+    def next(self, deadline: float) -> str:
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                pytest.fail(f"the writer said nothing more before the deadline: {self.buffer!r}")
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                chunk = os.read(self.fd, 65536)
+                if not chunk:
+                    err = self.proc.stderr.read() if self.proc.stderr else b""
+                    pytest.fail(f"the writer exited early: {err.decode(errors='replace')}")
+                self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode()
+
+    def rest(self) -> str:
+        """Everything the (dead) writer printed that was not read yet."""
+        assert self.proc.stdout is not None
+        return (self.buffer + self.proc.stdout.read()).decode()
 
 
 async def test_a_writer_killed_mid_commit_leaves_graph_and_reader_indexes_agreeing(
@@ -204,31 +237,53 @@ async def test_a_writer_killed_mid_commit_leaves_graph_and_reader_indexes_agreei
     analytics = GraphAnalytics(memory, namespace)
     assert await analytics.query("Before The Kill Risk")
     env = {**os.environ, "ATHENA_DATA_DIR": str(settings.data_dir)}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(namespace)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # let a few batches land, then kill mid-stream
-            stats = await memory.stats(namespace)
-            if stats.nodes_by_label.get("Rule", 0) >= 81:
-                break
-            time.sleep(0.05)
-        await analytics.query("Killed Writer Risk")  # the reader follows while it writes
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        proc.kill()
-        proc.wait(timeout=30)
+    landed: list[tuple[str, int, int]] = []  # (tag, batch in flight, its rules stored)
+    for attempt in range(10):  # a kill can land between two batches; then try again
+        tag = f"a{attempt}"
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(namespace), tag],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            lines = _Lines(proc)
+            deadline = time.monotonic() + 120
+            assert lines.next(deadline) == "ready"
+            while (line := lines.next(deadline)) != "done 1":
+                assert line.startswith(("begin ", "done ")), line
+            await analytics.query("Killed Writer Risk")  # the reader follows while it writes
+            assert lines.next(deadline) == "begin 2"
+            os.kill(proc.pid, signal.SIGKILL)  # batch 2 is being planned, embedded, committed
+            assert proc.wait(timeout=30) == -signal.SIGKILL
+            after = lines.rest().split()
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)
+        names = {e.name for e in await memory.entities(namespace, "Rule")}
+        per_batch: dict[int, int] = {}  # batch -> its rules stored
+        for name in names:
+            if name.startswith(f"Killed Writer Rule {tag}-"):
+                batch = int(name.split("-")[-2])
+                per_batch[batch] = per_batch.get(batch, 0) + 1
+        # The batches reported done are whole, and a batch the kill cut is all there or
+        # not there at all: a commit is one transaction.
+        assert per_batch[0] == per_batch[1] == WRITER_BATCH
+        assert set(per_batch.values()) == {WRITER_BATCH}, per_batch
+        if "done" in after:  # the signal arrived after batch 2 ended: try again
+            assert after[:2] == ["done", "2"], after
+            continue
+        assert after == [] and set(per_batch) <= {0, 1, 2}, (after, per_batch)
+        landed.append((tag, 2, per_batch.get(2, 0)))
+        break
+    if not landed:
+        pytest.fail("in 10 attempts no kill landed while the writer was inside a batch")
     assert await _indexed_edges(memory, namespace) == await _graph_edges(memory, namespace)
     fired = await analytics.rules_for_submission({"employee_count": 100}, "BOP")
     stored = await analytics.rules()
     assert {r.rule_name for r in fired} == {r.rule_name for r in stored}
+    assert "Before The Kill" in {r.rule_name for r in stored}
     # A fresh process (warm start from the snapshot, then the log) agrees too.
     derived.forget()
     assert await _indexed_edges(memory, namespace) == await _graph_edges(memory, namespace)

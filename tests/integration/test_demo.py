@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 import pytest
@@ -32,5 +33,14 @@ def test_demo_on_a_dataset_folder(
         ["demo", "--dataset", str(dev_set), "--limit", "2", "--namespace", "agent:demo-dev"]
     )
     assert code == 0
-    out = capsys.readouterr().out
-    assert "s001:" in out and "s002:" in out
+    out = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    rows = [json.loads(line) for line in (dev_set / "submissions.jsonl").read_text().splitlines()]
+    gold = [json.loads(line) for line in (dev_set / "rules.jsonl").read_text().splitlines()]
+    factor = {rule["rule_name"]: rule["risk_factor"] for rule in gold}
+    for row in rows[:2]:  # decided as the dataset expects, on the risk its rules are about
+        assert f"{row['id']}: {row['expected_decision']} (" in out
+        assert f"Decision: {row['expected_decision']} (by policy)" in out
+        assert row["expected_rules"]
+        for name in row["expected_rules"]:  # offline extraction names rules its own way
+            assert f"- {factor[name]} -> " in out
+    assert f"{rows[2]['id']}:" not in out  # --limit 2

@@ -78,7 +78,7 @@ async def test_flaky_job_succeeds_and_done_jobs_are_never_rerun(memory: GraphMem
 
 
 async def test_two_workers_never_run_one_job_at_once(memory: GraphMemory) -> None:
-    queue = new_queue(memory, visibility_timeout=0.6)
+    queue = new_queue(memory, visibility_timeout=1.0)
     running: set[str] = set()
     runs: list[str] = []
 
@@ -86,7 +86,15 @@ async def test_two_workers_never_run_one_job_at_once(memory: GraphMemory) -> Non
         assert job.id not in running, f"{job.id} runs twice at once"
         running.add(job.id)
         runs.append(job.id)
-        await asyncio.sleep(0.8)  # longer than the visibility timeout: heartbeats keep it
+        # Run past the lease the job was claimed with, until a heartbeat has renewed it:
+        # the lease outlives its first expiry, so no other worker may take the job.
+        lease = queue.key("lease", job.id)
+        expires = time.monotonic() + await memory.db.redis(lambda r: r.pttl(lease)) / 1000
+        deadline = time.monotonic() + 30
+        while time.monotonic() < expires + 0.1:
+            assert time.monotonic() < deadline, f"{job.id}: the lease was never renewed"
+            await asyncio.sleep(0.02)
+        assert await memory.db.redis(lambda r: r.pttl(lease)) > 0, f"{job.id} lost its lease"
         running.discard(job.id)
         return {}
 

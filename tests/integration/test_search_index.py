@@ -1,3 +1,5 @@
+import json
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -8,6 +10,8 @@ from memory import GraphMemory, Namespace
 from memory.search import ranking
 
 pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_vector_index_is_sized_by_the_embedder_and_agrees_with_exact_search(
@@ -24,13 +28,29 @@ async def test_vector_index_is_sized_by_the_embedder_and_agrees_with_exact_searc
     assert "VECTOR" in row["types"]["fact_embedding"]
     options = row["options"]["fact_embedding"]
     assert options["dimension"] == memory.embedder.dim
-    assert (options["M"], options["efRuntime"]) == (32, 400)
-    queries = ["gas station", "roof age over twenty years", "restaurant with deep fryers"]
-    exact = [await memory.search(namespace, q, limit=10) for q in queries]
+    # The index is built as the benchmarks document it (what its measured recall and
+    # latency are for); at this test's size even FalkorDB's defaults agree with exact.
+    documented = re.search(
+        r"HNSW index \(M=(\d+), efConstruction=(\d+),\s+efRuntime=(\d+)",
+        (ROOT / "docs" / "benchmarks.md").read_text(),
+    )
+    assert documented is not None
+    built = (options["M"], options["efConstruction"], options["efRuntime"])
+    assert built == tuple(map(int, documented.groups()))
+    # The index finds what exact search finds (docs/benchmarks.md "agreement@20"): the same
+    # top 5 in the same order, and nearly all of the top 20, over the dataset's queries.
+    queries = [json.loads(line)["query"] for line in (dev_set / "queries.jsonl").open()]
+    queries += ["gas station", "roof age over twenty years", "restaurant with deep fryers"]
+    exact = [await memory.search(namespace, q, limit=20) for q in queries]
     monkeypatch.setattr(ranking, "EXACT_MAX_EDGES", 0)  # force the HNSW path
-    indexed = [await memory.search(namespace, q, limit=10) for q in queries]
-    for a, b in zip(exact, indexed, strict=True):
-        assert [h.relationship.uuid for h in a][:5] == [h.relationship.uuid for h in b][:5]
+    indexed = [await memory.search(namespace, q, limit=20) for q in queries]
+    shared = total = 0
+    for query, a, b in zip(queries, exact, indexed, strict=True):
+        want, got = [h.relationship.uuid for h in a], [h.relationship.uuid for h in b]
+        assert want[:5] == got[:5], query
+        shared += len(set(want) & set(got))
+        total += len(want)
+    assert total >= 20 * len(queries) * 0.9 and shared / total >= 0.97, (shared, total)
 
 
 async def test_search_as_of_sees_the_edges_valid_then(

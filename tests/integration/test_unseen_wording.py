@@ -7,12 +7,14 @@ e-mail thread and a bulletin.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from agents.cli import main
 from agents.ingestion import IngestionPipeline, load_texts
 from agents.underwriting.service import decide_submission
 from memory import GraphMemory, Namespace
@@ -80,7 +82,11 @@ async def test_unseen_styles_extracted_offline_decide_and_rank(
 
 
 async def test_ingestion_report_lists_rule_like_sentences_without_rules(
-    memory: GraphMemory, namespace: Namespace
+    memory: GraphMemory,
+    namespace: Namespace,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     fields = load_data_dictionary(VALIDATION / "fields.json")
     texts = load_texts(VALIDATION / "knowledge.jsonl")
@@ -92,4 +98,20 @@ async def test_ingestion_report_lists_rule_like_sentences_without_rules(
         "And please stop referring bakeries just because they have a gas furnace - those are fine.",
     ) in uncovered
     assert all(text_id in {"v01", "v08"} for text_id, _ in uncovered)
-    assert "uncovered" in report.model_dump(mode="json")
+
+    # What `athena ingest` shows a user of the same texts: as JSON, and as lines.
+    knowledge = tmp_path / "knowledge.jsonl"
+    knowledge.write_text(
+        "".join(json.dumps(r) + "\n" for r in _rows("knowledge.jsonl") if r["id"] in ("v08", "v01"))
+    )
+    monkeypatch.setenv("ATHENA_DATA_DIR", str(memory.settings.data_dir))
+    fields_path = str(VALIDATION / "fields.json")
+    args = ["ingest", str(knowledge), "--fields", fields_path]
+    capsys.readouterr()
+    assert await asyncio.to_thread(main, [*args, "--namespace", f"{namespace}-j", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)["uncovered"]
+    assert [(u["text_id"], u["sentence"]) for u in shown] == uncovered
+    assert await asyncio.to_thread(main, [*args, "--namespace", f"{namespace}-h"]) == 0
+    out = capsys.readouterr().out
+    assert f"  {len(uncovered)} sentence(s) read like rules but yielded none:" in out
+    assert all(f"    [{text_id}] {sentence}" in out for text_id, sentence in uncovered)

@@ -1,11 +1,17 @@
 """The benchmark helpers: synthetic rules, baselines, scoring, the report."""
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from bench.engines import OURS, STOCK, Bm25Facts, SqliteLike, score_names
 from bench.report import write_report
 from bench.synthetic import generate_rules, query_for
 from schemas.fields import load_data_dictionary
+
+ROOT = Path(__file__).parents[2]
 
 
 def test_synthetic_rules_use_the_data_dictionary_and_are_distinct() -> None:
@@ -17,7 +23,23 @@ def test_synthetic_rules_use_the_data_dictionary_and_are_distinct() -> None:
         assert set(rule.mitigant_fields) <= set(fields.boolean_fields())
         if rule.threshold_type == "soft":
             assert rule.soft_limit is not None and rule.soft_limit > rule.threshold.value
-    assert generate_rules(fields, 5) == generate_rules(fields, 5)  # deterministic
+    # The same rules in every run, whatever a process's hash seed: runs compare.
+    here = [r.model_dump(mode="json") for r in generate_rules(fields, 40)]
+    script = (
+        "import json\nfrom bench.synthetic import generate_rules\n"
+        "from schemas.fields import load_data_dictionary\n"
+        "rules = generate_rules(load_data_dictionary(), 40)\n"
+        "print(json.dumps([r.model_dump(mode='json') for r in rules]))"
+    )
+    for seed in ("0", "1"):
+        elsewhere = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert elsewhere.returncode == 0, elsewhere.stderr
+        assert json.loads(elsewhere.stdout) == here
+    assert len({json.dumps(r["conditions"]) for r in here}) > 20  # not one rule repeated
     rule = rules[0]
     assert rule.threshold is not None
     query = query_for(rule)

@@ -1,3 +1,6 @@
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from schemas.rules import ExtractedRule
 from tests.unit.test_ingestion_fakes import ScriptedChatModel, structured
 from tools import ToolContext, create_memory_tools
 
+ROOT = Path(__file__).parents[2]
 RULE = {
     "rule_name": "Widget Referral",
     "risk_factor": "Widgets",
@@ -33,8 +37,19 @@ def test_normalise_texts_accepts_str_list_and_dict() -> None:
     assert [t.id for t in listed] == ["conv:1", "conv:2"]
     keyed = normalise_texts({"k1": "x"}, source="Manual", source_type="manual")
     assert keyed[0].id == "k1" and keyed[0].source == "Manual"
-    # Unkeyed texts get a stable content id (same text, same id).
-    assert normalise_texts("same")[0].id == normalise_texts("same")[0].id
+    # Unkeyed texts get a content id: the same in another process (so ingesting a text
+    # again in a later run finds it), different for another text.
+    same, other = normalise_texts(["same", "other"])
+    assert same.id != other.id and same.id.startswith("text-")
+    for seed in ("0", "1"):
+        elsewhere = subprocess.run(
+            [sys.executable, "-c", "from agents.ingestion.loaders import normalise_texts as n\n"
+             "print(n('same')[0].id, n(['other'])[0].id)"],
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert elsewhere.returncode == 0, elsewhere.stderr
+        assert elsewhere.stdout.split() == [same.id, other.id]
 
 
 def test_bad_inputs_name_what_is_wrong() -> None:
@@ -92,7 +107,14 @@ def test_offline_planner_needs_write_rule_tool() -> None:
     with pytest.raises(ValueError, match="write_rule"):
         OfflinePlanner().bind_tools([])
     tools = create_memory_tools(ToolContext(memory=None, namespace="agent:x"))  # type: ignore[arg-type]
-    assert OfflinePlanner().bind_tools(tools) is not None
+    bound = OfflinePlanner().bind_tools(tools)
+    rules = [ExtractedRule(**RULE, text_id="t1"), ExtractedRule(**{**RULE, "rule_name": "W2"})]
+    calls = bound.invoke(build_relationship_messages(rules, [], UNDERWRITING)).tool_calls
+    # Bound to the real memory tools, it calls one of them for each rule in the prompt.
+    assert {c["name"] for c in calls} <= {t.name for t in tools}
+    assert [c["args"]["rule"] for c in calls] == [r.model_dump(mode="json") for r in rules]
+    assert [c["name"] for c in calls] == ["write_rule", "write_rule"]
+    assert calls[0]["args"]["source_id"] == "t1"
 
 
 async def test_llm_extractor_retries_invalid_output() -> None:

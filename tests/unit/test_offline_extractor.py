@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +14,8 @@ from agents.offline import OfflineExtractor
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import Condition, ExtractedRule
 
-DEV = Path(__file__).parents[2].parent / "shared/datasets/underwriting/dev"
+ROOT = Path(__file__).parents[2]
+DEV = ROOT.parent / "shared/datasets/underwriting/dev"
 
 FIELDS = {
     "product_type": {
@@ -287,11 +291,61 @@ def test_narrative_and_negated_actions_are_not_rules(extractor: OfflineExtractor
     assert extractor.extract(text) == []
 
 
-def test_deterministic(extractor: OfflineExtractor) -> None:
-    text = "Schedule credits above 25% are referred. Frame buildings over $1M are declined."
-    first = [r.model_dump() for r in extractor.extract(text)]
-    second = [r.model_dump() for r in extractor.extract(text)]
-    assert first == second
+EXTRACT_IN_A_PROCESS = """
+import json, sys
+from agents.offline import OfflineExtractor
+from schemas.fields import DataDictionary, load_data_dictionary
+job = json.load(sys.stdin)
+if "fields_path" in job:
+    fields = load_data_dictionary(job["fields_path"])
+else:
+    fields = DataDictionary.model_validate({"fields": job["fields"]})
+extractor = OfflineExtractor(fields)
+rules = [[r.model_dump(mode="json") for r in extractor.extract(t)] for t in job["texts"]]
+print(json.dumps(rules))
+"""
+
+
+def _extract_elsewhere(job: dict[str, object], hash_seed: str) -> list[list[dict[str, object]]]:
+    """Extract `job`'s texts in a fresh interpreter with its own string hashing."""
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", EXTRACT_IN_A_PROCESS],
+        input=json.dumps(job),
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rules: list[list[dict[str, object]]] = json.loads(done.stdout)
+    return rules
+
+
+def test_deterministic_across_processes(extractor: OfflineExtractor) -> None:
+    """The same rules, conditions in the same order, whatever a process's hash seed."""
+    texts = [
+        "Schedule credits above 25% are referred. Frame buildings over $1M are declined.",
+        "Bakeries without a monitored alarm may be written subject to an alarm warranty.",
+    ]
+    here = [[r.model_dump(mode="json") for r in extractor.extract(t)] for t in texts]
+    assert all(here), here
+    Fields = dict[str, object]
+    jobs: list[tuple[Fields, list[str], list[list[dict[str, object]]] | None]] = [
+        ({"fields": FIELDS}, texts, here)
+    ]
+    if DEV.exists():  # many more rules, with lists of values and several conditions
+        rows = [json.loads(line) for line in (DEV / "knowledge.jsonl").read_text().splitlines()]
+        jobs.append(({"fields_path": str(DEV / "fields.json")}, [r["text"] for r in rows], None))
+    for fields, job_texts, expected in jobs:
+        job = {**fields, "texts": job_texts}
+        runs = [_extract_elsewhere(job, seed) for seed in ("0", "1", "4242")]
+        assert sum(len(rules) for rules in runs[0]) >= len(job_texts)
+        assert runs[1] == runs[0] and runs[2] == runs[0]
+        if expected is not None:
+            assert runs[0] == expected
 
 
 def test_missing_field_yields_no_condition(extractor: OfflineExtractor) -> None:

@@ -45,7 +45,12 @@ def test_rule_graph_follows_the_ontology() -> None:
     assert triggers.properties["threshold_type"] == "soft"
     assert triggers.properties["soft_limit"] == 34
     assert triggers.properties["threshold"]["value"] == 30
-    assert graph.confidence == 0.9
+    # The rule's stated confidence orders what it writes: high above medium above low.
+    weights = [
+        rule_graph(SOFT.model_copy(update={"confidence": level})).confidence
+        for level in ("high", "medium", "low")
+    ]
+    assert graph.confidence == weights[0] and 1.0 >= weights[0] > weights[1] > weights[2] > 0
 
 
 def test_fact_text_carries_the_nuance() -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from redis.crc import key_slot
 
+from memory import Namespace
 from memory.backend.connection import (
     COMMAND_TIMEOUT_SECONDS,
     _pool_from_url,
@@ -14,9 +16,17 @@ from memory.backend.connection import (
     url_kwargs,
 )
 from memory.backend.replicas import DOWN_SECONDS, ReadReplicas
-from memory.sessions.queue import DEFAULT_PREFIX, tagged_prefix
+from memory.sessions.queue import DEFAULT_PREFIX, JobQueue, tagged_prefix
 from memory.sessions.store import SESSIONS_INDEX, session_key
 from memory.settings import Settings
+
+#: The parts of a queue's keys (see `JobQueue.key`).
+QUEUE_KEYS = [("stream",), ("all",), ("dead",), ("delayed",), ("job", "j1"), ("lease", "j1")]
+
+
+def _queue(prefix: str) -> JobQueue:
+    """A queue's key names (no server needed to name them)."""
+    return JobQueue(db=None, prefix=prefix)  # type: ignore[arg-type]
 
 
 def test_cluster_urls_keep_their_credentials_or_have_none() -> None:
@@ -38,27 +48,38 @@ def test_cluster_urls_keep_their_credentials_or_have_none() -> None:
 def test_a_long_command_is_not_taken_for_a_lost_connection() -> None:
     # redis-py gives up on a reply after 5 s by default: a bulk commit or a whole-graph
     # read at 100k rules on a busy server takes longer, and was broken off and re-run.
-    assert COMMAND_TIMEOUT_SECONDS >= 300
+    # What each way of connecting waits for a reply: minutes, not seconds, and finite (a
+    # server that died is still noticed); a timeout the URL names is honoured.
     sock = open_socket("/nonexistent/falkordb.sock", pool_size=2)
-    assert sock.client.connection.connection_pool.connection_kwargs["socket_timeout"] == (
-        COMMAND_TIMEOUT_SECONDS
+    waits = [
+        sock.client.connection.connection_pool.connection_kwargs["socket_timeout"],
+        _pool_from_url("redis://h:1", 2).connection_kwargs["socket_timeout"],
+        url_kwargs("falkor://h:1")["socket_timeout"],
+    ]
+    assert all(300 <= float(wait) < float("inf") for wait in waits), waits
+    assert (
+        float(_pool_from_url("redis://h:1?socket_timeout=3", 2).connection_kwargs["socket_timeout"])
+        == 3
     )
-    for url, wait in (
-        ("redis://h:1", COMMAND_TIMEOUT_SECONDS),
-        ("redis://h:1?socket_timeout=3", 3),
-    ):
-        pool = _pool_from_url(url, 2)
-        assert float(pool.connection_kwargs["socket_timeout"]) == wait
 
 
 def test_keys_that_scripts_touch_together_share_a_hash_tag() -> None:
-    assert DEFAULT_PREFIX == "athena:{jobs}"
+    # Every key of one queue lands in one cluster slot (its scripts touch several at once),
+    # whatever prefix the queue was given; two queues are two sets of keys.
+    for prefix in (DEFAULT_PREFIX, "test:1", "app:{q}", "jobs"):
+        keys = [_queue(prefix).key(*parts) for parts in QUEUE_KEYS]
+        assert len(set(keys)) == len(keys)
+        assert {key_slot(k.encode()) for k in keys} == {key_slot(keys[0].encode())}, keys
+    assert _queue("test:1").key("stream") != _queue("test:2").key("stream")
     assert tagged_prefix("test:1") == "{test:1}"
-    assert tagged_prefix("app:{q}") == "app:{q}"
+    assert tagged_prefix("app:{q}") == "app:{q}"  # a tag it has is kept
     with pytest.raises(ValueError, match="non-empty key prefix"):
         tagged_prefix(" ")
     # A session's counters hash like the session's graph (same cluster node).
-    assert session_key("s.1") == "athena:{session__s_2e1}:session"
+    for sid in ("s.1", "chat-42", "Jane@x_2"):
+        graph = Namespace.session(sid).group_id
+        assert key_slot(session_key(sid).encode()) == key_slot(graph.encode()), sid
+    assert session_key("s.1") != session_key("s_1")
     assert SESSIONS_INDEX.startswith("athena:{sessions}")
 
 
