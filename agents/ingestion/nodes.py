@@ -280,11 +280,14 @@ async def relationship_agent(state: IngestionState, runtime: Runtime[Context]) -
             "iterations": state.get("iterations", 0) + 1,
         }
     usage = Usage()
-    usage.add_message(reply, settings.llm_model)
+    # The offline planner is no model: it makes no request and costs nothing.
+    called = _chat_model_of(ctx) is not None or settings.llm_enabled
+    if called and isinstance(reply, AIMessage):
+        usage.add_message(reply, settings.llm_model)
     return {
         "messages": [*new, reply],
         "iterations": state.get("iterations", 0) + 1,
-        "usage": usage.rows(settings.llm_prices) if isinstance(reply, AIMessage) else [],
+        "usage": usage.rows(settings.llm_prices),
     }
 
 
