@@ -24,14 +24,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.eval_run import EvalReport, eval_namespace, percentile
+from agents.eval_run import EvalReport, percentile, prepare_eval
 from agents.jsonl import read_objects
 from agents.underwriting.service import decide_submission
 from memory import GraphMemory, Namespace
 from memory.underwriting import GraphAnalytics
 from memory.underwriting.consolidate import signature
 from memory.underwriting.history import open_conflicts
-from schemas.fields import DataDictionary, load_data_dictionary
+from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 from schemas.submission import SubmissionError
@@ -238,18 +238,12 @@ async def run_consolidation_eval(
         fields: Data dictionary; None uses the set's fields.json.
 
     Raises:
+        ValueError: Unknown mode, or a namespace that holds data and is not an eval one.
         FileNotFoundError: A file of the set is missing.
     """
-    from agents.eval_run import _check_clearable
-
-    dataset = Path(dataset_dir)
-    for name in CONSOLIDATION_FILES:
-        if not (dataset / name).is_file():
-            raise FileNotFoundError(f"{dataset} is not a consolidation set: {name} is missing")
-    fields = fields or load_data_dictionary(dataset / "fields.json")
-    ns = Namespace.parse(str(namespace)) if namespace else eval_namespace(dataset, mode)
-    await _check_clearable(memory, ns)
-    await memory.clear(ns)
+    dataset, fields, ns = await prepare_eval(
+        memory, dataset_dir, mode, CONSOLIDATION_FILES, namespace=namespace, fields=fields
+    )
     report = EvalReport(dataset=str(dataset), mode=mode, namespace=str(ns))
     report.ingestion = await _ingest(memory, ns, dataset, mode, fields)
     stored = await GraphAnalytics(memory, ns, fields).rules()

@@ -217,6 +217,38 @@ async def _check_clearable(memory: GraphMemory, ns: Namespace) -> None:
         )
 
 
+async def prepare_eval(
+    memory: GraphMemory,
+    dataset_dir: str | Path,
+    mode: str,
+    files: Sequence[str],
+    *,
+    namespace: Namespace | str | None,
+    fields: DataDictionary | None,
+) -> tuple[Path, DataDictionary, Namespace]:
+    """Check a set and its mode, and clear the namespace it is ingested into.
+
+    Returns:
+        The set's folder, its data dictionary (the one given, else its fields.json) and
+        the cleared namespace (the one given, else `eval_namespace`).
+
+    Raises:
+        ValueError: Unknown mode, or a namespace that holds data and is not an eval one.
+        FileNotFoundError: A file of the set is missing.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown eval mode {mode!r}; allowed: {', '.join(MODES)}")
+    dataset = Path(dataset_dir)
+    for name in files:
+        if not (dataset / name).is_file():
+            raise FileNotFoundError(f"{dataset} is not a dataset: {name} is missing")
+    fields = fields or load_data_dictionary(dataset / "fields.json")
+    ns = Namespace.parse(str(namespace)) if namespace else eval_namespace(dataset, mode)
+    await _check_clearable(memory, ns)
+    await memory.clear(ns)
+    return dataset, fields, ns
+
+
 async def run_eval(
     memory: GraphMemory,
     dataset_dir: str | Path,
@@ -241,16 +273,9 @@ async def run_eval(
             holds data and is not an eval namespace.
         FileNotFoundError: A dataset file is missing.
     """
-    if mode not in MODES:
-        raise ValueError(f"unknown eval mode {mode!r}; allowed: {', '.join(MODES)}")
-    dataset = Path(dataset_dir)
-    for name in DATASET_FILES:
-        if not (dataset / name).is_file():
-            raise FileNotFoundError(f"{dataset} is not a dataset: {name} is missing")
-    fields = fields or load_data_dictionary(dataset / "fields.json")
-    ns = Namespace.parse(str(namespace)) if namespace else eval_namespace(dataset, mode)
-    await _check_clearable(memory, ns)
-    await memory.clear(ns)
+    dataset, fields, ns = await prepare_eval(
+        memory, dataset_dir, mode, DATASET_FILES, namespace=namespace, fields=fields
+    )
     report = EvalReport(dataset=str(dataset), mode=mode, namespace=str(ns))
     report.ingestion = await ingest_dataset(memory, ns, dataset, mode, fields)
     analytics = GraphAnalytics(memory, ns, fields)
