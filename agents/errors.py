@@ -1,8 +1,9 @@
 """The command line's error boundary: any exception -> one redacted line and an exit code.
 
 Exit codes: 2 for bad input (arguments, files, settings, data), 1 for what the
-environment did (the database or the model API unreachable or refusing, a file
-system error, an internal error). Credentials never reach the output: every
+environment did (the database or the model API unreachable or refusing, the
+embedded server exiting while it starts or loads, a file system error, an internal
+error). Credentials never reach the output: every
 message goes through `memory.settings.redact`, and so does every log record
 (`RedactingFilter`).
 """
@@ -10,6 +11,7 @@ message goes through `memory.settings.redact`, and so does every log record
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from pydantic import ValidationError
@@ -61,6 +63,14 @@ def _redis_error(exc: Exception) -> tuple[str, int] | None:
     return None
 
 
+def _server_error(exc: Exception) -> tuple[str, int] | None:
+    """The embedded server exited while starting or loading (`ServerError`): environment."""
+    server = sys.modules.get("memory.backend.serverlog")  # not loaded: not its error
+    if server is not None and isinstance(exc, server.ServerError):
+        return str(exc), ENVIRONMENT_ERROR
+    return None
+
+
 def _model_error(exc: Exception) -> tuple[str, int] | None:
     from agents.llm import ModelError
 
@@ -94,7 +104,7 @@ def _describe(exc: BaseException) -> tuple[str, int]:
     if isinstance(exc, UnicodeDecodeError):
         return f"not UTF-8 text ({exc.reason} at byte {exc.start})", INPUT_ERROR
     if isinstance(exc, Exception):
-        for known in (_redis_error(exc), _model_error(exc)):
+        for known in (_redis_error(exc), _server_error(exc), _model_error(exc)):
             if known is not None:
                 return known
     if isinstance(exc, FileNotFoundError | IsADirectoryError | NotADirectoryError):

@@ -58,32 +58,48 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-async def recorded_identity(db: Database, group_id: str) -> EmbedderIdentity | None:
-    """The identity recorded for a namespace graph, or None."""
-    raw = await db.call(lambda: db.client.connection.hgetall(identity_key(group_id)))
+# Records the identity whole, in one step: unless a whole record is there already
+# (`replace` = ARGV[1] "1": always). A record missing a field (a writer of an older
+# version died between its two writes) is completed, never read half.
+_RECORD = """
+if ARGV[1] ~= '1' and redis.call('HEXISTS', KEYS[1], 'dim') == 1
+   and redis.call('HEXISTS', KEYS[1], 'name') == 1 then
+  return 0
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'name', ARGV[2], 'model', ARGV[3], 'dim', ARGV[4])
+return 1
+"""
+
+
+def _parse(raw: Any) -> EmbedderIdentity | None:
+    """A whole record as an identity; None for no record, or one missing a field."""
     fields = {_text(k): _text(v) for k, v in (raw or {}).items()}
-    if not fields.get("name"):
-        return None
-    return EmbedderIdentity(fields["name"], fields.get("model", "default"), int(fields["dim"]))
+    name, model, dim = fields.get("name"), fields.get("model") or "default", fields.get("dim")
+    if name and dim and dim.isdigit():
+        return EmbedderIdentity(name, model, int(dim))
+    if fields:
+        logger.warning("ignoring an incomplete embedder record %s", sorted(fields))
+    return None
+
+
+async def recorded_identity(db: Database, group_id: str) -> EmbedderIdentity | None:
+    """The identity recorded for a namespace graph, or None (none yet, or not whole)."""
+    return _parse(await db.call(lambda: db.client.connection.hgetall(identity_key(group_id))))
 
 
 async def record_identity(
     db: Database, group_id: str, identity: EmbedderIdentity, *, replace: bool = False
 ) -> EmbedderIdentity:
-    """Record the identity unless one is there (or `replace`); return the one in force."""
+    """Record the identity unless one is there (or `replace`); return the one in force.
+
+    The record is written whole in one atomic step, so processes writing a new
+    namespace at once all agree on the first one recorded, and no reader sees a part.
+    """
     key = identity_key(group_id)
-    mapping = {"name": identity.name, "model": identity.model, "dim": str(identity.dim)}
-
-    async def write() -> bool:
-        connection = db.client.connection
-        if replace:
-            await connection.delete(key)
-        if not await connection.hsetnx(key, "name", identity.name):
-            return False
-        await connection.hset(key, mapping=mapping)
-        return True
-
-    if await db.call(write):
+    args = ("1" if replace else "0", identity.name, identity.model, str(identity.dim))
+    written = await db.call(lambda: db.client.connection.eval(_RECORD, 1, key, *args))
+    if written:
         return identity
     return await recorded_identity(db, group_id) or identity
 

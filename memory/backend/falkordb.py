@@ -156,19 +156,12 @@ class Database:
         if self.settings.falkordb_url:
             with credentials_checked():
                 self.conn = await open_url(self.settings.falkordb_url, connections)
+            self.client = self.conn.client
+            self._drivers.clear()
+            with credentials_checked():
+                await self.client.connection.ping()
         else:
-            status = await asyncio.to_thread(
-                partial(
-                    server.ensure_server,
-                    self.settings.data_dir,
-                    load_timeout=self.settings.load_timeout,
-                )
-            )
-            self.conn = open_socket(str(status.socket_path), connections)
-        self.client = self.conn.client
-        self._drivers.clear()
-        with credentials_checked():
-            await self.client.connection.ping()
+            self.conn = await self._connect_embedded(connections)
         if self.settings.read_urls and self.replicas is None:
             if not self.settings.falkordb_url or self.conn.cluster:
                 raise ValueError(
@@ -181,6 +174,34 @@ class Database:
             self.replicas = ReadReplicas(self.client.connection, [r.client for r in replicas])
         elif self.replicas is not None:
             self.replicas.primary = self.client.connection
+
+    async def _connect_embedded(self, connections: int) -> Connection:
+        """Start (or find) the embedded server and connect to it.
+
+        A server that dies between the start and the first answer (killed while busy
+        with another process's commit) is started again, once.
+        """
+        for attempt in (1, 2):
+            status = await asyncio.to_thread(
+                partial(
+                    server.ensure_server,
+                    self.settings.data_dir,
+                    load_timeout=self.settings.load_timeout,
+                )
+            )
+            conn = self.conn = open_socket(str(status.socket_path), connections)
+            self.client = conn.client
+            self._drivers.clear()
+            try:
+                await self.client.connection.ping()
+                return conn
+            except CONNECTION_ERRORS:
+                if attempt == 2:
+                    raise
+                logger.warning("FalkorDB in %s went away as we connected", self.target)
+                with contextlib.suppress(Exception):  # the connection is already broken
+                    await conn.aclose()
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         """Close the connections (an embedded server keeps running for other processes)."""

