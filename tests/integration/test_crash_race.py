@@ -374,7 +374,14 @@ def test_a_tail_that_cannot_be_rewritten_is_waited_for_without_a_command(
     assert _comparable(asyncio.run(_export(data_dir))) == clean_run.export
 
 
-def test_kill_9_during_a_compaction_loses_nothing(base: Path, clean_run: CleanRun) -> None:
+@pytest.mark.parametrize(
+    ("start", "running"),
+    [("bgrewriteaof", "aof_rewrite_in_progress"), ("bgsave", "rdb_bgsave_in_progress")],
+    ids=["compaction", "snapshot-save"],
+)
+def test_kill_9_during_a_compaction_or_a_snapshot_save_loses_nothing(
+    base: Path, clean_run: CleanRun, start: str, running: str
+) -> None:
     import redis
 
     data_dir = base / "db"
@@ -384,8 +391,10 @@ def test_kill_9_during_a_compaction_loses_nothing(base: Path, clean_run: CleanRu
     assert status.pid is not None
     client = redis.Redis(unix_socket_path=str(status.socket_path))
     try:
-        client.bgrewriteaof()
-        while not int(client.info("persistence")["aof_rewrite_in_progress"]):
+        getattr(client, start)()
+        deadline = time.monotonic() + 30
+        while not int(client.info("persistence")[running]):
+            assert time.monotonic() < deadline, f"{start} never ran"
             time.sleep(0.001)
     finally:
         client.close()
