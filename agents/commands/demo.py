@@ -100,7 +100,8 @@ async def _demo(args: argparse.Namespace, settings: Settings, console: Console) 
             console.print(f"  [yellow]warning:[/] {warning}")
         console.print(_rules_table(await stored_rules(memory, ns)))
         for item in submissions[: args.limit]:
-            decision = await decide_submission(memory, ns, item["submission"], fields)
+            as_of = item.get("as_of")  # a consolidation set's dated submission
+            decision = await decide_submission(memory, ns, item["submission"], fields, as_of=as_of)
             colour = {"decline": "red", "refer": "yellow", "approve": "green"}.get(
                 decision.decision, "cyan"
             )
@@ -113,8 +114,9 @@ async def _demo(args: argparse.Namespace, settings: Settings, console: Console) 
                     else []
                 )
             )
+            when = f" as of {as_of}" if as_of else ""
             title = (
-                f"{item.get('id', '?')}: [{colour} bold]{decision.decision}[/] "
+                f"{item.get('id', '?')}{when}: [{colour} bold]{decision.decision}[/] "
                 f"({decision.latency_ms:.0f} ms)"
             )
             console.print(Panel(body, title=title, title_align="left"))
