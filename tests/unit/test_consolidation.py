@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from memory.underwriting.consolidate import consolidate, signature
 from memory.underwriting.history import version_at
 from schemas.rules import ExtractedRule
@@ -188,3 +190,357 @@ def test_claims_of_one_day_keep_their_ingestion_order() -> None:
     [rule] = consolidate([stated, *undated_like])
     assert rule.current is not None and rule.current.soft_limit == 22
     assert len(rule.versions) == 1  # same day: one version carrying both
+
+
+# What the README policy implies beyond the cases above (each found by a mutant the
+# tests above let through: docs/testing.md).
+
+
+def _texts(version: ExtractedRule | None) -> list[str | None]:
+    assert version is not None
+    return [s.text_id for s in version.sources]
+
+
+def _restaurant(
+    text_id: str, date: str, source_type: str = "manual", **update: Any
+) -> ExtractedRule:
+    """A claim about restaurants' headcount: a categorical condition before the limit."""
+    limit = update.pop("limit", 20)
+    op = update.pop("op", "gt")
+    return claim(
+        text_id, date, source_type,
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "restaurant"},
+            {"field": "employee_count", "operator": op, "value": limit},
+        ],
+        threshold={"field": "employee_count", "operator": op, "value": limit},
+        **update,
+    )  # fmt: skip
+
+
+def test_sameness_reads_categories_as_sets_and_keeps_fields_and_negations_apart() -> None:
+    def sig(*conditions: tuple[str, str, Any]) -> str:
+        return signature("GL", conditions)
+
+    assert sig(("occupancy", "in", ["Bar", "Tavern"])) == sig(
+        ("occupancy", "in", ["tavern", "bar"])
+    )
+    assert sig(("stories", "eq", 3)) == sig(("stories", "eq", 3.0)) != sig(("stories", "eq", 4))
+    assert sig(("occupancy", "eq", "bar")) != sig(("occupancy", "neq", "bar"))
+    assert sig(("occupancy", "in", ["bar"])) != sig(("occupancy", "not_in", ["bar"]))
+    assert sig(("employee_count", "gt", 20)) == sig(("employee_count", "gte", 25))
+    assert sig(("employee_count", "gt", 20)) != sig(("tiv_usd", "gt", 20))
+
+
+def test_a_limit_written_as_a_float_restates_the_same_limit() -> None:
+    manual = claim("m", "2023-01-01")
+    sme = claim("s", "2023-03-01", "sme", soft_limit=23)
+    again = claim("t", "2023-06-01", "training", limit=20.0)
+    [rule] = consolidate([manual, sme, again])
+    now = rule.current
+    assert now is not None and (now.threshold_type, now.soft_limit) == ("soft", 23)
+    assert _texts(now) == ["m", "s", "t"]
+
+
+def test_a_zero_limit_is_restated_like_any_other() -> None:
+    [rule] = consolidate([claim("m", "2023-01-01", limit=0), claim("t", "2023-06-01", limit=0)])
+    assert _texts(rule.current) == ["m", "t"] and len(rule.versions) == 2
+
+
+def test_a_training_note_that_speaks_of_flexibility_is_practice() -> None:
+    manual = claim("m", "2023-01-01")
+    guideline = claim("t1", "2023-03-01", "training", threshold_type="soft")  # names no value
+    approved = claim("t2", "2023-06-01", "training", soft_limit=24)  # extracted as hard
+    [rule] = consolidate([manual, guideline, approved])
+    _, soft, furthest = rule.versions
+    assert (soft.threshold_type, soft.soft_limit) == ("soft", None)
+    assert (furthest.threshold_type, furthest.soft_limit) == ("soft", 24)
+    assert all(v.conditions == manual.conditions for v in rule.versions)
+
+
+def test_the_furthest_soft_limit_stays_and_a_source_naming_no_value_keeps_it() -> None:
+    manual = claim("m", "2023-01-01")
+    logs = [
+        claim("l1", "2023-02-01", "production", soft_limit=22),
+        claim("l2", "2023-03-01", "production", soft_limit=25),
+        claim("l3", "2023-04-01", "production", historical_exceptions="approved 24 once"),
+    ]
+    [rule] = consolidate([manual, *logs])
+    assert [v.soft_limit for v in rule.versions] == [None, 22, 25, 25]
+
+
+def test_the_soft_limit_follows_the_threshold_direction_not_the_first_condition() -> None:
+    stated = _restaurant("m", "2023-01-01", op="lt", limit=3)
+    logs = [
+        _restaurant("l1", "2023-02-01", "production", op="lt", limit=3, soft_limit=2),
+        _restaurant("l2", "2023-03-01", "production", op="lt", limit=3, soft_limit=2.5),
+    ]
+    [rule] = consolidate([stated, *logs])
+    assert rule.current is not None and rule.current.soft_limit == 2
+
+
+def test_practice_on_a_rule_stated_without_a_threshold_reads_its_condition() -> None:
+    def stated(
+        text_id: str, date: str, source_type: str = "manual", **update: Any
+    ) -> ExtractedRule:
+        return claim(text_id, date, source_type, op="lt", limit=1, threshold=None, **update)
+
+    guideline = stated("s", "2023-02-01", "sme", threshold_type="soft", soft_limit=0.8)
+    logs = [
+        stated(f"l{n}", f"2023-0{n + 3}-01", "production", soft_limit=v)
+        for n, v in ((0, 0.6), (1, 0.9))
+    ]
+    [rule] = consolidate([stated("m", "2023-01-01"), guideline, *logs])
+    assert [(v.threshold_type, v.soft_limit) for v in rule.versions] == [
+        ("hard", None),
+        ("soft", 0.8),
+        ("soft", 0.6),
+        ("soft", 0.6),
+    ]
+
+
+def test_a_log_that_only_followed_the_rule_bends_nothing_and_an_exception_does() -> None:
+    manual = claim("m", "2023-01-01")
+    followed = claim("l1", "2023-02-01", "production", decision_quality="aligned")
+    exception = claim("l2", "2023-03-01", "production", historical_exceptions="21 approved")
+    [rule] = consolidate([manual, followed, exception])
+    _, after_log, after_exception = rule.versions
+    assert (after_log.threshold_type, after_log.historical_exceptions) == ("hard", None)
+    assert after_log.decision_quality == "aligned"
+    assert (after_exception.threshold_type, after_exception.soft_limit) == ("soft", None)
+    assert after_exception.historical_exceptions == "21 approved"
+    assert after_exception.decision_quality == "aligned"  # a log naming none keeps it
+
+
+def test_practice_accumulates_what_every_text_added() -> None:
+    manual = claim("m", "2023-01-01", mitigants=["Safety program"],
+                   mitigant_fields=["safety_program"], data_fields=["employee_count"])  # fmt: skip
+    sme = claim(
+        "s", "2023-03-01", "sme", soft_limit=23, historical_exceptions="signed off 23",
+        mitigants=["Seasonal staff"], mitigant_fields=["seasonal_staff"],
+        data_fields=["seasonal_staff"],
+    )  # fmt: skip
+    log = claim("l", "2023-06-01", "production", soft_limit=22,
+                historical_exceptions="22 approved", decision_quality="divergent")  # fmt: skip
+    [rule] = consolidate([manual, sme, log])
+    now = rule.current
+    assert now is not None
+    assert set(now.mitigants) == {"Safety program", "Seasonal staff"}
+    assert set(now.mitigant_fields) == {"safety_program", "seasonal_staff"}
+    assert set(now.data_fields) == {"employee_count", "seasonal_staff"}
+    assert all(e in (now.historical_exceptions or "") for e in ("signed off 23", "22 approved"))
+    assert now.decision_quality == "divergent"
+
+
+def test_two_practice_texts_of_one_day_both_count() -> None:
+    manual = claim("m", "2023-01-01")
+    sme = claim("s", "2023-06-01", "sme", soft_limit=23, mitigant_fields=["safety_program"])
+    log = claim("l", "2023-06-01", "production", soft_limit=22, historical_exceptions="22 approved")
+    [rule] = consolidate([manual, sme, log])
+    now = rule.current
+    assert now is not None and len(rule.versions) == 2
+    assert (now.soft_limit, now.mitigant_fields, now.historical_exceptions) == (
+        23,
+        ["safety_program"],
+        "22 approved",
+    )
+    assert _texts(now) == ["m", "s", "l"]
+
+
+def test_a_restatement_keeps_the_mitigants_and_adds_those_it_names() -> None:
+    manual = claim(
+        "m", "2023-01-01", mitigants=["Safety program"], mitigant_fields=["safety_program"]
+    )
+    again = claim("t", "2023-06-01", "training", mitigants=["Seasonal staff"],
+                  mitigant_fields=["seasonal_staff"])  # fmt: skip
+    [rule] = consolidate([manual, again])
+    now = rule.current
+    assert now is not None and now.conditions == manual.conditions
+    assert set(now.mitigants) == {"Safety program", "Seasonal staff"}
+    assert set(now.mitigant_fields) == {"safety_program", "seasonal_staff"}
+
+
+def test_an_amendment_cites_every_text_and_keeps_what_the_sources_added() -> None:
+    manual = claim("m", "2023-01-01", mitigants=["Safety program"],
+                   mitigant_fields=["safety_program"], data_fields=["employee_count"])  # fmt: skip
+    bulletin = claim(
+        "b", "2024-01-01", "compliance", limit=30, mitigants=["Seasonal staff"],
+        mitigant_fields=["seasonal_staff"], data_fields=["seasonal_staff"],
+    )  # fmt: skip
+    [rule] = consolidate([manual, bulletin])
+    now = rule.current
+    assert now is not None and now.conditions[0].value == 30
+    assert _texts(now) == ["m", "b"]
+    assert set(now.mitigants) == {"Safety program", "Seasonal staff"}
+    assert set(now.mitigant_fields) == {"safety_program", "seasonal_staff"}
+    assert set(now.data_fields) == {"employee_count", "seasonal_staff"}
+
+
+def test_an_amended_action_keeps_practice_sources_and_mitigants_of_the_unchanged_limit() -> None:
+    manual = claim("m", "2023-01-01", action="refer", mitigant_fields=["safety_program"])
+    log = claim("l", "2023-06-01", "production", action="refer", soft_limit=24,
+                historical_exceptions="24 approved")  # fmt: skip
+    bulletin = claim("b", "2024-01-01", "compliance", action="decline")
+    [rule] = consolidate([manual, log, bulletin])
+    now = rule.current
+    assert now is not None and now.action == "decline"
+    assert (now.soft_limit, now.historical_exceptions) == (24, "24 approved")
+    assert now.mitigant_fields == ["safety_program"] and _texts(now) == ["m", "l", "b"]
+
+
+def test_every_version_is_valid_from_its_own_date_and_keeps_the_rule_identity() -> None:
+    manual = claim("m", "2023-01-01")
+    sme = claim("s", "2023-06-01", "sme", soft_limit=23)
+    # Another text's wording, and valid times it carries, change neither.
+    bulletin = claim(
+        "b", "2024-01-01", "compliance", limit=30, rule_name="Bulletin cap",
+        risk_factor="Headcount", valid_from="2019-01-01", valid_to="2019-06-01",
+    )  # fmt: skip
+    [rule] = consolidate([manual, sme, bulletin])
+    assert [(v.valid_from, v.valid_to, v.date) for v in rule.versions] == [
+        ("2023-01-01", "2023-06-01", "2023-01-01"),
+        ("2023-06-01", "2024-01-01", "2023-06-01"),
+        ("2024-01-01", None, "2024-01-01"),
+    ]
+    identity = {(v.rule_name, v.risk_factor, v.text_id) for v in rule.versions}
+    assert identity == {(rule.name, "Employee Count", "m")}
+    assert not any(v.withdrawn for v in rule.versions)
+    assert [(s.text_id, s.date) for s in rule.versions[1].sources] == [
+        ("m", "2023-01-01"),
+        ("s", "2023-06-01"),
+    ]
+
+
+def test_claims_fold_in_date_order_and_an_undated_claim_is_refused() -> None:
+    manual = claim("m", "2023-01-01")
+    bulletin = claim("b", "2024-01-01", "compliance", limit=30)
+    [rule] = consolidate([bulletin, manual])
+    assert [v.conditions[0].value for v in rule.versions] == [20, 30]
+    undated = claim("x", "2023-01-01").model_copy(update={"date": None})
+    with pytest.raises(ValueError, match="Headcount rule from x"):
+        consolidate([manual, undated])
+
+
+def test_a_rule_records_once_every_claim_that_made_bent_or_ended_it() -> None:
+    manual = claim("m", "2023-01-01")
+    again = claim("t", "2023-03-01", "training")
+    sme = claim("s", "2023-06-01", "sme", soft_limit=23)
+    for kind in ("compliance", "sme"):  # whoever reports the lifting
+        lifted = claim("w", "2024-01-01", kind, withdrawn=True)
+        [rule] = consolidate([manual, again, sme, lifted])
+        assert [c.text_id for c in rule.claims] == ["m", "t", "s", "w"]
+        assert rule.current is None and rule.versions[-1].valid_to == "2024-01-01"
+
+
+def test_practice_about_another_limit_and_action_is_a_rule_of_its_own() -> None:
+    manual = claim("m", "2023-01-01")  # decline over 20
+    log = claim("l", "2023-06-01", "production", action="refer", limit=15, soft_limit=17)
+    sme = claim("s", "2023-06-01", "sme", soft_limit=23)  # the same day, about the stated rule
+    stated, own = consolidate([manual, log, sme])
+    assert stated.current is not None and (
+        stated.current.threshold_type,
+        stated.current.soft_limit,
+    ) == (
+        "soft",
+        23,
+    )
+    assert own.current is not None and own.current.action == "refer"
+    assert own.versions[0].valid_from == "2023-06-01"
+    assert _texts(own.current) == ["l"] and [c.text_id for c in own.claims] == ["l"]
+
+
+def test_practice_and_a_withdrawal_touch_only_the_tier_they_are_about() -> None:
+    refer = claim("m", "2023-01-01", action="refer", limit=3, rule_name="Refer tier")
+    decline = claim("m", "2023-01-01", action="decline", limit=5, rule_name="Decline tier")
+    log = claim("l", "2023-06-01", "production", action="decline", limit=5, soft_limit=6)
+    lifted = claim("w", "2024-01-01", "compliance", action="decline", limit=5, withdrawn=True)
+    tiers = {lin.name: lin for lin in consolidate([refer, decline, log, lifted])}
+    kept, ended = tiers["Refer tier"], tiers["Decline tier"]
+    assert kept.current is not None and kept.current.threshold_type == "hard"
+    assert ended.current is None
+    bent = version_at(ended.versions, "2023-12-01")
+    assert bent is not None and (bent.threshold_type, bent.soft_limit) == ("soft", 6)
+
+
+def test_two_limits_with_one_action_in_one_text_are_tiers_not_a_conflict() -> None:
+    low = claim("m", "2023-01-01", limit=20, rule_name="Headcount over 20")
+    high = claim("m", "2023-01-01", limit=50, rule_name="Headcount over 50")
+    tiers = consolidate([low, high])
+    assert len(tiers) == 2
+    assert all(lin.current is not None and lin.current.conflicts == [] for lin in tiers)
+
+
+def test_an_outranked_statement_does_not_stop_the_rest_of_its_day() -> None:
+    manual = claim("m", "2025-01-01", action="refer")
+    bulletin = claim("b", "2025-01-01", "compliance")
+    training = claim("t", "2025-01-01", "training")  # agrees with the bulletin
+    [rule] = consolidate([manual, bulletin, training])
+    assert rule.current is not None and rule.current.action == "decline"
+    assert {"b", "t"} <= set(_texts(rule.current))
+
+
+def test_equal_bulletins_that_disagree_all_stay_current_under_distinct_names() -> None:
+    bulletins = [
+        claim(text_id, "2025-01-01", "compliance", limit=limit, rule_name="Headcount cap")
+        for text_id, limit in (("a", 25), ("b", 30), ("c", 35))
+    ]
+    lineages = consolidate(bulletins)
+    current = [lin.current for lin in lineages if lin.current is not None]
+    names = {rule.rule_name for rule in current}
+    assert len(current) == 3 and len(names) == 3
+    for rule in current:
+        assert rule.conflicts
+        for note in rule.conflicts:
+            assert note.rule_name in names - {rule.rule_name} and note.date == "2025-01-01"
+
+
+def test_a_conflict_names_only_the_fields_the_two_disagree_on() -> None:
+    first, second = consolidate(
+        [
+            _restaurant("guide", "2025-01-01", limit=35),
+            _restaurant("course", "2025-01-01", "training", limit=25),
+        ]
+    )
+    assert first.current is not None and second.current is not None
+    [note] = first.current.conflicts
+    assert note.fields == ["employee_count"]
+
+
+def test_a_disagreement_on_the_action_alone_conflicts_and_practice_bends_its_own_side() -> None:
+    refer = claim("a", "2025-01-01", action="refer")
+    decline = claim("b", "2025-01-01", "training", action="decline")  # the same limit
+    log = claim("l", "2025-06-01", "production", action="decline", soft_limit=24)
+    lineages = consolidate([refer, decline, log])
+    current = {lin.current.action: lin.current for lin in lineages if lin.current is not None}
+    assert {action: rule.threshold_type for action, rule in current.items()} == {
+        "refer": "hard",
+        "decline": "soft",
+    }
+    [note] = current["refer"].conflicts
+    assert note.fields == ["employee_count"]
+
+
+def test_a_later_restatement_of_one_side_settles_a_conflict() -> None:
+    guide = claim("guide", "2025-01-01", limit=35)
+    course = claim("course", "2025-01-01", "training", limit=25)
+    again = claim("again", "2025-06-01", limit=35)
+    [now] = [lin.current for lin in consolidate([guide, course, again]) if lin.current]
+    assert now.conditions[0].value == 35 and now.conflicts == []
+    assert _texts(now) == ["guide", "again"]
+
+
+def test_a_later_statement_amends_the_nearest_of_two_disagreeing_limits() -> None:
+    guide = claim("guide", "2025-01-01", limit=35)
+    course = claim("course", "2025-01-01", "training", limit=25)
+    bulletin = claim("b", "2025-06-01", "compliance", limit=26)
+    [amended] = [lin for lin in consolidate([guide, course, bulletin]) if lin.current]
+    assert [v.conditions[0].value for v in amended.versions] == [25, 26]
+
+
+def test_a_later_text_stating_both_limits_keeps_both_as_tiers() -> None:
+    guide = claim("guide", "2025-01-01", limit=35)
+    course = claim("course", "2025-01-01", "training", limit=25)
+    both = [claim("b", "2025-06-01", "compliance", limit=limit) for limit in (35, 25)]
+    current = [lin.current for lin in consolidate([guide, course, *both]) if lin.current]
+    assert sorted(rule.conditions[0].value for rule in current) == [25, 35]
+    assert all(rule.conflicts == [] and "b" in _texts(rule) for rule in current)
