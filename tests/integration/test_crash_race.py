@@ -31,6 +31,7 @@ from memory.backend import server
 from memory.backend.aoftail import TailPlan
 from memory.backend.server import REPLAYING_NAME, ensure_server, server_status, stop_server
 from schemas.fields import load_data_dictionary
+from tests.processes import server_pids, wait_dead
 
 pytestmark = pytest.mark.integration
 
@@ -107,34 +108,6 @@ def _ingest_args(path: Path, namespace: str = NS) -> tuple[str, ...]:
     return ("ingest", str(path), "--rules", "--namespace", namespace, "--json")
 
 
-def _server_pids(data_dir: Path) -> list[int]:
-    """Pids of redis-server processes working in `data_dir` (Linux only)."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                exe, cwd = os.readlink(proc / "exe"), os.readlink(proc / "cwd")
-            except OSError:
-                continue
-            if Path(exe).name.startswith("redis-server") and Path(cwd) == data_dir.resolve():
-                found.append(int(proc.name))
-    return found
-
-
-def _wait_dead(pid: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (ProcessLookupError, FileNotFoundError):
-            return
-        if state == "Z":
-            return
-        time.sleep(0.01)
-    raise AssertionError(f"process {pid} still alive after {timeout}s")
-
-
 @pytest.fixture
 def base() -> Iterator[Path]:
     """A short folder under /tmp (unix socket paths are short); every server in it is
@@ -147,7 +120,7 @@ def base() -> Iterator[Path]:
         except (TimeoutError, OSError):
             pass
     for data_dir in root.iterdir():
-        for pid in _server_pids(data_dir):  # safety net: never leave a server behind
+        for pid in server_pids(data_dir):  # safety net: never leave a server behind
             os.kill(pid, signal.SIGKILL)
     shutil.rmtree(root, ignore_errors=True)
 
@@ -276,7 +249,7 @@ def test_kill_9_during_a_bulk_load_the_server_comes_back_and_a_rerun_equals_a_cl
         time.sleep(max(0.0, at - (time.monotonic() - began)))
         loading = load.poll() is None
         os.kill(pid, signal.SIGKILL)
-        _wait_dead(pid)
+        wait_dead(pid)
         out, err = load.communicate(timeout=240)
         # The load itself restarted the server and finished its work.
         assert load.returncode == 0, err
@@ -311,7 +284,7 @@ def test_a_tail_of_large_transactions_is_replayed_while_clients_talk_to_the_serv
     pid = server_status(data_dir).pid
     assert pid is not None
     os.kill(pid, signal.SIGKILL)
-    _wait_dead(pid)
+    wait_dead(pid)
     tails = list((data_dir / "appendonlydir").glob("*.incr.aof"))
     assert sum(t.read_bytes().count(b"MULTI") for t in tails) >= 1
     poller = Poller(data_dir, pings=True).start()
@@ -342,7 +315,7 @@ def test_a_tail_that_cannot_be_rewritten_is_waited_for_without_a_command(
     pid = server_status(data_dir).pid
     assert pid is not None
     os.kill(pid, signal.SIGKILL)  # a tail of two large transactions is left to replay
-    _wait_dead(pid)
+    wait_dead(pid)
     tails = list((data_dir / "appendonlydir").glob("*.incr.aof"))
     assert any(b"MULTI" in t.read_bytes() for t in tails)
     monkeypatch.setattr(
@@ -399,7 +372,7 @@ def test_kill_9_during_a_compaction_or_a_snapshot_save_loses_nothing(
     finally:
         client.close()
     os.kill(status.pid, signal.SIGKILL)  # the rewrite's child dies with it, or finishes alone
-    _wait_dead(status.pid)
+    wait_dead(status.pid)
     assert _athena(data_dir, "query", QUERY, "--namespace", NS).returncode == 0
     assert _comparable(asyncio.run(_export(data_dir))) == clean_run.export
 
@@ -436,7 +409,7 @@ def test_racing_first_writers_all_succeed_and_equal_a_sequential_run(
     assert raced == _comparable(asyncio.run(_export(data_dir, "agent:sequential")))
     assert len([e for e in raced["entities"] if e["label"] == "Rule"]) == len(rules)
     assert asyncio.run(_duplicate_uuids(data_dir)) == []
-    assert len(_server_pids(data_dir)) == 1
+    assert len(server_pids(data_dir)) == 1
 
 
 async def test_first_writers_racing_in_one_process_all_agree_on_a_whole_record(

@@ -28,6 +28,7 @@ from memory.backend.server import (
     server_status,
     stop_server,
 )
+from tests.processes import server_pids, wait_dead
 
 pytestmark = pytest.mark.integration
 
@@ -36,42 +37,9 @@ HAS_PROC = Path("/proc/self").exists()
 needs_proc = pytest.mark.skipif(not HAS_PROC, reason="needs Linux /proc")
 
 
-def _server_pids(data_dir: Path) -> list[int]:
-    """Pids of redis-server processes working in `data_dir` (Linux only)."""
-    if not HAS_PROC:
-        return []
-    found = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            exe, cwd = os.readlink(proc / "exe"), os.readlink(proc / "cwd")
-        except OSError:
-            continue
-        if Path(exe).name.startswith("redis-server") and Path(cwd) == data_dir.resolve():
-            found.append(int(proc.name))
-    return found
-
-
-def _wait_dead(pid: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        try:  # a zombie (exited, not yet reaped) is dead too
-            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
-                return
-        except (OSError, IndexError):
-            pass
-        time.sleep(0.02)
-    raise AssertionError(f"process {pid} still alive after {timeout}s")
-
-
 def _kill_9(pid: int) -> None:
     os.kill(pid, signal.SIGKILL)
-    _wait_dead(pid)
+    wait_dead(pid)
 
 
 def _listening_tcp_ports(pid: int) -> list[int]:
@@ -108,7 +76,7 @@ def data_dir(tmp_path: Path) -> Iterator[Path]:
     try:
         stop_server(directory, timeout=20)
     finally:
-        for pid in _server_pids(directory):  # safety net: never leave a server behind
+        for pid in server_pids(directory):  # safety net: never leave a server behind
             os.kill(pid, signal.SIGKILL)
 
 
@@ -191,7 +159,7 @@ def test_concurrent_processes_share_one_server_that_outlives_them(
     status = server_status(data_dir)
     assert status.running
     assert {status.pid} == pids
-    assert _server_pids(data_dir) == [status.pid]
+    assert server_pids(data_dir) == [status.pid]
 
 
 def test_server_survives_killing_the_starters_process_group(data_dir: Path) -> None:
@@ -292,12 +260,12 @@ def test_stop_server(data_dir: Path) -> None:
 
     assert stop_server(data_dir) is True
 
-    _wait_dead(status.pid, timeout=1)
+    wait_dead(status.pid, timeout=1)
     assert not server_status(data_dir).running
     assert not (data_dir / SOCKET_NAME).exists()
     assert not (data_dir / PID_NAME).exists()
     assert stop_server(data_dir) is False
-    assert _server_pids(data_dir) == []
+    assert server_pids(data_dir) == []
 
 
 def test_stop_and_status_never_create_the_data_dir(tmp_path: Path) -> None:
@@ -347,5 +315,5 @@ def test_hung_server_times_out_with_log_tail_and_is_killed_by_stop(data_dir: Pat
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(status.pid, signal.SIGCONT)
-    _wait_dead(status.pid, timeout=1)
+    wait_dead(status.pid, timeout=1)
     assert not server_status(data_dir).running
