@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from memory.backend.readcache import read_cache
 from memory.underwriting.analytics import canonical_product
 from memory.underwriting.claims import document_versions
 from memory.underwriting.condition_kind import condition_index
@@ -24,6 +25,7 @@ _ALL_RULES = (
     "MATCH (n:Entity) WHERE n.label = 'Rule' "
     "RETURN n.name AS name, n.props_json AS props, n.created_at AS created ORDER BY n.name"
 )
+_SPACE = "rule-versions"  # the read cache's space for every rule's versions
 _ONE_RULE = (
     "MATCH (n:Entity) WHERE n.label = 'Rule' AND n.name = $name "
     "RETURN n.name AS name, n.props_json AS props, n.created_at AS created"
@@ -68,12 +70,25 @@ async def rules_as_of(
     """
     day = iso_day(when)
     product = canonical_product(product_type)
-    rows = await memory.db.query(namespace.group_id, _ALL_RULES, {}, read_only=True)
     found = []
-    for row in rows:
-        version = version_at(_versions(row), day)
+    for versions in await _every_rule(memory, namespace):
+        version = version_at(versions, day)
         if version is not None and (product is None or version.product_type in ("ALL", product)):
             found.append(version)
+    return found
+
+
+async def _every_rule(memory: GraphMemory, namespace: Namespace) -> list[list[ExtractedRule]]:
+    """Every Rule node's versions, read once per commit.
+
+    A batch of dated decisions reads and parses them once, not once a decision.
+    """
+    cache = await read_cache(memory.db, namespace.group_id)
+    found: list[list[ExtractedRule]] | None = cache.get(_SPACE, "all")
+    if found is None:
+        rows = await memory.db.query(namespace.group_id, _ALL_RULES, {}, read_only=True)
+        found = [versions for row in rows if (versions := _versions(row))]
+        cache.put(_SPACE, "all", found)
     return found
 
 
