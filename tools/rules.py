@@ -51,9 +51,8 @@ def create_write_rule_tool(ctx: ToolContext) -> BaseTool:
         nodes, edges = WriteTally(), WriteTally()
         for graph in rule_graphs(plan.writes):
             more_nodes, more_edges = await apply_rule(ctx, graph, source=source)
-            for total, more in ((nodes, more_nodes), (edges, more_edges)):
-                for status, n in vars(more).items():
-                    setattr(total, status, getattr(total, status) + n)
+            nodes.merge(more_nodes)
+            edges.merge(more_edges)
         artifact = tally(vars(nodes), vars(edges))
         joined = plan.joined.get(claim.rule_name, claim.rule_name)
         artifact["rule_name"] = joined

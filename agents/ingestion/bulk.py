@@ -97,12 +97,10 @@ def plan_batches(groups: list[Group], writes: list[RuleWrite]) -> list[_Batch]:
     """
     batches = [_Batch(writes[i : i + BULK_RULES]) for i in range(0, len(writes), BULK_RULES)]
     batches = batches or [_Batch()]
-    last: dict[str | None, int] = {}
+    last: dict[str, int] = {}
     for number, batch in enumerate(batches):
         for write in batch.writes:
-            for source in write.rule.sources or ():
-                last[source.text_id] = number
-            last[write.rule.text_id] = number
+            last |= dict.fromkeys(write.text_ids, number)
     for tid, group in groups:
         batches[last.get(tid, len(batches) - 1)].texts.append((tid, group))
     return batches
@@ -122,7 +120,7 @@ async def _resolve(
         resolved.append(rule)
         graphs.append(rule_graph(rule, history=write.history, retired=write.retired))
         key = memory.entity_key(ns, "Rule", rule.rule_name)
-        for tid in {s.text_id for s in rule.sources} | {rule.text_id}:
+        for tid in write.text_ids:
             cited.setdefault(tid, []).append(key)
     mentions: dict[str | None, list[str]] = {}
     for m in list(matcher.matches.values())[before:]:

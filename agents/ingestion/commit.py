@@ -251,9 +251,8 @@ async def _write_rules(
             if w.rule.rule_name not in out.stored:
                 out.stored.append(w.rule.rule_name)
             key = memory.entity_key(namespace, "Rule", w.rule.rule_name)
-            for tid in {s.text_id for s in w.rule.sources} | {w.rule.text_id}:
-                if tid:
-                    out.cited.setdefault(tid, []).append(key)
+            for tid in w.text_ids:
+                out.cited.setdefault(tid, []).append(key)
 
     try:
         await write(rules)

@@ -61,6 +61,12 @@ class WriteTally:
         """Count one write by its status."""
         setattr(self, status, getattr(self, status) + 1)
 
+    def merge(self, other: WriteTally) -> None:
+        """Add another tally to this one."""
+        self.created += other.created
+        self.updated += other.updated
+        self.unchanged += other.unchanged
+
 
 @dataclass(frozen=True)
 class SourceItem:

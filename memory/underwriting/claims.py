@@ -58,6 +58,12 @@ class RuleWrite:
     history: Mapping[str, Any] = field(default_factory=dict)
     retired: bool = False
 
+    @property
+    def text_ids(self) -> set[str]:
+        """The texts this version rests on (its sources, and the text that started it)."""
+        found = {s.text_id for s in self.rule.sources} | {self.rule.text_id}
+        return {t for t in found if t}
+
 
 def now() -> str:
     """The time now (UTC ISO): the valid time of a claim whose text has no date."""
