@@ -1,10 +1,27 @@
-"""The embedded server's processes, as the tests see them (Linux /proc)."""
+"""Processes as the tests see them: `athena` run as a user runs it, the server's pids."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def athena(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the CLI the way a user does: a fresh process on the data dir."""
+    return subprocess.run(
+        [sys.executable, "-m", "agents.cli", *args],
+        env={**os.environ, "ATHENA_DATA_DIR": str(data_dir)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        cwd=ROOT,
+    )
 
 
 def server_pids(data_dir: Path) -> list[int]:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memory import Namespace
+from tests.processes import athena
 
 pytestmark = pytest.mark.integration
 
@@ -41,19 +40,6 @@ THREE_TEXTS = [
         "date": "2024-09-15",
     },
 ]
-
-
-def athena(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run the CLI the way a user does: a fresh process on the data dir."""
-    return subprocess.run(
-        [sys.executable, "-m", "agents.cli", *args],
-        env={**os.environ, "ATHENA_DATA_DIR": str(data_dir)},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-        cwd=ROOT,
-    )
 
 
 def ok(done: subprocess.CompletedProcess[str]) -> Any:

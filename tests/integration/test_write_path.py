@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from memory.model import SourceItem
 from memory.underwriting import rule_graph, stored_rules
 from schemas.fields import load_data_dictionary
 from schemas.rules import ExtractedRule
+from tests.processes import athena
 
 pytestmark = pytest.mark.integration
 
@@ -96,17 +95,6 @@ async def test_a_large_load_postpones_aof_compaction_and_restores_it(memory: Gra
     assert [e.name for e in await memory.entities(ns, "Rule")] == [rule.rule_name]
 
 
-def _athena(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agents.cli", *args],
-        env={**os.environ, "ATHENA_DATA_DIR": str(data_dir)},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-
-
 async def test_cli_ingests_rules_with_a_source_each_in_bulk(
     memory: GraphMemory, falkordb_dir: Path, tmp_path: Path
 ) -> None:
@@ -114,7 +102,7 @@ async def test_cli_ingests_rules_with_a_source_each_in_bulk(
     path = write_rules_file(rules, tmp_path / "decision-log.jsonl")
     ns = Namespace.agent("cli-bulk-own")
     await memory.clear(ns)
-    done = _athena(falkordb_dir, "ingest", str(path), "--rules", "--namespace", str(ns), "--json")
+    done = athena(falkordb_dir, "ingest", str(path), "--rules", "--namespace", str(ns), "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["rules_written"] == 120 and report["sources"]["created"] == 120
@@ -124,7 +112,7 @@ async def test_cli_ingests_rules_with_a_source_each_in_bulk(
         [rule] = [r for r in rules if r.text_id == source.source_id]
         assert memory.entity_key(ns, "Rule", rule.rule_name) in source.mentions
     before = await memory.export(ns)
-    again = _athena(falkordb_dir, "ingest", str(path), "--rules", "--namespace", str(ns), "--json")
+    again = athena(falkordb_dir, "ingest", str(path), "--rules", "--namespace", str(ns), "--json")
     assert json.loads(again.stdout)["sources"]["unchanged"] == 120
     assert await memory.export(ns) == before
 
@@ -140,7 +128,7 @@ async def test_the_same_rule_stated_by_another_text_is_one_rule_citing_both(
             [rule.model_copy(update={"text_id": text_id, "date": day})], tmp_path / "r.jsonl"
         )
         args = ("ingest", str(path), "--rules", "--namespace", str(ns), "--json")
-        done = _athena(falkordb_dir, *args)
+        done = athena(falkordb_dir, *args)
         assert done.returncode == 0, done.stdout + done.stderr  # written, not "not written"
     assert json.loads(done.stdout)["rule_names"] == [rule.rule_name]
     [stored] = await stored_rules(memory, ns)
