@@ -182,3 +182,20 @@ def test_coverage_lists_rule_like_sentences_that_yield_nothing() -> None:
         "Owing to the survey backlog, the company does not insure anything when the "
         "surveyor is away."
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("two and a half miles", [2.5]),
+        ("one and a half years", [1.5]),
+        ("a million and a quarter", [1_250_000.0]),
+        ("half a mile", [0.5]),
+        ("two hundred and fifty", [250.0]),
+        ("twenty-five employees", [25.0]),
+    ],
+)
+def test_numbers_in_words_with_a_share(text: str, values: list[float]) -> None:
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    assert [m.value for m in find_numbers(text)] == values

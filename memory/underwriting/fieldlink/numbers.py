@@ -201,16 +201,22 @@ def stem(word: str) -> str:
 
 def _eval_words(words: list[str]) -> float | None:
     total, current, last_scale = 0.0, 0.0, 1.0
-    pending_a, seen = False, False
+    pending_a, seen, previous = False, False, ""
+    plus_share = False  # "two and a half": the share adds to the number before it
     for word in words:
+        after, previous = previous, word
         if word in {"a", "an"}:
             if current == 0:
                 current, pending_a = 1.0, True
+            elif after == "and":
+                plus_share = True
             continue
         if word == "and":
             continue
         seen = True
-        if word in _FRACTIONS:
+        if word in _FRACTIONS and plus_share:
+            current += _FRACTIONS[word]
+        elif word in _FRACTIONS:
             if total > 0 and pending_a:
                 total += _FRACTIONS[word] * last_scale
                 current = 0.0
@@ -223,7 +229,7 @@ def _eval_words(words: list[str]) -> float | None:
         elif word in _SCALES:
             total += max(current, 1.0) * _SCALES[word]
             current, last_scale = 0.0, _SCALES[word]
-        pending_a = False
+        pending_a = plus_share = False
     if not seen and current == 0:
         return None
     return total + current
