@@ -26,7 +26,8 @@ ProductType = Literal["BOP", "LRO", "Property", "GL", "ALL"]
 Action = Literal[
     "refer", "decline", "approve_with_conditions", "exclude", "verify", "flag_for_review"
 ]
-SourceType = Literal["manual", "training", "sme", "production", "compliance"]
+# "review": a person's decision on the review page (it outranks every text).
+SourceType = Literal["manual", "training", "sme", "production", "compliance", "review"]
 Operator = Literal["eq", "neq", "lt", "lte", "gt", "gte", "in", "not_in"]
 ThresholdType = Literal["hard", "soft"]
 DecisionQuality = Literal["aligned", "divergent", "partial"]

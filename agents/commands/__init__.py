@@ -24,6 +24,7 @@ COMMANDS = (
     "eval",
     "demo",
     "mcp",
+    "ui",
     "review",
     "chat",
     "worker",

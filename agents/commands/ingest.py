@@ -31,6 +31,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="treat every .jsonl file as rules.jsonl (default: by file name)",
     )
+    parser.add_argument(
+        "--texts",
+        metavar="KNOWLEDGE.jsonl",
+        help="with rules files: the texts the rules were read from (by text_id), stored as "
+        "their sources for a reviewer to read; not extracted",
+    )
     parser.add_argument("--batch-size", type=int, default=8, help="texts per graph run")
     add_common_options(parser)
     parser.set_defaults(handler=run)
@@ -61,6 +67,22 @@ def _load(
     return texts, rules
 
 
+def _given_texts(path: str | None, rules: list[ExtractedRule]) -> dict[str, KnowledgeText]:
+    """The texts of `--texts` that the given rules cite, by id.
+
+    Raises:
+        ValueError: `--texts` without rules files, or a file that is not knowledge.jsonl.
+    """
+    if path is None:
+        return {}
+    if not rules:
+        raise ValueError("--texts goes with rules files (the texts the rules were read from)")
+    from agents.ingestion.loaders import load_texts
+
+    cited = {r.text_id for r in rules if r.text_id}
+    return {t.id: t for t in load_texts(Path(path)) if t.id in cited}
+
+
 async def _ingest(
     settings: Settings,
     namespace: str,
@@ -68,6 +90,7 @@ async def _ingest(
     rules: list[ExtractedRule],
     batch_size: int,
     show_progress: bool,
+    given: dict[str, KnowledgeText] | None = None,
 ) -> IngestionReport:
     from rich.progress import Progress
 
@@ -92,6 +115,7 @@ async def _ingest(
                         fields=fields,
                         batch_size=batch_size,
                         on_progress=progress,
+                        texts=given,
                     )
                 )
             if texts or not rules:
@@ -117,8 +141,9 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     namespace = args.namespace or settings.namespace
     texts, rules = _load(args.paths, args.rules, settings)
+    given = _given_texts(args.texts, rules)
     show = not args.json and len(texts) + len(rules) > 1
-    report = asyncio.run(_ingest(settings, namespace, texts, rules, args.batch_size, show))
+    report = asyncio.run(_ingest(settings, namespace, texts, rules, args.batch_size, show, given))
     failed = _not_written(report, rules)
     status = 1 if failed or report.failed_texts else 0
     if args.json:

@@ -28,8 +28,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _check_port_free(port: int) -> None:
-    """Refuse a port already taken on 127.0.0.1, before anything is printed or started.
+def check_port_free(port: int, host: str = "127.0.0.1") -> None:
+    """Refuse a port already taken on `host`, before anything is printed or started.
 
     Raises:
         OSError: The port is in use (or not ours to bind).
@@ -39,11 +39,11 @@ def _check_port_free(port: int) -> None:
 
     with socket.socket() as probe:
         try:
-            probe.bind(("127.0.0.1", port))
+            probe.bind((host, port))
         except OSError as exc:
             raise OSError(
                 errno.EADDRINUSE,
-                f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); choose another --port",
+                f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port",
             ) from exc
 
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
     sock = _shared_socket(args.port) if reuse else None
     if sock is None:
-        _check_port_free(args.port)
+        check_port_free(args.port)
     token, where = http_token(settings)
     server.settings.host = "127.0.0.1"
     server.settings.port = args.port

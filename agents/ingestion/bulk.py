@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,8 +43,16 @@ def group_rules(rules: Sequence[ExtractedRule], source: str | None) -> list[Grou
     return list(groups.items())
 
 
-def rules_text(tid: str, rules: list[ExtractedRule]) -> KnowledgeText:
-    """The source episode of a group of rules: their JSON, one rule a line."""
+def rules_text(
+    tid: str, rules: list[ExtractedRule], given: Mapping[str, KnowledgeText] | None = None
+) -> KnowledgeText:
+    """The source episode of a group of rules: the given text of that id, else the rules' JSON.
+
+    Pre-extracted rules may come with the texts they were read from (`athena ingest
+    --texts`): then the episode is the real text, which a reviewer reads the rule in.
+    """
+    if given and tid in given:
+        return given[tid]
     body = "\n".join(json.dumps(r.model_dump(mode="json"), sort_keys=True) for r in rules)
     return KnowledgeText(
         id=tid, text=body, source=rules[0].source, source_type=rules[0].source_type
@@ -87,6 +95,7 @@ class _Batch:
 
     writes: list[RuleWrite] = field(default_factory=list)
     texts: list[Group] = field(default_factory=list)
+    given: Mapping[str, KnowledgeText] = field(default_factory=dict)
 
 
 def plan_batches(groups: list[Group], writes: list[RuleWrite]) -> list[_Batch]:
@@ -127,7 +136,7 @@ async def _resolve(
         mentions.setdefault(m.text_id, []).append(m.matched_entity_key)
     items = []
     for tid, group in batch.texts:
-        text = rules_text(tid, group)
+        text = rules_text(tid, group, batch.given)
         where = f"{text.source} ({text.source_type})" if text.source_type else text.source
         keys = tuple(dict.fromkeys([*mentions.get(tid, []), *cited.get(tid, [])]))
         items.append(SourceItem(tid, text.text, where or "", keys))
@@ -206,6 +215,7 @@ async def write_rules(
     similarity_threshold: float,
     report: IngestionReport,
     on_progress: Progress | None = None,
+    texts: Mapping[str, KnowledgeText] | None = None,
 ) -> IngestionReport:
     """Consolidate, match, write and link grouped rules batch by batch, filling `report`.
 
@@ -226,7 +236,8 @@ async def write_rules(
         vector_labels=(),  # pre-extracted rules carry curated names: key and name only
     )
     # A text stored with the same content was heard: its rules and episode stand.
-    heard = await ingested_ids(memory, ns, [rules_text(tid, g) for tid, g in groups])
+    given = dict(texts or {})
+    heard = await ingested_ids(memory, ns, [rules_text(tid, g, given) for tid, g in groups])
     for _ in heard:
         report.sources.add("unchanged")
     report.texts_skipped += len(heard)
@@ -235,6 +246,8 @@ async def write_rules(
     plan = await plan_rules(memory, ns, [r for _, g in groups for r in g])
     writes = plan.writes
     batches = plan_batches(todo, writes)
+    for batch in batches:
+        batch.given = given
     # The next batch embeds while one writes, with the namespace's embedder.
     prefetch = EmbeddingPrefetch(await memory.embedder_for(ns, write=True))
     done, total = 0, len(groups)
@@ -293,8 +306,12 @@ async def ingest_rules_bulk(
     batch_size: int = 8,
     similarity_threshold: float | None = None,
     on_progress: Progress | None = None,
+    texts: Mapping[str, KnowledgeText] | None = None,
 ) -> IngestionReport:
     """Write pre-extracted rules in bulk (see `IngestionPipeline.run_rules`).
+
+    `texts` (by id) are the texts the rules were read from: each is stored as the
+    source episode of its rules instead of their JSON.
 
     Imports neither LangGraph nor the model factories: `athena ingest --rules` pays
     for the bulk writer alone. Each commit holds whole texts of at least `BULK_RULES`
@@ -325,6 +342,7 @@ async def ingest_rules_bulk(
         similarity_threshold=threshold,
         report=report,
         on_progress=on_progress,
+        texts=texts,
     )
 
 

@@ -10,7 +10,7 @@ a text whose episode holds the same content is complete and is skipped on a re-r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,6 +174,7 @@ async def commit(
     messages: Sequence[AnyMessage],
     live: Sequence[BaseTool],
     skip: set[str],
+    uncovered: Mapping[str, Sequence[str]] | None = None,
 ) -> CommitResult:
     """Write the accepted calls of complete texts, then the texts' source episodes.
 
@@ -186,6 +187,8 @@ async def commit(
         messages: The agent's conversation.
         live: The tools that really write (for calls other than rule writes).
         skip: Ids of texts that failed earlier (not written, no episode).
+        uncovered: Text id -> its rule-like sentences that yielded no rule (kept on its
+            episode); a text not named keeps what its unchanged episode holds.
     """
     out = CommitResult()
     calls = accepted_calls(messages) if rules else []
@@ -223,7 +226,7 @@ async def commit(
         elif isinstance(artifact, dict):
             _add(out.nodes, artifact.get("nodes") or {})
             _add(out.edges, artifact.get("edges") or {})
-    await _link_sources(memory, namespace, texts, matches, incomplete, out)
+    await _link_sources(memory, namespace, texts, matches, incomplete, out, uncovered or {})
     return out
 
 
@@ -283,8 +286,12 @@ async def _link_sources(
     matches: Sequence[EntityMatch],
     incomplete: set[str],
     out: CommitResult,
+    uncovered: Mapping[str, Sequence[str]],
 ) -> None:
-    """Store each complete text as a source episode linked (MENTIONS) to what it yielded."""
+    """Store each complete text as a source episode linked (MENTIONS) to what it yielded.
+
+    The episode keeps the text's uncovered sentences when its extraction reported them.
+    """
     done = [t for t in texts if t.text.strip() and t.id not in incomplete]
     cited = {k for keys in out.cited.values() for k in keys}
     existing = await memory.existing_keys(
@@ -304,6 +311,15 @@ async def _link_sources(
         where = " ".join(
             x for x in (text.source, f"({text.source_type})" if text.source_type else None) if x
         )
-        items.append(SourceItem(text.id, text.text, where, tuple(k for k in keys if k in existing)))
+        found = uncovered.get(text.id)
+        items.append(
+            SourceItem(
+                text.id,
+                text.text,
+                where,
+                tuple(k for k in keys if k in existing),
+                uncovered=None if found is None else tuple(found),
+            )
+        )
     for status in await memory.add_sources(namespace, items) if items else []:
         out.sources.add(status)

@@ -131,13 +131,14 @@ def _field_warnings(rules: list[ExtractedRule], fields: DataDictionary) -> list[
 async def _extract(
     ctx: Context, texts: list[KnowledgeText]
 ) -> tuple[
-    list[ExtractedRule], list[TextFailure], list[str], list[ModelUsage], list[UncoveredSentence]
+    list[ExtractedRule], list[TextFailure], list[str], list[ModelUsage], dict[str, list[str]]
 ]:
     """Extract every text (at most `llm_concurrency` model calls at once).
 
     Returns:
         The rules, the texts that failed (model errors, invalid output), warnings,
-        the model use of the extraction and the rule-like sentences that yielded none.
+        the model use of the extraction and, for each text whose extractor reports its
+        coverage, the rule-like sentences that yielded none (possibly none).
     """
     settings = model_settings_of(ctx)
     extractor = ctx.extractor or models.rule_extractor(
@@ -148,7 +149,7 @@ async def _extract(
     results = await asyncio.gather(*(extractor.extract(t) for t in todo), return_exceptions=True)
     rules: list[ExtractedRule] = []
     failed: list[TextFailure] = []
-    uncovered: list[UncoveredSentence] = []
+    covered: dict[str, list[str]] = {}
     usage = Usage()
     by_text = getattr(extractor, "usage_by_text", {})
     for text, result in zip(todo, results, strict=True):
@@ -166,11 +167,14 @@ async def _extract(
                 warnings.append(f"text {text.id!r}: no rules found")
             rules += found
             coverage: dict[str, list[str]] = getattr(extractor, "uncovered", None) or {}
-            uncovered += [
-                UncoveredSentence(text_id=text.id, sentence=sentence)
-                for sentence in coverage.get(text.id, [])
-            ]
-    return rules, failed, warnings, usage.rows(settings.llm_prices), uncovered
+            if text.id in coverage:
+                covered[text.id] = list(coverage[text.id])
+    return rules, failed, warnings, usage.rows(settings.llm_prices), covered
+
+
+def _uncovered(coverage: dict[str, list[str]]) -> list[UncoveredSentence]:
+    """The coverage report's sentences, text by text."""
+    return [UncoveredSentence(text_id=t, sentence=s) for t, got in coverage.items() for s in got]
 
 
 async def extract_and_disambiguate(
@@ -195,13 +199,13 @@ async def extract_and_disambiguate(
     warnings: list[str] = []
     failed: list[TextFailure] = []
     usage: list[ModelUsage] = []
-    uncovered: list[UncoveredSentence] = []
+    coverage: dict[str, list[str]] = {}
     # Pre-extracted rules carry curated names: match them by key and name only.
     vector_labels = () if rules else ctx.vector_match_labels
     if rules:
         rules = [r for r in rules if r.text_id not in done]
     else:
-        rules, failed, more, usage, uncovered = await _extract(ctx, texts)
+        rules, failed, more, usage, coverage = await _extract(ctx, texts)
         warnings += more
         async with memory_of(ctx) as memory:  # practice about stated rules, read as claims
             current = await known_rules(memory, ns, texts)
@@ -230,7 +234,8 @@ async def extract_and_disambiguate(
         "failed": failed,
         "skipped": sorted(done),
         "usage": usage,
-        "uncovered": uncovered,
+        "uncovered": _uncovered(coverage),
+        "coverage": coverage,
         "iterations": 0,
     }
 
@@ -330,6 +335,7 @@ async def commit_batch(state: IngestionState, runtime: Runtime[Context]) -> dict
             messages=state.get("messages") or [],
             live=_live_tools(memory, ctx),
             skip={f.text_id for f in state.get("failed") or []},
+            uncovered=state.get("coverage"),
         )
     written = {
         "nodes": result.nodes.model_dump(),

@@ -48,6 +48,9 @@ class IngestionState(TypedDict, total=False):
     sources: WriteCounts
     warnings: Annotated[list[str], operator.add]
     uncovered: list[UncoveredSentence]
+    coverage: dict[str, list[str]]
+    """Text id -> its rule-like sentences that yielded no rule, for every text whose
+    extractor reports coverage (kept on the text's source episode)."""
     failed: Annotated[list[TextFailure], operator.add]
     skipped: list[str]
     aborted: str

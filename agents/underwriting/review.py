@@ -49,19 +49,41 @@ async def start_review(
     checkpointer: Checkpointer,
     *,
     thread_id: str | None = None,
+    as_of: str | None = None,
 ) -> ReviewOutcome:
-    """Decide a submission; a `refer` pauses for a reviewer instead of finishing."""
+    """Decide a submission; a `refer` pauses for a reviewer instead of finishing.
+
+    `as_of` decides by the rules as they stood on that ISO day (None: now).
+    """
     from agents import build_underwriting_agent
 
     thread_id = thread_id or uuid.uuid4().hex
     agent = build_underwriting_agent(checkpointer)
     context = Context(namespace=namespace, allow_refer_interrupt=True, memory=memory, fields=fields)
     result = await agent.ainvoke(
-        {"submission": submission},
+        {"submission": submission, "as_of": as_of},
         config={"configurable": {"thread_id": thread_id}},
         context=context,
     )
     return _outcome(thread_id, result)
+
+
+async def review_state(thread_id: str, checkpointer: Checkpointer) -> ReviewOutcome:
+    """Where a reviewed run stands: paused (with the reviewer's question) or decided.
+
+    Raises:
+        ValueError: No run has this thread id.
+    """
+    from agents import build_underwriting_agent
+
+    agent = build_underwriting_agent(checkpointer)
+    state = await agent.aget_state({"configurable": {"thread_id": thread_id}})
+    if not state.values:
+        raise ValueError(f"no reviewed run has thread id {thread_id!r}")
+    for task in state.tasks:
+        for waiting in task.interrupts:
+            return ReviewOutcome(thread_id, pending=dict(waiting.value))
+    return ReviewOutcome(thread_id, decision=state.values.get("decision"))
 
 
 async def resume_review(

@@ -3,14 +3,16 @@
 `add_sources` writes many episodes with one read and one commit; `add_source` is
 the one-item case. The episode id is derived from the source id, so storing the
 same source again updates it in place (its first `created_at` is kept); an
-unchanged text is left alone.
+unchanged text is left alone. An episode may keep the sentences of its text that read
+like rules but yielded none (`uncovered_json`, a JSON list; see `SourceItem.uncovered`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from memory.backend.changelog import Change
 from memory.backend.literals import Literal
@@ -51,20 +53,43 @@ async def add_source(
     return WriteResult(status=status, key=source_id, uuid=uuid)
 
 
-async def _old_sources(
-    memory: GraphClients, group_id: str, ids: list[str]
-) -> dict[str, tuple[str, str, set[str], str | None]]:
+class _Stored(NamedTuple):
+    """What an episode holds: text, description, mentions, time, uncovered sentences."""
+
+    text: str
+    description: str
+    mentions: set[str]
+    created_at: str | None
+    uncovered: list[str]
+
+
+def _uncovered(raw: object) -> list[str]:
+    """The uncovered sentences stored on an episode (`uncovered_json`)."""
+    try:
+        found = json.loads(raw) if isinstance(raw, str) else []
+    except ValueError:
+        return []
+    return [str(s) for s in found] if isinstance(found, list) else []
+
+
+async def _old_sources(memory: GraphClients, group_id: str, ids: list[str]) -> dict[str, _Stored]:
     rows = await memory.backend.query(
         group_id,
         "MATCH (ep:Episodic) WHERE ep.name IN $ids "
         "OPTIONAL MATCH (ep)-[:MENTIONS]->(n:Entity) WITH ep, collect(n.entity_key) AS keys "
         "RETURN ep.name AS id, ep.content AS content, ep.source_description AS description, "
-        "ep.created_at AS created_at, keys",
+        "ep.created_at AS created_at, ep.uncovered_json AS uncovered, keys",
         {"ids": ids},
         read_only=True,
     )
     return {
-        r["id"]: (r["content"] or "", r["description"] or "", set(r["keys"]), r["created_at"])
+        r["id"]: _Stored(
+            r["content"] or "",
+            r["description"] or "",
+            set(r["keys"]),
+            r["created_at"],
+            _uncovered(r["uncovered"]),
+        )
         for r in rows
     }
 
@@ -126,29 +151,46 @@ async def plan_sources(
             raise ValueError(f"mentioned entity {missing[0]!r} does not exist in namespace {ns}")
         mentions = set(item.mentions)
         before = old.get(item.source_id)
-        if before and before[:3] == (item.text, item.description, mentions):
+        uncovered = _kept_uncovered(item, before)
+        same = (item.text, item.description, mentions, uncovered)
+        if before and (before.text, before.description, before.mentions, before.uncovered) == same:
             statuses.append("unchanged")
             continue
         statuses.append("updated" if before else "created")
         given = item.created_at.isoformat() if item.created_at else None
-        created = given or (before[3] if before else None) or now
-        old[item.source_id] = (item.text, item.description, mentions, created)
-        episodes[item.source_id] = {
-            "uuid": stable_uuid(group_id, "source", item.source_id),
-            "name": item.source_id,
-            "group_id": group_id,
-            "source_description": item.description,
-            "source": "text",
-            "content": item.text,
-            "entity_edges": [],
-            "created_at": created,
-            "valid_at": created,
-            "mentions": sorted(mentions),
-        }
+        created = given or (before.created_at if before else None) or now
+        old[item.source_id] = _Stored(item.text, item.description, mentions, created, uncovered)
+        episodes[item.source_id] = _episode(group_id, old[item.source_id], item.source_id)
     if not episodes:
         return statuses, [], Change()
     statements, change = _source_statements(group_id, list(episodes.values()), uuids)
     return statuses, statements, change
+
+
+def _episode(group_id: str, stored: _Stored, source_id: str) -> dict[str, Any]:
+    """The Episodic node's properties (and its mentions, written as MENTIONS edges)."""
+    row = {
+        "uuid": stable_uuid(group_id, "source", source_id),
+        "name": source_id,
+        "group_id": group_id,
+        "source_description": stored.description,
+        "source": "text",
+        "content": stored.text,
+        "entity_edges": [],
+        "created_at": stored.created_at,
+        "valid_at": stored.created_at,
+        "mentions": sorted(stored.mentions),
+    }
+    if stored.uncovered:  # absent when there are none: readers look for episodes with some
+        row["uncovered_json"] = json.dumps(stored.uncovered, ensure_ascii=False)
+    return row
+
+
+def _kept_uncovered(item: SourceItem, before: _Stored | None) -> list[str]:
+    """The uncovered sentences an episode keeps: the item's, else the stored ones of its text."""
+    if item.uncovered is not None:
+        return list(dict.fromkeys(item.uncovered))
+    return before.uncovered if before and before.text == item.text else []
 
 
 def _source_statements(

@@ -72,7 +72,10 @@ class WriteTally:
 class SourceItem:
     """A source episode to write: its id, raw text, description, mentioned entity keys.
 
-    `created_at` None keeps a stored episode's time (now for a new one).
+    `created_at` None keeps a stored episode's time (now for a new one). `uncovered`
+    are the text's sentences that read like rules but yielded none (kept on the episode
+    for a reviewer); None keeps those stored while the text is unchanged (a changed
+    text drops them: they were sentences of the old text).
     """
 
     source_id: str
@@ -80,6 +83,7 @@ class SourceItem:
     description: str = ""
     mentions: tuple[str, ...] = ()
     created_at: datetime | None = None
+    uncovered: tuple[str, ...] | None = None
 
 
 @dataclass

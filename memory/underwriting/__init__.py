@@ -16,6 +16,13 @@ from memory.underwriting.analytics import (
 )
 from memory.underwriting.condition_kind import condition_index
 from memory.underwriting.conditions import ConditionIndex, equal, holds, is_number
+from memory.underwriting.neighbourhood import (
+    GraphEdge,
+    GraphNode,
+    Neighbourhood,
+    risk_neighbourhood,
+    rule_neighbourhood,
+)
 from memory.underwriting.ontology import (
     ALL_PRODUCTS,
     PARTITION_PROPERTY,
@@ -46,7 +53,7 @@ from memory.underwriting.rulebook import (
     stored_rules,
 )
 from memory.underwriting.supersede import edges_as_of
-from memory.underwriting.visualize import draw_graph
+from memory.underwriting.visualize import draw_graph, draw_neighbourhood
 
 __all__ = [
     "ALL_PRODUCTS",
@@ -61,6 +68,9 @@ __all__ = [
     "ConditionIndex",
     "DecisionPath",
     "GraphAnalytics",
+    "GraphEdge",
+    "GraphNode",
+    "Neighbourhood",
     "RuleGraph",
     "RiskQuestion",
     "RuleHit",
@@ -71,6 +81,7 @@ __all__ = [
     "check_risk",
     "condition_index",
     "draw_graph",
+    "draw_neighbourhood",
     "edges_as_of",
     "equal",
     "hit_brief",
@@ -78,9 +89,11 @@ __all__ = [
     "holds",
     "is_number",
     "paths_text",
+    "risk_neighbourhood",
     "rule_fact",
     "rule_from_properties",
     "rule_graph",
+    "rule_neighbourhood",
     "stored_rules",
     "trace_risk",
 ]

@@ -218,6 +218,7 @@ class ConditionIndex:
         self.named: dict[str, list[int]] = {}
         self.fields: dict[str, _Field] = {}
         self.compactions = 0
+        self.generation = 0  # counts every change: a reader may cache what it derives
         self._parsed: dict[int, ExtractedRule | None] = {}
         self._signatures: dict[str, set[str]] | None = None  # built on first `same_rule`
         self._columns()
@@ -254,6 +255,7 @@ class ConditionIndex:
         self, key: str, name: str, product: str, kept: tuple[Cond, ...], document: str | None
     ) -> None:
         """Index a rule in a new slot (`key` not indexed yet)."""
+        self.generation += 1
         rule = len(self.rules)
         per_field: dict[str, int] = {}
         for condition in kept:
@@ -281,6 +283,7 @@ class ConditionIndex:
         rule = self.slot.pop(key, None)
         if rule is None:
             return
+        self.generation += 1
         entry = self.rules[rule]
         self.rules[rule] = None
         self._alive[rule] = 0

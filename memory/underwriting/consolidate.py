@@ -30,9 +30,9 @@ from typing import Any
 
 from schemas.rules import ExtractedRule, RuleConflict, RuleSource
 
-STATEMENT_TYPES = frozenset({"manual", "compliance"})
+STATEMENT_TYPES = frozenset({"manual", "compliance", "review"})
 PRACTICE_TYPES = frozenset({"sme", "production"})
-_STANDING = {"compliance": 2, "manual": 1, "training": 1}
+_STANDING = {"review": 3, "compliance": 2, "manual": 1, "training": 1}
 _UP, _DOWN = frozenset({"gt", "gte"}), frozenset({"lt", "lte"})
 
 

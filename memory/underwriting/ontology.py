@@ -26,7 +26,7 @@ def _labels(*labels: str) -> tuple[str, ...]:
     return labels
 
 
-SOURCE_TYPES = ("manual", "training", "sme", "production", "compliance")
+SOURCE_TYPES = ("manual", "training", "sme", "production", "compliance", "review")
 
 UNDERWRITING = register(
     OntologyDefinition(
