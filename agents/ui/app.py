@@ -74,7 +74,7 @@ async def _warm(app: Starlette) -> None:
 
 async def _cytoscape(request: Request) -> Response:
     """The graph library, vendored once beside the visualizer that inlines it too."""
-    from memory.underwriting.visualize import CYTOSCAPE_JS
+    from memory.underwriting.focused import CYTOSCAPE_JS
 
     return FileResponse(CYTOSCAPE_JS, media_type="text/javascript")
 

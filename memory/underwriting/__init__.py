@@ -16,6 +16,7 @@ from memory.underwriting.analytics import (
 )
 from memory.underwriting.condition_kind import condition_index
 from memory.underwriting.conditions import ConditionIndex, equal, holds, is_number
+from memory.underwriting.focused import draw_neighbourhood
 from memory.underwriting.neighbourhood import (
     GraphEdge,
     GraphNode,
@@ -53,7 +54,7 @@ from memory.underwriting.rulebook import (
     stored_rules,
 )
 from memory.underwriting.supersede import edges_as_of
-from memory.underwriting.visualize import draw_graph, draw_neighbourhood
+from memory.underwriting.visualize import draw_graph
 
 __all__ = [
     "ALL_PRODUCTS",

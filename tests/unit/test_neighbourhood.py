@@ -16,7 +16,7 @@ import pytest
 from matplotlib.transforms import Bbox
 
 from memory.underwriting import GraphEdge, GraphNode, Neighbourhood, draw_neighbourhood
-from memory.underwriting.visualize import (
+from memory.underwriting.focused import (
     CYTOSCAPE_JS,
     MAX_LINES,
     WRAP,
