@@ -118,13 +118,27 @@ async def review_rule(request: Request) -> Response:
     return _redirect(_rule_path(result.rule_name) + "#history")
 
 
-def _submission(form: FormData, fields: DataDictionary) -> dict[str, Any]:
+async def _uploaded(form: FormData) -> str:
+    """The text of an uploaded submission file ("" when none was chosen)."""
+    from schemas.submission import SubmissionError
+
+    upload = form.get("submission_file")
+    if upload is None or isinstance(upload, str) or not upload.filename:
+        return ""
+    data = await upload.read()
+    try:
+        return data.decode("utf-8").strip()
+    except UnicodeDecodeError as exc:
+        raise SubmissionError(f"{upload.filename} is not UTF-8 text: {exc}") from exc
+
+
+async def _submission(form: FormData, fields: DataDictionary) -> dict[str, Any]:
     """The submission of the decide form: the JSON text, else the fields filled in."""
     import json
 
     from schemas.submission import SubmissionError
 
-    text = _text(form, "submission")
+    text = _text(form, "submission") or await _uploaded(form)
     if text:
         try:
             data = json.loads(text)
@@ -146,7 +160,7 @@ async def decide(request: Request) -> Response:
 
     form = await _form(request)
     fields = request.app.state.fields
-    submission = _submission(form, fields)
+    submission = await _submission(form, fields)
     as_of = _text(form, "as_of") or None
     outcome = await start_review(
         request.app.state.memory,

@@ -267,9 +267,15 @@ def decided_now(site: Site) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     return [(s["submission"], a) for s, a in zip(lines, answers, strict=True)]
 
 
-def submit(page: Any, site: Site, submission: dict[str, Any]) -> None:
+def submit(page: Any, site: Site, submission: dict[str, Any], *, upload: bool = False) -> None:
+    """Decide a submission on the page: pasted as JSON, or uploaded as a file."""
     page.goto(site.url + "/decide")
-    page.fill("#submission", json.dumps(submission))
+    if upload:
+        path = site.data_dir.parent / "ui-upload.json"
+        path.write_text(json.dumps(submission))
+        page.set_input_files("#submission_file", str(path))
+    else:
+        page.fill("#submission", json.dumps(submission))
     page.click("#decide")
     page.wait_for_url(f"{site.url}/decide/*")
 
@@ -290,7 +296,7 @@ def test_decide_a_submission_and_resume_a_referral(page: Any, site: Site) -> Non
         assert page.inner_text("#rule-name") in cited
 
     submission, expected = next((s, a) for s, a in decided if a["decision"] == "refer")
-    submit(page, site, submission)
+    submit(page, site, submission, upload=True)
     assert page.inner_text("#proposed") == "refer"
     cited = set(page.locator("#cited a").all_inner_texts())
     assert cited == {c["rule_name"] for c in expected["cited_rules"]}
