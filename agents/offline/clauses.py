@@ -13,6 +13,9 @@ from agents.offline.vocab import FieldVocabulary
 from schemas.rules import Condition
 
 _PAREN = re.compile(r"\(([^()]*)\)")
+#: Left in a trigger where a proviso was cut off, so the approval it qualified still reads
+#: as conditional ("may be written provided that ..." -> "may be written if").
+_CONDITIONAL_MARK = "only if"
 _ACTION_WORD = {
     "declin": "decline",
     "refer": "refer",
@@ -41,6 +44,7 @@ class ClauseAnalysis:
         continuation: Restates an existing rule ("it stays a referral").
         waivable: Describes when a rule is waived ("the referral can be waived").
         from_to: An exception moving a case "from decline to referral".
+        otherwise: Acts on what an accepted range leaves out ("otherwise", "anything closer").
     """
 
     text: str
@@ -58,6 +62,7 @@ class ClauseAnalysis:
     continuation: bool = False
     waivable: bool = False
     from_to: bool = False
+    otherwise: bool = False
 
 
 def detect_action(text: str) -> str | None:
@@ -124,6 +129,7 @@ class ClauseAnalyzer:
         trigger = lx.IGNORED_SPAN.sub(" ", lx.REASON_SPAN.sub(" ", trigger))
         result = ClauseAnalysis(text=text, trigger=trigger, mitigant_texts=mitigants)
         result.waivable = bool(lx.WAIVABLE.search(text))
+        result.otherwise = bool(lx.OTHERWISE.search(clause))
         result.continuation = bool(lx.CONTINUATION.search(trigger)) and bool(
             re.search(r"\b(?:it|that|this|they)\b", trigger, re.I)
         )
@@ -175,6 +181,8 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
         if lx.MITIGANT_CUE.search(inner) or re.search(r"\binstead\b", inner, re.I):
             mitigants.append(inner.strip())
             return " "
+        if lx.NARRATIVE.search(inner) or lx.FORMERLY.search(inner):
+            return " "  # "(previously they were referred above 600 feet)": history, no trigger
         return match.group(0)
 
     trigger = _PAREN.sub(_paren, text)
@@ -186,6 +194,10 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
     if unless:
         mitigants.append(trigger[unless.end() :].strip(" ,."))
         trigger = trigger[: unless.start()]
+    proviso = lx.PROVISO.search(trigger)
+    if proviso and lx.PROVISO_HEAD.search(trigger[: proviso.start()]):
+        mitigants.append(trigger[proviso.end() :].strip(" ,."))
+        trigger = trigger[: proviso.start()].rstrip(" ,") + " " + _CONDITIONAL_MARK
     return trigger.strip(), mitigants
 
 

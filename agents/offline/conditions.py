@@ -209,22 +209,32 @@ class ConditionReader:
         """
         numeric = self.vocab.of_kind("numeric")
         unit = mention.unit
+        floor = 0.15
         if (
             unit is not None
             and unit not in KNOWN_UNITS
             and not mention.attached
             and not any(_unit_ok(unit, i) for i in numeric)
         ):
-            unit = None
+            # "100 seats" with no field counting seats: a word after the number that no
+            # field uses needs clear naming words before the number is placed anywhere.
+            unit, floor = None, 0.6
         exact = [i for i in numeric if _unit_ok(unit, i)]
         converted = {
             i.name: _CONVERSIONS[(unit, i.unit)] for i in numeric if (unit, i.unit) in _CONVERSIONS
         }
-        candidates = exact + [i for i in numeric if i.name in converted]
+        candidates = [
+            i
+            for i in exact + [i for i in numeric if i.name in converted]
+            if i.in_scale(mention.value * converted.get(i.name, 1.0))
+        ]
         if not candidates:
             return None
         if len(candidates) == 1 and unit is not None:
-            return candidates[0], converted.get(candidates[0].name, 1.0)
+            only = candidates[0]
+            if only.name not in converted or self.vocab.score_numeric(only, tokens, pos) > 0.5:
+                return only, converted.get(only.name, 1.0)
+            return None  # "four feet high" is no road distance in miles
         ctx = content_tokens(context) if context else []
 
         def score(info: FieldInfo) -> float:
@@ -233,9 +243,9 @@ class ConditionReader:
                 local += 0.1 * self.vocab.score_numeric(info, ctx, None)
             return local + (0.2 if converted and info.name not in converted else 0.0)
 
-        best = _best(candidates, score)
+        best = _best(candidates, score, floor)
         if best is None and ctx:
-            best = _best(candidates, lambda i: self.vocab.score_numeric(i, ctx, None))
+            best = _best(candidates, lambda i: self.vocab.score_numeric(i, ctx, None), floor)
         if best is None and len(exact) == 1 and unit is not None:
             best = exact[0]
         return (best, converted.get(best.name, 1.0)) if best else None
@@ -332,9 +342,9 @@ class ConditionReader:
                 )
 
 
-def _best(candidates: list[FieldInfo], score: object) -> FieldInfo | None:
+def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> FieldInfo | None:
     scored = sorted(((score(i), i.name, i) for i in candidates), key=lambda t: -t[0])  # type: ignore[operator]
-    if not scored or scored[0][0] <= 0.15:
+    if not scored or scored[0][0] <= floor:
         return None
     if len(scored) > 1 and abs(scored[0][0] - scored[1][0]) < 1e-9:
         return None

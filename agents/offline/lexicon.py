@@ -22,7 +22,11 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not eligible|hard (?:stop|no)|"
             r"knock(?:ed|s)? out|prohibited|unacceptable|uninsurable|not insurable|"
-            r"not acceptable|may not be (?:bound|written)|"
+            r"not acceptable|"
+            r"(?:may|can|will|shall) not be (?:bound|written|quoted|accepted|offered)|"
+            r"no (?:new )?(?:such )?(?:policy|policies|business|submissions?|risks?) "
+            r"(?:may|can|will|shall) be (?:bound|written|quoted|accepted)|"
+            r"(?:is|are|be|been) suspended|moratorium|turn(?:ed|s)? down|"
             r"(?:do|does|will|shall|can) not (?:write|insure|accept|quote|bind|offer)|"
             r"(?:won't|don't|doesn't|cannot|can't) (?:write|insure|accept|quote|bind|offer)|"
             r"cannot be (?:bound|written)|out of (?:our )?appetite|"
@@ -35,17 +39,26 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "refer",
         re.compile(
             r"\b(?:refer(?:s|red|ral|rals|ring)?|escalat(?:e|es|ed|ion)|"
-            r"senior (?:underwriter |uw )?(?:review|approval|sign-off))\b",
+            r"senior (?:underwriter |uw )?(?:review|approval|sign-off)|"
+            r"(?:send|sends|sent|route|routes|routed|forward|forwards|forwarded|pass|passes|"
+            r"passed|goes|go) (?:\w+ ){0,3}?(?:up the line|to (?:a |the |our )?(?:senior|"
+            r"team lead|manager|underwriting manager|branch manager|home office|cat desk|"
+            r"specialty desk|\w+ underwriter)))\b",
             re.I,
         ),
     ),
     (
         "exclude",
         re.compile(
-            r"\b(?:must|shall|should|to) (?:carry|include|attach|add) (?:an? |the )?"
+            r"\b(?:must |shall |should |to )?(?:carry|carries|include|includes|attach|attaches|"
+            r"add|adds|with|apply|applies|get|gets|take|takes) (?:an? |the )?"
             r"[\w\s&/()-]{0,50}?exclusion\b|\bmust exclude\b|\bexclusion (?:endorsement )?"
-            r"(?:is|must be) (?:attached|required|mandatory)\b|\bexclude[sd]? (?:the )?"
-            r"(?:wind|windstorm|hail|coverage|flood|liquor|abuse|earthquake)",
+            r"(?:is |must be |will be )?(?:attached|required|mandatory|applies|applied)\b|"
+            r"\bexclude[sd]? (?:the )?"
+            r"(?:wind|windstorm|hail|coverage|flood|liquor|abuse|earthquake)|"
+            r"\b(?:coverage|cover|endorsement|peril) (?:is |are |will be |must be )?excluded\b|"
+            r"\b(?:is|are|be) excluded (?:from|under|on) (?:the |this |that )?(?:policy|coverage|"
+            r"form|package)",
             re.I,
         ),
     ),
@@ -54,7 +67,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:verif(?:y|ies|ied|ication)|confirm(?:s|ed|ation)?|validat(?:e|es|ed|ion)|"
             r"need(?:s)? (?:an? |the )?[\w\s-]{0,20}?inspection|"
-            r"inspection (?:is )?required)\b",
+            r"inspection (?:is )?required|"
+            r"(?:obtain|request|order|require|get)s? (?:an? |the )?[\w\s'-]{0,40}?"
+            r"(?:inspection|survey|report|appraisal|valuation|documentation|proof) "
+            r"(?:before|prior to) (?:quot|bind|issu)\w*)\b",
             re.I,
         ),
     ),
@@ -66,7 +82,13 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:is|are) (?:mandatory|required) on|"
             r"endorsement (?:is |must be |should be )?(?:attached|required|added)|"
             r"attach(?:ed)? the [\w\s-]{0,40}?endorsement|with (?:standard )?conditions|"
-            r"binding subject)\b",
+            r"binding subject|approv(?:e|ed|es|al)s? (?:it |them )?(?:only )?(?:with|subject to) "
+            r"(?:\w+ )?conditions?|(?:written|bound|accepted|quoted|acceptable|eligible|write|"
+            r"bind|accept|quote) (?:it |them )?(?:only )?(?:if|provided|providing|as long as|"
+            r"so long as|on condition)|(?:may|can) (?:still )?(?:write|bind|accept)|"
+            r"carr(?:y|ies) (?:an? |the )?[\w\s%&/-]{0,40}?(?:deductible|warranty|endorsement|"
+            r"surcharge)|(?:is|are) (?:written|bound|quoted) (?:\w+ ){0,2}?with (?:an? |the )?"
+            r"[\w\s%&/-]{0,40}?(?:deductible|warranty|endorsement|condition|surcharge))\b",
             re.I,
         ),
     ),
@@ -102,6 +124,38 @@ ELLIPTICAL = re.compile(
     r"(?:\d|%|\b(?:days|years|months|stories|feet|ft|miles|employees|losses|claims))\s*$", re.I
 )
 NARRATIVE = re.compile(r"\b(?:was|were|had been)\b", re.I)
+#: What a rule used to say ("previously referred above 600 feet"): not the trigger.
+FORMERLY = re.compile(r"\b(?:previously|formerly|used to|no longer|until now)\b", re.I)
+
+#: A clause that accepts a risk as it is ("is acceptable", "needs no action", "rate normally").
+ACCEPTANCE = re.compile(
+    r"\b(?:(?:is|are|be) (?:acceptable|eligible|fine|ok(?:ay)?|standard)|acceptable|"
+    r"needs? no (?:further )?(?:action|review|referral)|no (?:further )?action|"
+    r"(?:rated?|written|write|quoted?) (?:normally|as standard|at the desk)|"
+    r"(?:is|are) (?:written|bound|quoted) (?:normally|as standard|at the desk))\b",
+    re.I,
+)
+#: What is left once an accepted range is stated: "anything closer", "otherwise".
+OTHERWISE = re.compile(
+    r"\b(?:otherwise|if not|anything (?:else|closer|nearer|farther|further|more|less|"
+    r"fewer|over|under|above|below|higher|lower|beyond|outside|past|older|newer|"
+    r"bigger|smaller|larger|longer|shorter|worse|taller|heavier|wider|deeper|lower)|"
+    r"any(?:thing|one)? (?:beyond|outside|past) "
+    r"(?:that|this|it)|beyond (?:that|this)|outside (?:that|this)(?: range)?)\b",
+    re.I,
+)
+#: "provided that Y", "as long as Y": what a conditional approval requires.
+PROVISO = re.compile(
+    r"\b(?:provided|providing|as long as|so long as|on (?:the )?condition that)\b(?: that)?",
+    re.I,
+)
+
+#: What a proviso may follow: an acceptance or a conditional approval.
+PROVISO_HEAD = re.compile(
+    r"\b(?:acceptable|eligible|accepted|written|write|bound|bind|quoted?|approved?|"
+    r"considered|consider|allowed|permitted|fine|ok(?:ay)?)\b[^;:]*$",
+    re.I,
+)
 
 #: "from decline to referral" - the base action of an exception.
 FROM_TO_ACTION = re.compile(
@@ -226,21 +280,28 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
     (
         r"more than|greater than|in excess of|older than|higher than|larger than|"
         r"bigger than|taller than|wider than|longer than|heavier than|upwards of|north of|"
+        r"farther (?:away )?than|further (?:away )?than|more distant than|worse than|"
         r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than",
         "gt",
     ),
     (
         r"less than|fewer than|younger than|lower than|smaller than|shorter than|"
-        r"earlier than|short of|prior to|under|below|within|before|pre",
+        r"earlier than|short of|prior to|closer than|nearer than|south of|"
+        r"under|below|within|before|pre",
         "lt",
     ),
 )
 POST_COMPARATORS: tuple[tuple[str, str], ...] = (
     (
-        r"or (?:more|greater|higher|older|above|over|later)|and (?:above|over|up|older)|\+|plus",
+        r"or (?:more|greater|higher|older|above|over|later|worse|farther|further)|"
+        r"and (?:above|over|up|older|higher|worse)|\+|plus",
         "gte",
     ),
-    (r"or (?:less|fewer|lower|younger|under|below|earlier|before)|and (?:under|below)", "lte"),
+    (
+        r"or (?:less|fewer|lower|younger|under|below|earlier|before|closer|nearer|better)|"
+        r"and (?:under|below|lower|less)",
+        "lte",
+    ),
 )
 #: "the 0.25% program minimum" -> lt; "the 20-employee limit" -> gt.
 #: "The maximum TIV for frame is $2M" / "a minimum of ... is N".

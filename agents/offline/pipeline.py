@@ -42,6 +42,26 @@ class _Pending:
     conditions: list[Condition] = field(default_factory=list)
     protective_neg: list[str] = field(default_factory=list)
     protective_pos: list[str] = field(default_factory=list)
+    accepted: bool = False  # "at least 500 feet away is acceptable": the safe side
+
+
+_INVERSE = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
+
+
+def inverted(conditions: list[Condition]) -> list[Condition]:
+    """The complement of an accepted range: "at least 500 ft is acceptable" -> lt 500.
+
+    Only numeric bounds are inverted (categorical values stay as the subject); [] when
+    there is no bound to invert.
+    """
+    if not any(c.operator in _INVERSE for c in conditions):
+        return []
+    return [
+        Condition(field=c.field, operator=_INVERSE[c.operator], value=c.value)  # type: ignore[arg-type]
+        if c.operator in _INVERSE
+        else c
+        for c in conditions
+    ]
 
 
 class TextReader:
@@ -62,6 +82,7 @@ class TextReader:
         self.sentences: list[Sentence] = []
         self.used: set[int] = set()  # sentences that made, merged into or amended a rule
         self._current = -1
+        self._accepted: _Pending | None = None  # the previous sentence's accepted range
 
     def read(self, sentences: list[Sentence]) -> list[RuleDraft]:
         """Read all sentences and return the drafts found.
@@ -99,7 +120,8 @@ class TextReader:
             found = self.analyzer.reader.read(under.group(2), context)
             if action and found.conditions:
                 created |= self._add(action, found.conditions, sentence, sentence.text)
-        pending: _Pending | None = None
+        pending: _Pending | None = self._accepted
+        self._accepted = None
         previous_mitigant = ""
         done: list[str] = []
         clauses = split_clauses(sentence.text)
@@ -110,7 +132,7 @@ class TextReader:
             done.append(clause)
             conditions = self._conditions(a, pending)
             if a.action and conditions and not a.continuation:
-                if self._is_contrast(a) or self.analyzer.subjects.mitigated_outcome(
+                if self._is_contrast(a, conditions) or self.analyzer.subjects.mitigated_outcome(
                     clause, previous_mitigant
                 ):
                     self._attach(a.mitigant_fields + a.protective_pos, [a.text])
@@ -129,12 +151,17 @@ class TextReader:
             if conditions:
                 self.last_conditions = conditions
             if conditions and not a.action:
-                pending = _Pending(conditions, a.protective_neg, a.protective_pos)
+                accepted = bool(lx.ACCEPTANCE.search(a.trigger))
+                pending = _Pending(conditions, a.protective_neg, a.protective_pos, accepted)
             elif a.action:
                 pending = None
+            elif not conditions and pending is not None and pending.accepted:
+                pending = None  # an accepted range reaches the next clause only
             if any(h.field for h in a.numbers):
                 self.last_numbers = a.numbers
             previous_mitigant = " ".join(a.mitigant_texts) or previous_mitigant
+        if pending is not None and pending.accepted:
+            self._accepted = pending
         return created
 
     def _conditions(self, a: ClauseAnalysis, pending: _Pending | None) -> list[Condition]:
@@ -145,7 +172,11 @@ class TextReader:
             value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
             op = "eq" if isinstance(value, str) else "in"
             conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
-        if a.action and not conditions and pending is not None:
+        if a.action and not conditions and pending is not None and pending.accepted:
+            # "... at least 500 feet away is acceptable; anything closer is declined"
+            if a.otherwise:
+                conditions = inverted(pending.conditions)
+        elif a.action and not conditions and pending is not None:
             conditions = list(pending.conditions)
             a.protective_neg = a.protective_neg + pending.protective_neg
             a.protective_pos = a.protective_pos + pending.protective_pos
@@ -165,13 +196,40 @@ class TextReader:
             conditions += [c for c in self.last_conditions if c.field not in fields]
         return conditions
 
-    def _is_contrast(self, a: ClauseAnalysis) -> bool:
+    def _is_contrast(self, a: ClauseAnalysis, conditions: list[Condition]) -> bool:
         """True for "a sprinklered building may be written" after "unsprinklered ... referred"."""
-        if not a.protective_pos or not self.drafts:
+        protective = a.protective_pos + a.mitigant_fields
+        if not protective or not self.drafts:
             return False
         last = self.drafts[-1]
+        if self._other_subject(conditions, last.conditions):
+            return False  # another business class: a rule of its own, not a contrast
         negatives = {c.field for c in last.conditions if c.value is False}
-        return any(f in last.mitigant_fields or f in negatives for f in a.protective_pos)
+        if any(f in last.mitigant_fields or f in negatives for f in a.protective_pos):
+            return True
+        # "Apartments with a pool are referred. Where the pool is fenced, the desk may
+        # write it subject to ...": a conditional approval of the same subject, once a
+        # protection is present, is the earlier rule's mitigant, not a rule of its own.
+        return (
+            a.action == "approve_with_conditions"
+            and last.action != a.action
+            and all(any(c == o for o in last.conditions) for c in conditions)
+        )
+
+    def _other_subject(self, conditions: list[Condition], before: list[Condition]) -> bool:
+        """True when a clause names a business class the earlier rule does not."""
+
+        def heads(conds: list[Condition]) -> set[str]:
+            values = [
+                v
+                for c in conds
+                if c.field == self.vocab.occupancy
+                for v in (c.value if isinstance(c.value, list) else [c.value])
+            ]
+            return {str(v).split()[-1] for v in values if str(v).split()}
+
+        mine = heads(conditions)
+        return bool(mine) and not mine & heads(before)
 
     def _add_from(
         self,

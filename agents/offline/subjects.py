@@ -28,6 +28,7 @@ _STOP = frozenset(
     whenever while during after before because since due outside across then larger smaller
     bigger higher lower longer shorter wider taller heavier open opened closed closing
     used using stay stays staying holding held storing stored working doing does done
+    closer nearer farther further else otherwise worse better
     """.split()
 )
 _IMPERATIVE = frozenset(
@@ -121,6 +122,9 @@ class SubjectReader:
             if info.kind != "occupancy"
             for w in info.desc_tokens
         }
+        self.field_words: set[str] = self.carrier_words | {
+            w for info in vocab.fields.values() if info.kind != "occupancy" for w in info.tokens
+        }
         self.enum_values: list[str] = [
             v for info in vocab.of_kind("enum") for v in info.values if len(v) > 2
         ]
@@ -207,6 +211,8 @@ class SubjectReader:
             return None
         if len(kept) == 1 and stem(kept[0]) in self.carrier_words:
             return None
+        if len(kept) > 1 and all(stem(w) in self.field_words for w in kept):
+            return None  # "vacant rentable area": a measured field's words, no business
         if len(kept) == 1 and stem(kept[0]) in self.vocab.name_tokens:
             return None
         value = " ".join([*kept[:-1], _singular(kept[-1])])

@@ -9,13 +9,19 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline.textproc import Token, content_tokens, find_phrase
-from memory.underwriting.fieldlink.numbers import canonical_unit, stem
+from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, canonical_unit, stem
 from memory.underwriting.fieldlink.profile import field_kind, parse_enum
 from schemas.fields import DataDictionary, FieldSpec
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
 _NEGATION_WORDS = frozenset({"no", "not", "without", "lack", "lacking", "absent", "missing"})
 _NEGATIVE_BELOW = re.compile(r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*below", re.I)
+#: A scale a description states: "1 (best) to 10 (no fire service)", "0-100".
+_SCALE = re.compile(
+    r"(?<![\w.$-])(\d+(?:\.\d+)?)\s*(?:\([^()]{0,40}\)\s*)?(?:to|-|–)\s*(\d+(?:\.\d+)?)"
+    r"(?![\w.%])(?!\s*(?:%|percent|years|ft|feet|miles|days))",
+    re.I,
+)
 
 
 @dataclass
@@ -34,6 +40,7 @@ class FieldInfo:
         upper: Values are upper case.
         negative_below: Values below a reference are negative ("-37 = 37% below").
         protective: A boolean that protects the risk (a mitigant) rather than flags it.
+        scale: The (low, high) scale a numeric field's description states, if any.
     """
 
     name: str
@@ -47,6 +54,22 @@ class FieldInfo:
     upper: bool = False
     negative_below: bool = False
     protective: bool = False
+    scale: tuple[float, float] | None = None
+
+    def in_scale(self, value: float) -> bool:
+        """Return False when a value lies outside the scale the description states."""
+        return self.scale is None or self.scale[0] <= value <= self.scale[1]
+
+
+def description_scale(spec: FieldSpec) -> tuple[float, float] | None:
+    """The value scale of a numeric field's description ("0 (lowest) to 100")."""
+    if spec.type not in {"int", "float"}:
+        return None
+    match = _SCALE.search(spec.description)
+    if not match:
+        return None
+    low, high = float(match.group(1)), float(match.group(2))
+    return (low, high) if low < high else None
 
 
 @dataclass(frozen=True)
@@ -89,6 +112,7 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         and all(v.isupper() for v in values),
         negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
         protective=kind == "bool" and bool(words & lx.PROTECTIVE_WORDS),
+        scale=description_scale(spec),
     )
     return info
 
@@ -176,6 +200,12 @@ class FieldVocabulary:
             return 0.5 if pos is None else 1.0 / (1.0 + abs(i - pos) / 3.0)
 
         score = 0.0
+        if pos is not None and info.unit and info.unit not in KNOWN_UNITS:
+            # The field's own unit word just before the number ("scoring above 80",
+            # "class 9"): the dictionary's unit names what is counted.
+            gaps = [pos - i for i in range(max(0, pos - 3), pos) if tokens[i].stem == info.unit]
+            if gaps:
+                score += 2.0 if min(gaps) <= 2 else 1.0
         for phrase in info.phrases:
             weight = 2.0 if len(phrase) > 1 else 1.0
             for first, last in _find(tokens, phrase):

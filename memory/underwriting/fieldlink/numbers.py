@@ -91,7 +91,7 @@ _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _PLUS = re.compile(r"^(?:-?plus\b|\+)", re.I)
 _POST_CMP = re.compile(
     r"^\s*(?:or|and)\s+(?:more|greater|higher|older|above|over|up|less|fewer|lower|younger|"
-    r"under|below)\b",
+    r"under|below|worse|better|farther|further|closer|nearer)\b",
     re.I,
 )
 _RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)", re.I)
@@ -100,6 +100,7 @@ _NOT_UNITS = frozenset(
     or and to of in on at by as is are was were be been must may can could should will would
     the a an it that this for with from than per if when unless until but so then its their
     need needs require requires drop drops land lands mean means go goes get gets stay stays
+    we you they he she i us our your there here every each all after before which who
     """.split()
 )
 KNOWN_UNITS = frozenset(
@@ -195,6 +196,10 @@ def stem(word: str) -> str:
     if w.endswith(("sses", "xes", "ches", "shes")) and len(w) > 4:
         return w[:-2]
     if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        w = w[:-1]
+    # "score", "scored", "scoring" -> "scor": a final silent e is dropped the way
+    # "-ed" / "-ing" drop it, so every form of a word shares one stem.
+    if w.endswith("e") and not w.endswith(("ee", "ie", "ye")) and len(w) > 4:
         return w[:-1]
     return w
 
