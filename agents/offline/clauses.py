@@ -136,7 +136,7 @@ class ClauseAnalyzer:
         from_to = lx.FROM_TO_ACTION.search(trigger)
         if from_to:
             result.action, result.from_to = action_from_word(from_to.group(1)), True
-        elif not lx.NARRATIVE.search(trigger) and not result.waivable:
+        elif not _narrative(trigger) and not result.waivable:
             result.action = detect_action(trigger)
         extracted = self.reader.read(trigger, context)
         result.conditions = extracted.conditions
@@ -199,6 +199,19 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
         mitigants.append(trigger[proviso.end() :].strip(" ,."))
         trigger = trigger[: proviso.start()].rstrip(" ,") + " " + _CONDITIONAL_MARK
     return trigger.strip(), mitigants
+
+
+def _narrative(trigger: str) -> bool:
+    """A past-tense account of a case, not a rule.
+
+    A past tense inside a condition ("when the prior policy was cancelled more than 30
+    days before ..., the underwriter must verify ...") still states a rule.
+    """
+    match = lx.NARRATIVE.search(trigger)
+    if match is None:
+        return False
+    before = trigger[: match.start()]
+    return not (lx.SUBORDINATOR.match(before) and re.search(r"\b(?:must|shall)\b", trigger))
 
 
 def _op_of(word: str) -> str:

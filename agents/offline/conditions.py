@@ -121,6 +121,9 @@ class ConditionReader:
             vocab: The field vocabulary of the dataset.
         """
         self.vocab = vocab
+        #: The numeric field the text is currently about (set by the reader of a text):
+        #: "Two or more cancellations are referred. Three or more are declined."
+        self.topic: str | None = None
 
     def read(self, trigger: str, context: str = "") -> Extracted:
         """Extract the conditions of a trigger text.
@@ -236,6 +239,12 @@ class ConditionReader:
                 return only, converted.get(only.name, 1.0)
             return None  # "four feet high" is no road distance in miles
         ctx = content_tokens(context) if context else []
+        topic = next((i for i in candidates if i.name == self.topic), None)
+        if topic is not None and all(
+            self.vocab.score_numeric(i, tokens, pos) <= floor for i in candidates
+        ):
+            # No word of the clause names a field: the number continues the topic.
+            return topic, converted.get(topic.name, 1.0)
 
         def score(info: FieldInfo) -> float:
             local = self.vocab.score_numeric(info, tokens, pos)
@@ -277,7 +286,7 @@ class ConditionReader:
     def enum_values(self, text: str) -> list[Condition]:
         """Categorical values listed in the field descriptions (construction, zones...)."""
         found: list[Condition] = []
-        for info in self.vocab.of_kind("enum"):
+        for info in self.vocab.categorical():
             values = _enum_hits(text, info)
             if not values:
                 continue
@@ -371,7 +380,7 @@ def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
     taken: list[tuple[int, int]] = []
     hits: list[tuple[str, int, int]] = []
     for value in sorted(info.values, key=len, reverse=True):
-        for match in value_pattern(value).finditer(text):
+        for match in value_pattern(value, compound=True).finditer(text):
             span = (match.start(), match.end())
             if any(s < span[1] and span[0] < e for s, e in taken):
                 continue
@@ -379,6 +388,19 @@ def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
                 continue
             taken.append(span)
             hits.append((value, match.start(), match.end()))
+    for value in info.values:  # "a wood, pellet or coal stove": the head noun is shared
+        words = value.split()
+        if len(words) != 2:
+            continue
+        shared = re.compile(
+            rf"(?<![\w-]){re.escape(words[0])}(?=(?:\s*,\s*[\w-]+)*\s*,?\s+(?:or|and)\s+"
+            rf"[\w-]+\s+{re.escape(words[1])}(?:s|es)?\b)",
+            re.I,
+        )
+        for match in shared.finditer(text):
+            if not any(s <= match.start() < e for s, e in taken):
+                taken.append((match.start(), match.end()))
+                hits.append((value, match.start(), match.end()))
     hits.sort(key=lambda h: h[1])
     kept: list[tuple[str, int]] = []
     for value, start, end in hits:

@@ -116,14 +116,20 @@ NEGATORS = re.compile(
 #: A past-tense action applied to a case (narrative, not a rule): "Intake declined it".
 PASSIVE_AUX = re.compile(
     r"\b(?:is|are|be|been|being|get|gets|must|should|shall|will|always|automatically|"
-    r"generally|typically|usually|normally|then|often)\W+(?:\w+\W+){0,1}$",
+    r"generally|typically|usually|normally|then|often)\W+(?:\w+\W+){0,1}$|"
+    # a participle coordinated with a passive one: "is treated as vacant and declined"
+    r"\b(?:is|are|be)\s+\w+ed\b[^.;:,]{0,40}\b(?:and|or)\s+$",
     re.I,
 )
 #: An elliptical rule ("above 25 declined"): a past participle right after a number/unit.
 ELLIPTICAL = re.compile(
     r"(?:\d|%|\b(?:days|years|months|stories|feet|ft|miles|employees|losses|claims))\s*$", re.I
 )
-NARRATIVE = re.compile(r"\b(?:was|were|had been)\b", re.I)
+NARRATIVE = re.compile(
+    r"\b(?:was|were|had been|wrote|(?:should|would|could|must) have (?:been|stayed|remained|"
+    r"gone))\b",
+    re.I,
+)
 #: What a rule used to say ("previously referred above 600 feet"): not the trigger.
 FORMERLY = re.compile(r"\b(?:previously|formerly|used to|no longer|until now)\b", re.I)
 
@@ -198,15 +204,17 @@ IGNORED_SPAN = re.compile(
 )
 #: Reason clauses ("because ...", "due to ...") carry no trigger.
 REASON_SPAN = re.compile(
-    r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|so\b(?= \w+ can)|"
+    r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|"
+    r"so\b(?= (?:the |a |an |our |their )?\w+ (?:can|could|may|will|would)\b)|"
     r"as lenders|given that|(?:in order )?to (?:confirm|verify|check|ensure|determine|make sure))"
     r"\b[^;:]*",
     re.I,
 )
 #: Evidence of exceptions granted in practice (soft thresholds).
 SOFT_LIMIT_CUE = re.compile(
-    r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved|accepted|allowed|written|bound|"
-    r"taken|seen)\s+(?:\w+\s+){0,3}?(?:up|down) to|as (?:high|low|many|much|far) as)\s+",
+    r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved?|accept(?:ed)?|allowed|written|"
+    r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed off|sign off|"
+    r"signs off)\s+(?:\w+\s+){0,3}?(?:up|down) to|as (?:high|low|many|much|far) as)\s+",
     re.I,
 )
 AGE_EXCEPTION = re.compile(
@@ -216,7 +224,7 @@ AGE_EXCEPTION = re.compile(
 )
 EXCEPTION_EVIDENCE = re.compile(
     r"\b(?:approved|overturned|exceptions?|gone up to|went up to|we've written|"
-    r"have written|we've gone|have gone|up to|as high as|accepted)\b",
+    r"have written|we've gone|have gone|up to|down to|as high as|accepted)\b",
     re.I,
 )
 #: Conditions that must hold together ("the combination of X and no Y").
@@ -400,6 +408,8 @@ NON_BUSINESS_WORDS = frozenset(
     refer decline write bind quote approve verify flag exclude
     anyone anybody everyone everybody someone somebody whoever whatever anywhere everywhere
     somewhere nowhere
+    first second third fourth fifth sixth seventh eighth ninth tenth next last finally
+    firstly secondly thirdly lastly alone only
     """.split()
 )
 PRONOUNS = frozenset("it they them these those this that he she".split())
@@ -415,6 +425,7 @@ NEGATED_LIST = re.compile(r"\b(?:except|other than|outside(?: of)?|excluding|bes
 #: Words that mark a boolean field as protective (a mitigant) rather than a risk flag.
 PROTECTIVE_WORDS = frozenset(
     """
+    obtained completed satisfactory signed letter certificates clean
     sprinkler sprinklered sprinklers alarm alarms suppression mitigation inspection
     inspected appraisal appraised permit shutters shutter protection protected installed
     verified monitored certified certificate guard guards security hydrant extinguisher

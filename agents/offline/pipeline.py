@@ -79,6 +79,7 @@ class TextReader:
         self.drafts: list[RuleDraft] = []
         self.last_conditions: list[Condition] = []
         self.last_numbers: list[NumericHit] = []
+        self.topic: str | None = None  # the numeric field last compared ("more than 30 days")
         self.sentences: list[Sentence] = []
         self.used: set[int] = set()  # sentences that made, merged into or amended a rule
         self._current = -1
@@ -99,9 +100,12 @@ class TextReader:
                 s.text
                 for s in sentences[max(0, sentence.index - _CONTEXT_SENTENCES) : sentence.index]
             )
-            if sentence.is_question or sentence.is_case_label:
+            if sentence.is_question:
                 continue
             self._current = sentence.index
+            if sentence.is_case_label:  # "QA: ... has written them up to 14 feet"
+                self._evidence(sentence)
+                continue
             created = self._sentence(sentence, context)
             if lx.APPLIES_TO.match(sentence.text) and self.drafts:
                 product = find_product(sentence.text)
@@ -128,6 +132,7 @@ class TextReader:
         for i, clause in enumerate(clauses):
             if subject_only(clause, clauses[i + 1] if i + 1 < len(clauses) else None):
                 clause = f"{clause} are"  # ends the subject noun phrase
+            self.analyzer.reader.topic = self.topic
             a = self.analyzer.analyze(clause, " ".join([context, *done]))
             done.append(clause)
             conditions = self._conditions(a, pending)
@@ -159,6 +164,9 @@ class TextReader:
                 pending = None  # an accepted range reaches the next clause only
             if any(h.field for h in a.numbers):
                 self.last_numbers = a.numbers
+            compared = [h.field for h in a.numbers if h.operator]
+            if compared:
+                self.topic = compared[-1]
             previous_mitigant = " ".join(a.mitigant_texts) or previous_mitigant
         if pending is not None and pending.accepted:
             self._accepted = pending

@@ -29,6 +29,7 @@ _STOP = frozenset(
     bigger higher lower longer shorter wider taller heavier open opened closed closing
     used using stay stays staying holding held storing stored working doing does done
     closer nearer farther further else otherwise worse better
+    apply applies limit limits cover covers follow follows mean means
     """.split()
 )
 _IMPERATIVE = frozenset(
@@ -68,7 +69,11 @@ def _noun_phrase(text: str) -> str:
             return ""
         if _CONTRACTION.search(low) or low in _PERSONAL:
             return ""
-        if words and low.endswith("ing") and words[-1].lower().endswith("s"):
+        if (
+            words
+            and low.endswith("ing")
+            and (words[-1].lower().endswith("s") or words[-1].lower() in lx.GENERIC_NOUNS)
+        ):  # "roofers using torches", "any insured running ten trucks": a participle
             return " ".join(words).replace(" ,", ",").strip(" ,")
         words.append(word)
     return ""
@@ -109,7 +114,7 @@ class SubjectReader:
         # other than the business class, so the subject is a value of that field.
         self.heads |= {
             w
-            for info in vocab.of_kind("enum")
+            for info in vocab.categorical()
             for p in info.phrases
             for w in p
             if w not in lx.STOPWORDS and stem(w) not in {"type", "kind", "class"}
@@ -126,7 +131,7 @@ class SubjectReader:
             w for info in vocab.fields.values() if info.kind != "occupancy" for w in info.tokens
         }
         self.enum_values: list[str] = [
-            v for info in vocab.of_kind("enum") for v in info.values if len(v) > 2
+            v for info in vocab.categorical() for v in info.values if len(v) > 2
         ]
 
     def read(self, clause: str) -> list[str]:

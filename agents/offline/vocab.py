@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline.textproc import Token, content_tokens, find_phrase
-from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, canonical_unit, stem
+from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NUMBER_WORDS, canonical_unit, stem
 from memory.underwriting.fieldlink.profile import field_kind, parse_enum
 from schemas.fields import DataDictionary, FieldSpec
 
@@ -95,7 +95,10 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         s
         for p in phrases
         for s in p
-        if s not in _UNIT_NAME_TOKENS and not s.isdigit() and s not in lx.COMPARISON_WORDS
+        if s not in _UNIT_NAME_TOKENS
+        and not s.isdigit()
+        and s not in lx.COMPARISON_WORDS
+        and s not in NUMBER_WORDS  # "losses in the last three years": "three" names no field
     }
     words = set(re.findall(r"[a-z]+", " ".join([name, *spec.synonyms, spec.description]).lower()))
     info = FieldInfo(
@@ -142,6 +145,16 @@ class FieldVocabulary:
     def of_kind(self, kind: str) -> list[FieldInfo]:
         """Return the fields of one kind (numeric, bool, enum, ...)."""
         return [i for i in self.fields.values() if i.kind == kind]
+
+    def categorical(self) -> list[FieldInfo]:
+        """Fields whose values are listed words other than the business class.
+
+        Closed lists ("enum") and open ones a description gives examples of ("panel
+        brand, e.g. 'x', 'y'"): a value named in a rule sentence is a condition either way.
+        """
+        return [
+            i for i in self.fields.values() if i.kind == "enum" or (i.kind == "text" and i.values)
+        ]
 
     def distinctive(self, token: str, info: FieldInfo) -> bool:
         """Return True when a stem names only this field and is specific enough."""
@@ -210,7 +223,18 @@ class FieldVocabulary:
             weight = 2.0 if len(phrase) > 1 else 1.0
             for first, last in _find(tokens, phrase):
                 score += weight * max(prox(first), prox(last))
+        # The unit word right after the number ("30 feet") is the number's unit, not a
+        # word naming the field: every field measured in feet would otherwise score.
+        unit_at = (
+            pos + 1
+            if pos is not None
+            and pos + 1 < len(tokens)
+            and canonical_unit(tokens[pos + 1].text) in KNOWN_UNITS
+            else -1
+        )
         for i, tok in enumerate(tokens):
+            if i == unit_at:
+                continue
             if tok.stem in info.tokens:
                 score += self.idf.get(tok.stem, 0.0) * prox(i)
             elif tok.stem in info.desc_tokens and tok.stem not in lx.STOPWORDS:

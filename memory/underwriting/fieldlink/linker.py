@@ -62,15 +62,18 @@ def _word_pattern(word: str) -> str:
     return rf"{body}(?:s|es)?"
 
 
-def value_pattern(value: str) -> re.Pattern[str]:
+def value_pattern(value: str, compound: bool = False) -> re.Pattern[str]:
     """A pattern finding `value` in text: plurals, hyphens and spacing tolerated.
 
-    Short codes ("A", "VE") only match as written (upper case).
+    Short codes ("A", "VE") only match as written (upper case). With `compound`, a
+    value may also open a hyphenated compound ("aluminum branch" in "aluminum
+    branch-circuit wiring").
     """
     words = [w for w in re.split(r"[\s-]+", value.strip()) if w]
     body = r"[\s-]+".join(_word_pattern(w) for w in words)
     flags = 0 if len(value.strip()) <= 2 else re.I
-    return re.compile(rf"(?<![\w-]){body}(?![\w-])", flags)
+    end = r"(?!\w)" if compound and len(words) > 1 else r"(?![\w-])"
+    return re.compile(rf"(?<![\w-]){body}{end}", flags)
 
 
 class FieldLinker:

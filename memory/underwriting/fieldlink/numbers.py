@@ -101,6 +101,7 @@ _NOT_UNITS = frozenset(
     the a an it that this for with from than per if when unless until but so then its their
     need needs require requires drop drops land lands mean means go goes get gets stay stays
     we you they he she i us our your there here every each all after before which who
+    through thru till up down more less over under above below within between versus vs
     """.split()
 )
 KNOWN_UNITS = frozenset(
@@ -204,6 +205,10 @@ def stem(word: str) -> str:
     return w
 
 
+#: Number words (their stems too): they count things, they never name a field.
+NUMBER_WORDS = frozenset([*_SMALL, "hundred", *_SCALES] + [stem(w) for w in _SMALL])
+
+
 def _eval_words(words: list[str]) -> float | None:
     total, current, last_scale = 0.0, 0.0, 1.0
     pending_a, seen, previous = False, False, ""
@@ -232,7 +237,8 @@ def _eval_words(words: list[str]) -> float | None:
         elif word == "hundred":
             current = max(current, 1.0) * 100
         elif word in _SCALES:
-            total += max(current, 1.0) * _SCALES[word]
+            # "a quarter million" -> 250,000; "a million" -> 1,000,000
+            total += (current if current > 0 else 1.0) * _SCALES[word]
             current, last_scale = 0.0, _SCALES[word]
         pending_a = plus_share = False
     if not seen and current == 0:
@@ -296,9 +302,42 @@ def _digit_mentions(text: str) -> list[NumberMention]:
     return found
 
 
+def _word_groups(match: re.Match[str]) -> list[tuple[int, int]]:
+    """Split a run of number words into numbers: "a hundred and two hundred" is two.
+
+    "and" joins one number only after a scale word ("two hundred and fifty") that does not
+    come again, or before a share ("two and a half"); otherwise it separates two numbers
+    ("ten and twenty").
+    """
+    words = list(re.finditer(r"[^\s-]+", match.group(0)))
+    groups: list[tuple[int, int]] = []
+    begin = 0
+    for i, word in enumerate(words):
+        if word.group(0).lower() != "and" or i in {0, len(words) - 1}:
+            continue
+        before = words[i - 1].group(0).lower()
+        after = words[i + 1].group(0).lower()
+        rest = [w.group(0).lower() for w in words[i + 1 :]]
+        repeated = before in rest and before in {"hundred", *_SCALES}  # "a hundred and two hundred"
+        if not repeated and (before in {"hundred", *_SCALES} or after in {"a", "an"}):
+            continue
+        if i > begin:
+            groups.append((words[begin].start(), words[i - 1].end()))
+        begin = i + 1
+    if begin < len(words):
+        groups.append((words[begin].start(), words[-1].end()))
+    return [(match.start() + a, match.start() + b) for a, b in groups]
+
+
 def _word_mentions(text: str) -> list[NumberMention]:
     found: list[NumberMention] = []
-    for match in _WORD_SEQ.finditer(text):
+    for match in (
+        m
+        for whole in _WORD_SEQ.finditer(text)
+        for a, b in _word_groups(whole)
+        for m in [_WORD_SEQ.match(text, a, b)]
+        if m is not None
+    ):
         words = re.split(r"[\s-]+", match.group(0).lower())
         start = match.start()
         while words and words[0] == "and":

@@ -53,7 +53,7 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
     text = paren.group(1) if paren else re.sub(r"\([^()]*\)", "", description)
     if not paren and ":" in text:
         text = text.split(":", 1)[1]
-    items = [i.strip(" .") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .")]
+    items = [i.strip(" .'\"") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .'\"")]
     ok = len(items) >= (2 if paren else 3) and all(
         1 <= len(i.split()) <= 3 and not re.search(r"\d", i) for i in items
     )
