@@ -6,16 +6,23 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def athena(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run the CLI the way a user does: a fresh process on the data dir."""
+def athena(
+    data_dir: Path, *args: str, env: Mapping[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the CLI the way a user does: a fresh process on the data dir.
+
+    `env` adds to (or overrides) this process's environment; `stdin` is piped in.
+    """
     return subprocess.run(
         [sys.executable, "-m", "agents.cli", *args],
-        env={**os.environ, "ATHENA_DATA_DIR": str(data_dir)},
+        env={**os.environ, "ATHENA_DATA_DIR": str(data_dir), **(env or {})},
+        input=stdin,
         capture_output=True,
         text=True,
         check=False,

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(status.to_dict())
     else:
-        state = "running" if status.running else "stopped"
+        state = "running" if status.running else "loading its data" if status.pid else "stopped"
         print(f"FalkorDB {state}  data dir {status.data_dir}")
         if status.running:
             mem = (status.used_memory_bytes or 0) / 1e6
