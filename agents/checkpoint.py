@@ -12,11 +12,20 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from memory import Settings
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
+# The project's own types a paused run's state holds: read back without a warning
+# (langgraph will refuse unregistered types in a later version).
+CHECKPOINT_TYPES = (
+    ("schemas.submission", "Decision"),
+    ("schemas.submission", "CitedRule"),
+    ("schemas.submission", "ParsedSubmission"),
+    ("schemas.decision", "DecisionProposal"),
+)
 
 
 @asynccontextmanager
@@ -33,4 +42,5 @@ async def durable_checkpointer(settings: Settings) -> AsyncIterator[AsyncSqliteS
         if file.exists() and file.stat().st_mode & 0o077:
             file.chmod(0o600)
     async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+        saver.serde = JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINT_TYPES)
         yield saver
