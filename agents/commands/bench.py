@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -124,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
             f"--sizes takes whole numbers like 1000,10000, got {args.sizes!r}"
         ) from None
     out = Path(args.out)
-    data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="athena-bench-")) / "db"
+    scratch = None if args.data_dir else Path(tempfile.mkdtemp(prefix="athena-bench-"))
+    data_dir = Path(args.data_dir or scratch) / "db"
     datasets = [Path(d) for d in args.dataset or ([DEV_SET] if DEV_SET.is_dir() else [])]
     partial = out / "benchmarks.partial.json"
     try:
@@ -139,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         stop_server(data_dir)
+        if scratch is not None:  # a temp database of our own: gone with the run
+            shutil.rmtree(scratch, ignore_errors=True)
     command = ("athena bench " + " ".join(sys.argv[2:])).strip()
     results["command"] = command
     for size in results["sizes"]:
