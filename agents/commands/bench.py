@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     out = Path(args.out)
     scratch = None if args.data_dir else Path(tempfile.mkdtemp(prefix="athena-bench-"))
-    data_dir = Path(args.data_dir or scratch) / "db"
+    data_dir = (scratch or Path(args.data_dir)) / "db"
     datasets = [Path(d) for d in args.dataset or ([DEV_SET] if DEV_SET.is_dir() else [])]
     partial = out / "benchmarks.partial.json"
     try:
