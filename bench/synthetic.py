@@ -170,3 +170,76 @@ def wide_submission(
     for name in rng.sample(booleans, k=min(flags, len(booleans))):
         values[name] = rng.random() < 0.5
     return values
+
+
+_STRESS_OCCUPANCIES = tuple(f"{q} {b}" for q in _QUALIFIERS[:3] for b in _BUSINESSES[:10])
+
+
+def stress_rules(fields: DataDictionary, n: int, seed: int = 11) -> list[ExtractedRule]:
+    """`n` rules that fire by the hundred: each a threshold from 1-500 on one numeric field.
+
+    Half also name an occupancy (of 30), a fifth also a state, so a submission with six
+    numbers, an occupancy and a state satisfies hundreds of them at 100k rules (issue 26's
+    stress shape). Fields come from `fields` (the dev dictionary).
+    """
+    rng = random.Random(seed)
+    numeric = [k for k, s in fields.fields.items() if s.type in ("int", "float")]
+    flags = fields.boolean_fields()
+    rules = []
+    for i in range(n):
+        field = rng.choice(numeric)
+        limit = rng.randint(1, 500)
+        operator = rng.choice(("gt", "gte"))
+        conditions: list[dict[str, Any]] = [{"field": field, "operator": operator, "value": limit}]
+        words = [f"{field.replace('_', ' ')} over {limit}"]
+        risk = field.replace("_", " ").title()
+        if rng.random() < 0.5:
+            occupancy = rng.choice(_STRESS_OCCUPANCIES)
+            conditions.insert(0, {"field": "occupancy", "operator": "eq", "value": occupancy})
+            words.insert(0, occupancy)
+            risk = occupancy.title()
+        if rng.random() < 0.2:
+            state = rng.choice(_STATES)
+            conditions.append({"field": "state", "operator": "eq", "value": state})
+            words.append(f"in {state}")
+        action = rng.choice(_ACTIONS)
+        soft = rng.random() < 0.3
+        source, source_type = rng.choice(_SOURCES)
+        mitigant_fields = rng.sample(flags, k=min(len(flags), rng.randint(0, 2)))
+        doc = {
+            "rule_name": f"Stress {risk} {field.replace('_', ' ').title()} Rule {i}",
+            "risk_factor": risk,
+            "risk_category": "occupancy",
+            "product_type": rng.choice(_PRODUCTS),
+            "action": action,
+            "outcome_description": f"A risk with {' '.join(words)} is {action.replace('_', ' ')}.",
+            "mitigants": [f.replace("_", " ") for f in mitigant_fields],
+            "mitigant_fields": mitigant_fields,
+            "source": f"{source} {i % 50}",
+            "source_type": source_type,
+            "threshold": {"field": field, "operator": operator, "value": limit},
+            "threshold_type": "soft" if soft else "hard",
+            "soft_limit": float(limit * 1.2) if soft else None,
+            "conditions": conditions,
+            "data_fields": list(dict.fromkeys(c["field"] for c in conditions)),
+            "text_id": f"stress-{i // 10}",
+        }
+        rules.append(ExtractedRule.model_validate(doc))
+    return rules
+
+
+def stress_submission(fields: DataDictionary, seed: int) -> dict[str, Any]:
+    """A submission of the stress shape: 6 numbers, 3 booleans, an occupancy and a state."""
+    rng = random.Random(seed)
+    values: dict[str, Any] = {
+        "product_type": rng.choice(_PRODUCTS[:4]),
+        "state": rng.choice(_STATES),
+        "occupancy": rng.choice(_STRESS_OCCUPANCIES),
+    }
+    numbers = [k for k, s in fields.fields.items() if s.type in ("int", "float")]
+    for name in rng.sample(numbers, k=6):
+        number = rng.randint(1, 600)
+        values[name] = number if fields.fields[name].type == "int" else float(number)
+    for name in rng.sample(fields.boolean_fields(), k=3):
+        values[name] = rng.random() < 0.5
+    return values

@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         decide_submission,
         read_submission,
         read_submissions,
+        share_batch_work,
     )
 
     if (args.submission is None) == (args.batch is None):
@@ -84,6 +85,13 @@ def run(args: argparse.Namespace) -> int:
                 memory, namespace, single, fields, mode=mode, as_of=args.as_of
             )
             return [{"decision": decision}]
+        # The batch's signals are ranked together first (one embedding call for all).
+        await share_batch_work(
+            memory,
+            namespace,
+            [i.submission for i in items or [] if not (i.as_of or args.as_of)],
+            fields,
+        )
         lines = []
         for item in items or []:
             try:

@@ -25,7 +25,8 @@ from agents.underwriting.context import Context
 from agents.underwriting.retrieval import AS_OF, BY_FIELD, retrieve_rules
 from agents.underwriting.state import UnderwritingState
 from memory import GraphMemory
-from memory.underwriting import OUTCOME_NAMES, GraphAnalytics, canonical_product
+from memory.underwriting import OUTCOME_NAMES, GraphAnalytics, canonical_product, condition_index
+from memory.underwriting.conditions import json_document, model_of_document
 from memory.underwriting.history import rules_as_of
 from schemas.decision import DecisionProposal
 from schemas.fields import DataDictionary, cached_data_dictionary
@@ -133,7 +134,9 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                 "found_by": {r.rule_name: [AS_OF] for r in then},
                 "paths": {},
             }
-        count = await analytics.rule_count()
+        # One look-up of the condition index (one change-log poll) serves the decision.
+        index = await condition_index(memory, analytics.namespace)
+        count = len(index)
         if count == 0:
             return {"rule_count": 0, "rules": [], "found_by": {}, "paths": {}}
         found = await retrieve_rules(
@@ -142,19 +145,23 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             data_dictionary(context),
             product_type=product if isinstance(product, str) else None,
             limit=context.search_limit,
+            index=index,
         )
     return {
         "rule_count": count,
-        "rules": [r.model_dump(mode="json") for r in found.rules],
+        # Each rule's JSON form is made once per parsed rule, and `evaluate` gets the
+        # rule back from it (`model_of_document`) instead of validating it again.
+        "rules": [json_document(r) for r in found.rules],
         "found_by": found.found_by,
-        "paths": {name: p.model_dump(mode="json") for name, p in found.paths.items()},
+        "paths": {name: json_document(p) for name, p in found.paths.items()},
     }
 
 
 async def evaluate(state: State) -> dict[str, Any]:
     """Apply the deterministic policy to every candidate rule."""
-    # The rules were read from the graph, where every write checked their text.
-    rules = [ExtractedRule.model_validate(r, context=STORED_DATA) for r in state.get("rules", [])]
+    # The rules were read from the graph, where every write checked their text; those
+    # retrieve made in this process are the parsed rules themselves.
+    rules = [_rule_of(r) for r in state.get("rules", [])]
     values = state["values"]
     result = policy.decide(rules, values)
     return {
@@ -165,6 +172,13 @@ async def evaluate(state: State) -> dict[str, Any]:
             "missing_fields": list(result.missing_fields),
         },
     }
+
+
+def _rule_of(document: dict[str, Any]) -> ExtractedRule:
+    rule = model_of_document(document)
+    if isinstance(rule, ExtractedRule):
+        return rule
+    return ExtractedRule.model_validate(document, context=STORED_DATA)
 
 
 async def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -197,8 +211,12 @@ async def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     }
 
 
-def route_after_decide(state: State) -> str:
-    """Go to the human review when the decision asks for one, else explain."""
+async def route_after_decide(state: State) -> str:
+    """Go to the human review when the decision asks for one, else explain.
+
+    Async like the nodes: LangGraph runs a plain function in a worker thread, a hop
+    per decision that costs more than the choice.
+    """
     return "refer" if state["draft"].get("review") else "explain"
 
 

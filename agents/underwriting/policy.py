@@ -130,6 +130,20 @@ def check_condition(condition: Condition, values: Mapping[str, Any]) -> Conditio
     )
 
 
+def fires(rule: ExtractedRule, values: Mapping[str, Any], product_type: str | None = None) -> bool:
+    """``evaluate_rule(rule, values, product_type).fires``, without building the evaluation."""
+    if product_type is None:
+        raw_product = values.get("product_type")
+        product_type = raw_product if isinstance(raw_product, str) else None
+    if not rule.conditions or not rule_applies(rule, product_type):
+        return False
+    for condition in rule.conditions:
+        actual = values.get(condition.field)
+        if actual is None or not condition_holds(condition.operator, actual, condition.value):
+            return False
+    return True
+
+
 def evaluate_rule(
     rule: ExtractedRule, values: Mapping[str, Any], product_type: str | None = None
 ) -> RuleEvaluation:

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.underwriting.policy import evaluate_rule
-from memory.underwriting import DecisionPath, GraphAnalytics
+from agents.underwriting.policy import fires as rule_fires
+from memory.underwriting import ConditionIndex, DecisionPath, GraphAnalytics
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 
@@ -92,6 +92,7 @@ async def retrieve_rules(
     *,
     product_type: str | None,
     limit: int = 5,
+    index: ConditionIndex | None = None,
 ) -> Retrieval:
     """Gather the candidate rules of a submission and their decision paths.
 
@@ -102,6 +103,7 @@ async def retrieve_rules(
         product_type: The submission's product (its rules and ``ALL`` rules are kept);
             None keeps every product.
         limit: Rules kept per semantic query.
+        index: The namespace's condition index, when the caller holds it (else looked up).
 
     Returns:
         The rules found by field or by meaning (by-field first), with the signals
@@ -119,7 +121,9 @@ async def retrieve_rules(
         )
     )
     try:
-        by_field = await analytics.rules_for_submission(known_values, product_type=product_type)
+        by_field = await analytics.rules_for_submission(
+            known_values, product_type=product_type, index=index
+        )
     finally:
         found_by_meaning = await by_meaning
     for rule in by_field:
@@ -131,9 +135,9 @@ async def retrieve_rules(
     extra = [name for name in found if name not in known]
     # Only a rule that fires is explained by its path: a by-field rule whose conditions
     # all hold (the others are listed with what they lack, no path needed).
-    fires = [r.rule_name for r in by_field if evaluate_rule(r, values).fires]
+    fires = [r.rule_name for r in by_field if rule_fires(r, values)]
     more, by_path = await asyncio.gather(
-        analytics.rules(extra, product_type=product_type),
+        analytics.rules(extra, product_type=product_type, index=index),
         analytics.paths(fires),
     )
     for rule in more:

@@ -74,6 +74,51 @@ async def decide_submission(
     return decision
 
 
+async def share_batch_work(
+    memory: GraphMemory,
+    namespace: Namespace | str,
+    submissions: list[dict[str, Any]],
+    fields: DataDictionary | None = None,
+    *,
+    search_limit: int = 5,
+) -> int:
+    """Rank every distinct risk signal of a batch at once, before its decisions.
+
+    A submission's field signals read the same in every submission
+    (`agents.underwriting.retrieval`), and the memory keeps each ranking until the next
+    commit: ranked here together (one embedding call and one vector query per product),
+    the batch's decisions then find them ranked. Submissions that do not parse are
+    skipped (their decision reports the error). Returns the signals ranked.
+    """
+    from agents.underwriting.nodes import data_dictionary
+    from agents.underwriting.retrieval import risk_signals
+    from memory.underwriting import GraphAnalytics, canonical_product
+    from schemas.submission import parse_submission
+
+    if fields is None:
+        fields = data_dictionary(Context(memory=memory))
+    by_product: dict[str | None, dict[str, None]] = {}
+    for submission in submissions:
+        try:
+            values = parse_submission(submission, fields).values
+            product = values.get("product_type")
+            product = product if isinstance(product, str) else None
+            canonical_product(product)
+        except (SubmissionError, ValueError):
+            continue
+        texts = by_product.setdefault(product, {})
+        texts.update(dict.fromkeys(s.query for s in risk_signals(values, fields)))
+    analytics = GraphAnalytics(memory, namespace)
+    if not await analytics.rule_count():
+        return 0
+    for product, texts in by_product.items():
+        if texts:
+            await analytics.query_many(
+                list(texts), product_type=product, limit=search_limit, read_facts=False
+            )
+    return sum(len(texts) for texts in by_product.values())
+
+
 def read_submission(path: str | Path) -> dict[str, Any]:
     """Read one submission from a JSON file (a ``submissions.jsonl`` line also works).
 

@@ -25,12 +25,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory.backend.readcache import read_cache, read_through
 from memory.backend.rows import NODE_FIELDS, entity_from_row
 from memory.model import EntityRecord, Namespace, SearchHit, as_namespace, entity_key
 from memory.underwriting.condition_kind import CURRENT_EDGE, RULE_NODES, condition_index
+from memory.underwriting.conditions import ConditionIndex
 from memory.underwriting.rulebook import rule_from_properties
 from memory.underwriting.visualize import draw_graph
 from schemas.fields import DataDictionary, cached_data_dictionary
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from memory.graph import GraphMemory
 
 OVERFETCH = 4
+RULE_HITS = "rule-hits"  # read-cache space: a text's rule hits by text alone
 _CURRENT = CURRENT_EDGE
 
 
@@ -179,6 +182,8 @@ class GraphAnalytics:
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         product = canonical_product(product_type)
+        if not read_facts and as_of is None:
+            return await self._ranked_by_text(texts, product, limit)
         search = asyncio.ensure_future(
             self.memory.search_many(
                 self.namespace,
@@ -201,6 +206,32 @@ class GraphAnalytics:
         if conditions is None:
             return [h[:limit] for h in hits]
         return await self._fused(hits, conditions, limit)
+
+    async def _ranked_by_text(
+        self, texts: Sequence[str], product: str | None, limit: int
+    ) -> list[list[RuleHit]]:
+        """`query_many` by text alone, each text's hits kept until the next commit.
+
+        A decision's field signals repeat from one submission to the next: a
+        long-running reader collapses their edge hits into rule hits once per commit,
+        not once per decision (the hits are frozen, shared by every caller).
+        """
+        cache = await read_cache(self.memory.db, self.namespace.group_id)
+
+        async def search(missing: list[tuple[str, str | None, int]]) -> dict[Any, list[RuleHit]]:
+            found = await self.memory.search_many(
+                self.namespace,
+                [text for text, _, _ in missing],
+                limit=max(limit * OVERFETCH, 20),
+                partition=product,
+            )
+            return {
+                key: _rule_hits(h, limit * 2)[:limit] for key, h in zip(missing, found, strict=True)
+            }
+
+        keys = [(text, product, limit) for text in texts]
+        hits = await read_through(cache, RULE_HITS, keys, search)
+        return [list(hits[key]) for key in keys]
 
     async def _fused(
         self, hits: list[list[RuleHit]], conditions: list[dict[str, float]], limit: int
@@ -294,7 +325,7 @@ class GraphAnalytics:
         )
         edges: dict[str, list[_PathEdge]] = {}
         for row in rows:
-            props = json.loads(row["props"] or "{}")
+            props = _props(row["props"])
             edge = _PathEdge(row["relation"], row["source"], row["target"], props)
             edges.setdefault(row["rule"], []).append(edge)
         return {name: _path(name, edges[name]) if name in edges else None for name in names}
@@ -312,9 +343,17 @@ class GraphAnalytics:
         return [entity_from_row(r) for r in rows]
 
     async def rules(
-        self, names: Iterable[str] | None = None, product_type: str | None = None
+        self,
+        names: Iterable[str] | None = None,
+        product_type: str | None = None,
+        *,
+        index: ConditionIndex | None = None,
     ) -> list[ExtractedRule]:
-        """Return the current structured rules (optionally only some names / one product)."""
+        """Return the current structured rules (optionally only some names / one product).
+
+        `index`: the namespace's condition index when the caller holds it (one look-up,
+        one change-log poll, serves a whole decision).
+        """
         product = canonical_product(product_type)
         if names is None:
             return _applicable(await self.rule_entities(), product)
@@ -322,7 +361,8 @@ class GraphAnalytics:
         if not names:
             return []
         # The condition index keeps every current rule's document: no round trip.
-        index = await condition_index(self.memory, self.namespace)
+        if index is None:
+            index = await condition_index(self.memory, self.namespace)
         found = index.rules_named(dict.fromkeys(names))
         return [
             rule
@@ -332,7 +372,11 @@ class GraphAnalytics:
         ]
 
     async def rules_for_submission(
-        self, values: Mapping[str, Any], product_type: str | None = None
+        self,
+        values: Mapping[str, Any],
+        product_type: str | None = None,
+        *,
+        index: ConditionIndex | None = None,
     ) -> list[ExtractedRule]:
         """Return the current rules that can fire on a submission, or that lack only its data.
 
@@ -344,11 +388,13 @@ class GraphAnalytics:
         Args:
             values: The submission's canonical field values (None counts as absent).
             product_type: Keep this product's rules and ``ALL`` rules; None keeps every rule.
+            index: The namespace's condition index when the caller holds it.
         """
         product = canonical_product(product_type)
-        index = await condition_index(self.memory, self.namespace)
+        if index is None:
+            index = await condition_index(self.memory, self.namespace)
         names = index.candidates(values, product)
-        return await self.rules(names, product_type=product) if names else []
+        return await self.rules(names, product_type=product, index=index) if names else []
 
     async def rule_count(self) -> int:
         """Return how many current Rule nodes the namespace holds."""
@@ -430,7 +476,7 @@ def _applicable(entities: Iterable[EntityRecord], product: str | None) -> list[E
 
 def _rule_hits(hits: Sequence[SearchHit], limit: int) -> list[RuleHit]:
     """Collapse edge hits into rule hits: a rule scores the sum of its edges' scores."""
-    best: dict[str, RuleHit] = {}
+    best: dict[str, Any] = {}  # name -> its first (best) edge
     total: dict[str, float] = {}
     for hit in hits:
         rel = hit.relationship
@@ -439,17 +485,32 @@ def _rule_hits(hits: Sequence[SearchHit], limit: int) -> list[RuleHit]:
             continue
         total[name] = total.get(name, 0.0) + hit.score
         if name not in best:
-            best[name] = RuleHit(
-                rule_name=name,
-                source=rel.source_name,
-                relation=rel.relation,
-                target=rel.target_name,
-                fact=rel.fact,
-                properties=rel.properties,
-                score=hit.score,
-            )
+            best[name] = rel
     ranked = sorted(best, key=lambda name: -total[name])
-    return [best[n].model_copy(update={"score": total[n]}) for n in ranked[:limit]]
+    # Only the hits returned are built, each once, with its rule's total score.
+    return [
+        RuleHit(
+            rule_name=name,
+            source=(rel := best[name]).source_name,
+            relation=rel.relation,
+            target=rel.target_name,
+            fact=rel.fact,
+            properties=rel.properties,
+            score=total[name],
+        )
+        for name in ranked[:limit]
+    ]
+
+
+def _props(text: str | None) -> dict[str, Any]:
+    """An edge's stored properties (orjson: a path reads several per rule)."""
+    if not text:
+        return {}
+    try:
+        props: dict[str, Any] = orjson.loads(text)
+    except orjson.JSONDecodeError:  # what only `json` writes (huge integers, NaN)
+        props = json.loads(text)
+    return props
 
 
 class _PathEdge(NamedTuple):
