@@ -26,7 +26,7 @@ from agents.underwriting.retrieval import AS_OF, BY_FIELD, retrieve_rules
 from agents.underwriting.state import UnderwritingState
 from memory import GraphMemory
 from memory.underwriting import OUTCOME_NAMES, GraphAnalytics, canonical_product, condition_index
-from memory.underwriting.conditions import json_document, model_of_document
+from memory.underwriting.documents import json_document, model_of_document
 from memory.underwriting.history import rules_as_of
 from schemas.decision import DecisionProposal
 from schemas.fields import DataDictionary, cached_data_dictionary

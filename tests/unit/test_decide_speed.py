@@ -10,11 +10,8 @@ import pytest
 
 from agents.underwriting.policy import evaluate_rule, fires
 from bench.synthetic import generate_rules, stress_rules, stress_submission, wide_submission
-from memory.underwriting.conditions import (
-    ConditionIndex,
-    json_document,
-    model_of_document,
-)
+from memory.underwriting.conditions import ConditionIndex
+from memory.underwriting.documents import json_document, model_of_document
 from schemas.fields import cached_data_dictionary
 from schemas.rules import STORED, ExtractedRule, RuleConflict, RuleSource
 
