@@ -20,6 +20,10 @@ submissions of 13+ fields with one firing rule) and ``stress`` (thresholds from 
 one numeric field of the dev dictionary, half also an occupancy, a fifth also a state;
 submissions of 6 numbers, 3 flags, an occupancy and a state: hundreds of rules fire at
 100k). `--profile N` prints cProfile's top N entries of the in-process decisions.
+
+`athena bench --shape stress --sizes 10000,100000` runs the same measurement (`measure`,
+with `--cli` and the queries) per size and writes its section of docs/benchmarks.md
+(`stress_section`, between `STRESS_START` and `STRESS_END`).
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ from agents.eval_run import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV_FIELDS = ROOT.parent / "shared" / "datasets" / "underwriting" / "dev" / "fields.json"
+STRESS_START = "<!-- stress: written by athena bench --shape stress -->"
+STRESS_END = "<!-- /stress -->"
+QUERY_TARGET_MS = 20.0  # issue 26, stress shape at 100k: a query's p95
+DECISION_TARGET_MS = 50.0  # and a decision's through `athena decide --batch`
 
 
 def _children_cpu() -> float:
@@ -60,6 +68,11 @@ def _dictionary(shape: str) -> Any:
     from schemas.fields import cached_data_dictionary
 
     return cached_data_dictionary(DEV_FIELDS if shape == "stress" else None)
+
+
+def fired_rules(reasoning_chain: Sequence[str]) -> int:
+    """How many rules fired in a decision: its reasoning chain's "Fires:" steps."""
+    return sum("]: Fires:" in step for step in reasoning_chain)
 
 
 def workload(shape: str, rules: int, decisions: int) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -113,7 +126,7 @@ async def in_process(
     fired = []
     for submission in submissions:  # warm: every signal ranked, every index current
         decision = await decide_submission(memory, namespace, submission, fields)
-        fired.append(sum("]: Fires:" in step for step in decision.reasoning_chain))
+        fired.append(fired_rules(decision.reasoning_chain))
     profiler = cProfile.Profile() if profile else None
     walls, cpus = [], []
     pauses: list[float] = []
@@ -197,7 +210,7 @@ def cli_batch(
 ) -> dict[str, Any]:
     """`athena decide --batch` with one submission and with all: CPU per extra decision."""
     folder = Path(tempfile.mkdtemp(prefix="athena-cpu-"))
-    runs = {}
+    runs: dict[str, dict[str, Any]] = {}
     for label, chosen in (("one", submissions[:1]), ("all", submissions)):
         path = folder / f"{label}.jsonl"
         path.write_text("".join(json.dumps({"id": f"s{i}", "submission": s}) + "\n"
@@ -211,16 +224,18 @@ def cli_batch(
                               capture_output=True, text=True, check=False, cwd=ROOT)  # fmt: skip
         if done.returncode != 0:
             raise RuntimeError(f"athena decide --batch failed: {done.stderr[-2000:]}")
-        latencies = [json.loads(line)["latency_ms"] for line in done.stdout.splitlines()]
+        decisions = [json.loads(line) for line in done.stdout.splitlines()]
         runs[label] = {
             "cpu_s": _children_cpu() - cpu0,
             "wall_s": time.perf_counter() - wall0,
-            "latencies": latencies,
+            "latencies": [d["latency_ms"] for d in decisions],
+            "fired": [fired_rules(d.get("reasoning_chain") or []) for d in decisions],
         }
     extra = len(submissions) - 1
-    latencies = runs["all"]["latencies"]
+    latencies, fired = runs["all"]["latencies"], runs["all"]["fired"]
     return {
         "decisions": len(submissions),
+        "fired_rules_mean": round(sum(fired) / max(1, len(fired)), 1),
         "cpu_ms_per_decision": round(
             1000 * (runs["all"]["cpu_s"] - runs["one"]["cpu_s"]) / extra, 2
         ),
@@ -234,33 +249,106 @@ def cli_batch(
     }
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Load, then measure what the arguments ask for."""
+async def measure(
+    data_dir: Path,
+    shape: str,
+    rule_count: int,
+    decisions: int = 200,
+    *,
+    cli: bool = False,
+    query: bool = False,
+    profile: int = 0,
+) -> dict[str, Any]:
+    """Load `rule_count` rules of `shape` (unless there), then measure them.
+
+    In process always; the queries for the stress shape or with `query`; the batch with `cli`.
+    """
     from agents.cli import GC_YOUNG_THRESHOLD
     from memory import GraphMemory, Settings
     from memory.underwriting import GraphAnalytics
 
     # As an `athena` process runs (`agents.cli.main`): the same young-generation size.
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
-    data_dir = Path(args.data_dir)
     settings = Settings(ATHENA_DATA_DIR=data_dir)
-    namespace = f"agent:bench-cpu-{args.shape}-{args.rules}"
-    rules, submissions = workload(args.shape, args.rules, args.decisions)
-    texts = query_texts(rules, args.decisions)
-    result: dict[str, Any] = {"rules": args.rules, "shape": args.shape, "namespace": namespace}
+    namespace = f"agent:bench-cpu-{shape}-{rule_count}"
+    rules, submissions = workload(shape, rule_count, decisions)
+    texts = query_texts(rules, decisions)
+    result: dict[str, Any] = {"rules": rule_count, "shape": shape, "namespace": namespace}
     async with GraphMemory(settings) as memory:
-        result["load_s"] = round(await load(memory, namespace, rules, args.shape), 1)
+        result["load_s"] = round(await load(memory, namespace, rules, shape), 1)
         result["current_rules"] = await GraphAnalytics(memory, namespace).rule_count()
         del rules  # the generated rules are this bench's, not a server's: not measured
         gc.collect()
-        result["in_process"] = await in_process(
-            memory, namespace, submissions, args.shape, args.profile
-        )
-        if args.shape == "stress" or args.queries:
+        result["in_process"] = await in_process(memory, namespace, submissions, shape, profile)
+        if shape == "stress" or query:
             result["queries"] = await queries(memory, namespace, texts)
-    if args.cli:
-        result["cli"] = cli_batch(data_dir, namespace, submissions, args.shape)
+    if cli:
+        result["cli"] = cli_batch(data_dir, namespace, submissions, shape)
     return result
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Load, then measure what the arguments ask for."""
+    return await measure(
+        Path(args.data_dir), args.shape, args.rules, args.decisions,
+        cli=args.cli, query=args.queries, profile=args.profile,
+    )  # fmt: skip
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _met(value: float | None, target: float) -> str:
+    return "-" if value is None else ("yes" if value <= target else "**no**")
+
+
+def stress_section(results: dict[str, Any], command: str) -> str:
+    """The report section of `athena bench --shape stress` (markdown, between its markers)."""
+    rows = sorted(results["sizes"], key=lambda r: r["size"])
+    commands = dict.fromkeys(r.get("command") or command for r in rows) or {command: None}
+    runs = " and ".join(f"`{c}`" for c in commands)
+    lines = [
+        STRESS_START,
+        "## The stress shape through `athena decide --batch` (issue 26)",
+        "",
+        f"{runs} on {results['cores']} cores, embedded FalkorDB, offline embeddings "
+        "(`bench/decide_cpu.py`, as `python -m bench.decide_cpu --shape stress --cli`). "
+        "Per size, that many `stress_rules` claims over the dev dictionary are ingested; "
+        "consolidation folds claims of one signature into one current rule. Queries: "
+        "`check_risk_appetite` on `query_for` texts of the rules, in process, warm. "
+        "Decisions: `athena decide --batch --json` in a fresh process on "
+        f"{results['decisions']} `stress_submission`s (6 numbers, 3 flags, an occupancy "
+        "and a state), latency as each decision reports it; CPU a decision is the child "
+        "process's CPU over the extra submissions against a batch of one (start-up and "
+        "snapshot loading cancel out). In process: the same submissions decided warm by "
+        f"`decide_submission`. Targets (at 100k): a query p95 <= {QUERY_TARGET_MS:.0f} ms, a "
+        f"decision through the batch p95 <= {DECISION_TARGET_MS:.0f} ms.",
+        "",
+        "| claims | current rules | rules fired a decision | query p50 / p95 ms "
+        f"| query <= {QUERY_TARGET_MS:.0f} ms | batch decision p50 / p95 / p99 ms "
+        f"| decision <= {DECISION_TARGET_MS:.0f} ms | batch CPU ms a decision "
+        "| in process CPU ms a decision | load s | load average |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        q, c, p = row["queries"], row["cli"], row["in_process"]
+        lines.append(
+            f"| {row['size']} | {row['current_rules']} | {c['fired_rules_mean']} "
+            f"| {_ms(q['wall_ms_p50'])} / {_ms(q['wall_ms_p95'])} "
+            f"| {_met(q['wall_ms_p95'], QUERY_TARGET_MS)} "
+            f"| {_ms(c['latency_ms_p50'])} / {_ms(c['latency_ms_p95'])} / "
+            f"{_ms(c['latency_ms_p99'])} | {_met(c['latency_ms_p95'], DECISION_TARGET_MS)} "
+            f"| {c['cpu_ms_per_decision']:.1f} | {p['cpu_ms_mean']:.1f} | {row['load_s']:.1f} "
+            f"| {p['load_before']} |"
+        )
+    lines += [
+        "",
+        "*load s* is the ingest (0 when `--data-dir` already held the namespace); *load "
+        "average* is the machine's 1-minute load before the decisions.",
+        STRESS_END,
+    ]
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

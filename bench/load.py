@@ -307,13 +307,9 @@ def _num(value: float | None) -> str:
 
 def write_load_section(path: Path, section: str) -> None:
     """Put the section into the report, replacing an earlier load section."""
-    text = path.read_text("utf-8") if path.is_file() else "# Benchmarks\n"
-    if LOAD_START in text and LOAD_END in text:
-        head, rest = text.split(LOAD_START, 1)
-        text = head + section + rest.split(LOAD_END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.write_text(text, "utf-8")
+    from bench.report import write_section
+
+    write_section(path, section, LOAD_START, LOAD_END)
 
 
 __all__ = ["load_section", "run_load", "start_servers", "write_load_section"]

@@ -504,3 +504,17 @@ def write_report(results: dict[str, Any], out_dir: Path, command: str) -> Path:
             kept = "\n" + old[old.index(KEEP_MARKER) :].rstrip("\n")
     path.write_text("\n".join(lines) + kept + "\n", "utf-8")
     return path
+
+
+def write_section(path: Path, section: str, start: str, end: str) -> None:
+    """Put `section` (from `start` to `end`) into the report, replacing an earlier one.
+
+    A report without the markers gets the section at its end.
+    """
+    text = path.read_text("utf-8") if path.is_file() else "# Benchmarks\n"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        text = head + section + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.write_text(text, "utf-8")

@@ -34,6 +34,16 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="keep the sizes of an earlier run's benchmarks.json that this run does not measure",
     )
     parser.add_argument("--json", action="store_true", help="also print the raw results")
+    parser.add_argument(
+        "--shape",
+        choices=("wide", "stress"),
+        default="wide",
+        help="wide: the scale, quality and write-path report (default); stress: issue 26's "
+        "stress shape per size, queries and decisions through athena decide --batch",
+    )
+    parser.add_argument(
+        "--decisions", type=int, default=200, help="submissions a size (stress shape; 200)"
+    )
     load = parser.add_argument_group("load test (instead of the sizes)")
     load.add_argument(
         "--load",
@@ -97,6 +107,49 @@ def run_load_test(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_stress(args: argparse.Namespace) -> int:
+    """The stress shape per size (`bench.decide_cpu.measure`); its section of the report."""
+    import os
+
+    from bench.decide_cpu import STRESS_END, STRESS_START, measure, stress_section
+    from bench.report import write_section
+    from bench.run import save
+    from memory.backend.server import stop_server
+
+    sizes = _counts(args.sizes, "--sizes")
+    if args.decisions < 2:
+        raise ValueError(f"--decisions takes 2 or more, got {args.decisions}")
+    out = Path(args.out)
+    scratch = None if args.data_dir else Path(tempfile.mkdtemp(prefix="athena-stress-"))
+    data_dir = (scratch or Path(args.data_dir)) / "db"
+    command = ("athena bench " + " ".join(sys.argv[2:])).strip()
+    rows = []
+    try:
+        for size in sizes:
+            result = asyncio.run(
+                measure(data_dir, "stress", size, args.decisions, cli=True, query=True)
+            )
+            rows.append({"size": size, "command": command, **result})
+            print(f"stress {size}: {json.dumps(rows[-1]['cli'])}", file=sys.stderr)
+    finally:
+        stop_server(data_dir)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    results: dict[str, Any] = {
+        "command": command, "cores": os.cpu_count(), "decisions": args.decisions, "sizes": rows
+    }  # fmt: skip
+    save_path = out / "benchmarks_stress.json"
+    if args.merge:
+        results = _merged(results, save_path)
+    save(results, save_path)
+    write_section(out / "benchmarks.md", stress_section(results, command), STRESS_START,
+                  STRESS_END)  # fmt: skip
+    if args.json:
+        print_json(results)
+    print(f"wrote {out / 'benchmarks.md'} and {save_path}")
+    return 0
+
+
 def _merged(results: dict[str, Any], previous: Path) -> dict[str, Any]:
     if not previous.is_file():
         return results
@@ -114,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark in a fresh embedded database and write the report."""
     if args.load:
         return run_load_test(args)
+    if args.shape == "stress":
+        return run_stress(args)
     from bench.report import write_report
     from bench.run import run_bench, save
     from memory.backend.server import stop_server

@@ -1,10 +1,14 @@
 """The benchmark helpers: synthetic rules, baselines, scoring, the report."""
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bench.engines import OURS, STOCK, Bm25Facts, SqliteLike, score_names
 from bench.report import write_report
@@ -98,3 +102,81 @@ def test_report_has_every_table(tmp_path: Path) -> None:
     assert "| check_risk_appetite p95 at 10k rules <= 20 ms | 2.0 | yes |" in text
     assert "4.00x" in text and "| 10000 | 40000 |" in text
     assert "Side by side at 100 rules" in text and (tmp_path / "bench_latency.png").exists()
+
+
+def _bench_args(*argv: str) -> argparse.Namespace:
+    from agents.commands import bench
+
+    parser = argparse.ArgumentParser()
+    bench.register(parser.add_subparsers())
+    return parser.parse_args(["bench", *argv])
+
+
+def test_bench_shape_option() -> None:
+    default = _bench_args()
+    assert (default.shape, default.decisions, default.sizes) == ("wide", 200, "1000,10000")
+    stress = _bench_args("--shape", "stress", "--sizes", "10000", "--decisions", "50")
+    assert (stress.shape, stress.sizes, stress.decisions) == ("stress", "10000", 50)
+    with pytest.raises(SystemExit):
+        _bench_args("--shape", "tall")
+
+
+def test_bench_stress_shape_goes_to_its_own_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.commands import bench
+
+    run_stress = bench.run_stress
+    called: list[str] = []
+    monkeypatch.setattr(bench, "run_stress", lambda args: called.append(args.sizes) or 0)
+    assert bench.run(_bench_args("--shape", "stress", "--sizes", "10000")) == 0
+    assert called == ["10000"]
+    with pytest.raises(ValueError, match="--sizes"):
+        run_stress(_bench_args("--shape", "stress", "--sizes", "0"))
+
+
+def _stress_row(size: int, query_p95: float, batch_p95: float) -> dict[str, Any]:
+    return {
+        "size": size,
+        "command": f"athena bench --shape stress --sizes {size}",
+        "current_rules": size // 2,
+        "load_s": 12.34,
+        "queries": {"wall_ms_p50": 5.0, "wall_ms_p95": query_p95},
+        "in_process": {"cpu_ms_mean": 4.96, "load_before": 0.5},
+        "cli": {
+            "fired_rules_mean": 94.0,
+            "latency_ms_p50": 5.66,
+            "latency_ms_p95": batch_p95,
+            "latency_ms_p99": 17.93,
+            "cpu_ms_per_decision": 7.56,
+        },
+    }
+
+
+def test_stress_section_rows_and_markers(tmp_path: Path) -> None:
+    from bench.decide_cpu import STRESS_END, STRESS_START, fired_rules, stress_section
+    from bench.report import write_section
+
+    assert fired_rules(["[R1]: Fires: x > 1.", "[R2]: Does not fire.", "[R3]: Fires: y."]) == 2
+    results = {
+        "cores": 2,
+        "decisions": 200,
+        "sizes": [_stress_row(100_000, 11.0, 99.0), _stress_row(10_000, 2.0, 9.24)],
+    }
+    text = stress_section(results, "athena bench --shape stress --sizes 100000")
+    assert text.startswith(STRESS_START) and text.endswith(STRESS_END)
+    rows = [line for line in text.splitlines() if line.startswith("| 1")]
+    assert rows == [
+        "| 10000 | 5000 | 94.0 | 5.0 / 2.0 | yes | 5.7 / 9.2 / 17.9 | yes | 7.6 | 5.0 | 12.3 "
+        "| 0.5 |",
+        "| 100000 | 50000 | 94.0 | 5.0 / 11.0 | yes | 5.7 / 99.0 / 17.9 | **no** | 7.6 | 5.0 "
+        "| 12.3 | 0.5 |",
+    ]
+    header = next(line for line in text.splitlines() if line.startswith("| claims"))
+    assert header.count("|") == rows[0].count("|")
+    assert "`athena bench --shape stress --sizes 10000` and `athena bench --shape" in text
+    report = tmp_path / "benchmarks.md"
+    report.write_text("# Benchmarks\n\nabove\n")
+    write_section(report, text, STRESS_START, STRESS_END)
+    write_section(report, stress_section({**results, "sizes": results["sizes"][1:]}, "x"),
+                  STRESS_START, STRESS_END)  # fmt: skip
+    again = report.read_text()
+    assert again.count(STRESS_START) == 1 and "| 100000 |" not in again and "above" in again
