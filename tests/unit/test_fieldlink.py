@@ -199,3 +199,10 @@ def test_numbers_in_words_with_a_share(text: str, values: list[float]) -> None:
     from memory.underwriting.fieldlink.numbers import find_numbers
 
     assert [m.value for m in find_numbers(text)] == values
+
+
+def test_a_range_of_number_words_with_and_inside_each() -> None:
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    text = "between two hundred and fifty and three hundred employees"
+    assert [m.value for m in find_numbers(text)] == [250.0, 300.0]

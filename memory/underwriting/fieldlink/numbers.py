@@ -318,6 +318,7 @@ def _word_groups(match: re.Match[str]) -> list[tuple[int, int]]:
         before = words[i - 1].group(0).lower()
         after = words[i + 1].group(0).lower()
         rest = [w.group(0).lower() for w in words[i + 1 :]]
+        rest = rest[: rest.index("and")] if "and" in rest else rest  # up to the next "and"
         repeated = before in rest and before in {"hundred", *_SCALES}  # "a hundred and two hundred"
         if not repeated and (before in {"hundred", *_SCALES} or after in {"a", "an"}):
             continue
