@@ -80,16 +80,17 @@ async def rules_page(request: Request) -> Response:
     )
 
 
-async def _source_texts(
-    request: Request, rule: ExtractedRule, versions: list[ExtractedRule]
-) -> list[dict[str, Any]]:
-    """Every source of a rule's versions with its text cut into highlighted pieces."""
+async def _source_texts(request: Request, versions: list[ExtractedRule]) -> list[dict[str, Any]]:
+    """Every source of a rule's versions with its text cut into highlighted pieces.
+
+    A source is shown once, highlighted for the first (oldest) version that cites it.
+    """
     from memory.underwriting.evidence import evidence_spans, highlight
 
     memory, namespace = _memory(request)
     fields = request.app.state.fields.fields
     seen: dict[str, dict[str, Any]] = {}
-    for version in [*versions, rule]:
+    for version in versions:
         for source in version.sources or []:
             key = source.text_id or source.source
             if key in seen:
@@ -125,7 +126,7 @@ async def rule_page(request: Request) -> Response:
         versions=[(v, changes(versions[i - 1] if i else None, v)) for i, v in enumerate(versions)][
             ::-1
         ],
-        sources=await _source_texts(request, rule, versions),
+        sources=await _source_texts(request, versions),
     )
 
 
@@ -175,25 +176,24 @@ async def graph_page(request: Request) -> Response:
 
 async def review_page(request: Request) -> Response:
     """The review queue: open conflicts side by side, low-confidence rules, uncovered text."""
-    from memory.underwriting.history import open_conflicts, rule_history
+    from memory.underwriting.history import open_conflicts
     from memory.underwriting.review_queue import uncovered_sentences
+    from memory.underwriting.reviews import current_rule
 
     memory, namespace = _memory(request)
     rows = await rule_rows(memory, namespace)
     conflicts = []
     for conflict in await open_conflicts(memory, namespace):
         sides = []
-        for name in conflict.rules:
-            versions = await rule_history(memory, namespace, name)
-            if versions:
-                rule = versions[-1]
-                sides.append(
-                    {
-                        "rule": rule,
-                        "words": rule_words(rule),
-                        "sources": await _source_texts(request, rule, []),
-                    }
-                )
+        for name in conflict.rules:  # both current: the condition index holds them
+            rule = await current_rule(memory, namespace, name)
+            sides.append(
+                {
+                    "rule": rule,
+                    "words": rule_words(rule),
+                    "sources": await _source_texts(request, [rule]),
+                }
+            )
         conflicts.append({"conflict": conflict, "sides": sides})
     low = [row for row in rows if row.confidence == "low"][:PAGE_SIZE]
     return render(

@@ -51,15 +51,19 @@ def condition_words(condition: Condition, unit: str | None = None) -> str:
     return f"{text} {unit}" if unit and isinstance(condition.value, int | float) else text
 
 
-def rule_words(rule: ExtractedRule) -> str:
-    """A rule's conditions and action in words, e.g. ``refer when employee count is above 20``."""
+def conditions_words(rule: ExtractedRule) -> str:
+    """A rule's conditions in words (the threshold's unit after its value), or ``always``."""
     unit = rule.threshold.unit if rule.threshold else None
     parts = [
         condition_words(c, unit if rule.threshold and c.field == rule.threshold.field else None)
         for c in rule.conditions
     ]
-    when = " and ".join(parts) if parts else "always"
-    return f"{rule.action.replace('_', ' ')} when {when}"
+    return " and ".join(parts) if parts else "always"
+
+
+def rule_words(rule: ExtractedRule) -> str:
+    """A rule's conditions and action in words, e.g. ``refer when employee count is above 20``."""
+    return f"{rule.action.replace('_', ' ')} when {conditions_words(rule)}"
 
 
 def soft_zone(rule: ExtractedRule) -> str | None:
@@ -81,8 +85,8 @@ def changes(older: ExtractedRule | None, newer: ExtractedRule) -> list[str]:
     said = []
     if older.action != newer.action:
         said.append(f"action {older.action} -> {newer.action}")
-    if rule_words(older).split(" when ", 1)[-1] != rule_words(newer).split(" when ", 1)[-1]:
-        said.append(f"conditions now: {rule_words(newer).split(' when ', 1)[-1]}")
+    if conditions_words(older) != (now := conditions_words(newer)):
+        said.append(f"conditions now: {now}")
     if older.threshold_type != newer.threshold_type:
         said.append(f"{older.threshold_type or 'unspecified'} -> {newer.threshold_type}")
     if older.soft_limit != newer.soft_limit and newer.soft_limit is not None:
@@ -261,6 +265,7 @@ __all__ = [
     "RuleFilter",
     "RuleRow",
     "condition_words",
+    "conditions_words",
     "facet_values",
     "paginate",
     "row_of",

@@ -15,8 +15,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, get_args
 
+from memory.underwriting.analytics import GraphAnalytics
 from memory.underwriting.claims import now, write_claims
-from memory.underwriting.condition_kind import condition_index
 from memory.underwriting.consolidate import signature
 
 if TYPE_CHECKING:
@@ -83,8 +83,7 @@ async def current_rule(memory: GraphMemory, namespace: Namespace, name: str) -> 
     Raises:
         ValueError: No current rule has this name.
     """
-    index = await condition_index(memory, namespace)
-    found = index.rules_named([name]).get(name) or ()
+    found = await GraphAnalytics(memory, namespace).rules([name])
     if not found:
         raise ValueError(f"no current rule named {name!r}")
     return found[0]
