@@ -13,6 +13,7 @@ from agents.jsonl import load_rules
 from agents.offline import OfflineExtractor
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import Condition, ExtractedRule
+from tests.rules import condition_set
 
 ROOT = Path(__file__).parents[2]
 DEV = ROOT.parent / "shared/datasets/underwriting/dev"
@@ -132,13 +133,6 @@ def extractor() -> OfflineExtractor:
     return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
 
 
-def _conds(rule: ExtractedRule) -> set[tuple[str, str, object]]:
-    return {
-        (c.field, c.operator, tuple(c.value) if isinstance(c.value, list) else c.value)
-        for c in rule.conditions
-    }
-
-
 def _only(rules: list[ExtractedRule], action: str) -> ExtractedRule:
     hits = [r for r in rules if r.action == action]
     assert len(hits) == 1, [(r.rule_name, r.action) for r in rules]
@@ -161,7 +155,7 @@ def test_manual_occupancy_rule_with_mitigant_and_source_line(
     )
     rules = extractor.extract(text, source_type="manual", text_id="t1")
     rule = _only(rules, "refer")
-    assert ("occupancy", "eq", "nail salon") in _conds(rule)
+    assert ("occupancy", "eq", "nail salon") in condition_set(rule)
     assert rule.product_type == "BOP"
     assert rule.mitigant_fields == ["monitored_alarm"]
     assert rule.source == "Small Business Guide 2025"
@@ -176,8 +170,8 @@ def test_numeric_thresholds_money_words_and_distance(extractor: OfflineExtractor
         "Fleets of twelve or more vehicles are referred on GL."
     )
     rules = extractor.extract(text)
-    assert ("hydrant_distance_ft", "gt", 1000) in _conds(_only(rules, "decline"))
-    refers = [_conds(r) for r in rules if r.action == "refer"]
+    assert ("hydrant_distance_ft", "gt", 1000) in condition_set(_only(rules, "decline"))
+    refers = [condition_set(r) for r in rules if r.action == "refer"]
     assert {("building_limit_usd", "gt", 2_500_000)} in refers
     assert {("fleet_size", "gte", 12)} in refers
 
@@ -185,7 +179,7 @@ def test_numeric_thresholds_money_words_and_distance(extractor: OfflineExtractor
 def test_rate_percent_becomes_decimal_and_labelled_minimum(extractor: OfflineExtractor) -> None:
     text = "An inland marine rate under 0.4% is referred for pricing review."
     rule = _only(extractor.extract(text), "refer")
-    assert ("inland_marine_rate", "lt", 0.004) in _conds(rule)
+    assert ("inland_marine_rate", "lt", 0.004) in condition_set(rule)
     assert rule.threshold is not None and rule.threshold.unit == "rate"
     assert rule.risk_category == "pricing"
 
@@ -199,13 +193,13 @@ def test_sme_hedge_with_exception_evidence_is_soft(extractor: OfflineExtractor) 
     )
     rules = extractor.extract(text, source_type="sme")
     refer = _only(rules, "refer")
-    assert ("wildfire_score", "gt", 65) in _conds(refer)
+    assert ("wildfire_score", "gt", 65) in condition_set(refer)
     assert refer.threshold_type == "soft"
     assert refer.soft_limit == 72
     assert refer.historical_exceptions
     assert "defensible_space" in refer.mitigant_fields
     decline = _only(rules, "decline")
-    assert ("wildfire_score", "gt", 88) in _conds(decline)
+    assert ("wildfire_score", "gt", 88) in condition_set(decline)
 
 
 def test_production_divergent_case(extractor: OfflineExtractor) -> None:
@@ -216,7 +210,7 @@ def test_production_divergent_case(extractor: OfflineExtractor) -> None:
     )
     rules = extractor.extract(text, source_type="production")
     rule = _only(rules, "refer")
-    assert ("fleet_size", "gt", 4) in _conds(rule)
+    assert ("fleet_size", "gt", 4) in condition_set(rule)
     assert rule.decision_quality == "divergent"
     assert rule.product_type == "GL"
 
@@ -231,7 +225,7 @@ def test_compound_trigger_of_flags(extractor: OfflineExtractor) -> None:
         ("open_claims", "eq", True),
         ("lapse_in_coverage", "eq", True),
         ("hazmat_storage", "eq", True),
-    } <= _conds(rule)
+    } <= condition_set(rule)
     assert rule.compound_trigger == "open_claims AND lapse_in_coverage AND hazmat_storage"
 
 
@@ -241,14 +235,14 @@ def test_data_quality_discrepancy(extractor: OfflineExtractor) -> None:
         "account for verification before binding."
     )
     rule = _only(extractor.extract(text), "verify")
-    assert ("payroll_mismatch_pct", "gt", 35) in _conds(rule)
+    assert ("payroll_mismatch_pct", "gt", 35) in condition_set(rule)
     assert rule.risk_category == "data_quality"
 
 
 def test_state_exclusion(extractor: OfflineExtractor) -> None:
     text = "Bulletin 9: GL submissions from Oregon or Nevada are out of appetite; decline them."
     rule = _only(extractor.extract(text, source_type="compliance"), "decline")
-    assert ("state", "in", ("OR", "NV")) in _conds(rule)
+    assert ("state", "in", ("OR", "NV")) in condition_set(rule)
     assert rule.risk_category == "geographic_appetite"
     assert rule.product_type == "GL"
 
@@ -260,9 +254,9 @@ def test_flood_zone_list_and_construction(extractor: OfflineExtractor) -> None:
     )
     rules = extractor.extract(text)
     decline = _only(rules, "decline")
-    assert ("flood_zone", "in", ("V", "VE")) in _conds(decline)
-    assert ("construction_type", "eq", "frame") in _conds(decline)
-    assert ("flood_zone", "in", ("A", "AE")) in _conds(_only(rules, "refer"))
+    assert ("flood_zone", "in", ("V", "VE")) in condition_set(decline)
+    assert ("construction_type", "eq", "frame") in condition_set(decline)
+    assert ("flood_zone", "in", ("A", "AE")) in condition_set(_only(rules, "refer"))
 
 
 def test_several_rules_and_unique_names(extractor: OfflineExtractor) -> None:
@@ -273,14 +267,14 @@ def test_several_rules_and_unique_names(extractor: OfflineExtractor) -> None:
     rules = extractor.extract(text)
     assert len(rules) == 4
     assert len({r.rule_name for r in rules}) == 4
-    assert ("protection_class", "in", (9, 10)) in _conds(_only(rules, "decline"))
+    assert ("protection_class", "in", (9, 10)) in condition_set(_only(rules, "decline"))
 
 
 def test_without_flag_and_conditions_action(extractor: OfflineExtractor) -> None:
     text = "Bakeries without a monitored alarm may be written subject to an alarm warranty."
     rule = _only(extractor.extract(text), "approve_with_conditions")
-    assert ("monitored_alarm", "eq", False) in _conds(rule)
-    assert ("occupancy", "eq", "bakery") in _conds(rule)
+    assert ("monitored_alarm", "eq", False) in condition_set(rule)
+    assert ("occupancy", "eq", "bakery") in condition_set(rule)
 
 
 def test_narrative_and_negated_actions_are_not_rules(extractor: OfflineExtractor) -> None:
@@ -379,6 +373,8 @@ def test_reporting_clause_is_not_the_subject() -> None:
         "Seniors have signed off up to 44 employees with a clean loss record."
     )
     rule = _only(extractor.extract(text), "decline")
-    assert _conds(rule) == {("employee_count", "gt", 40)}
+    assert condition_set(rule) == {("employee_count", "gt", 40)}
     assert rule.product_type == "GL"
-    assert not [r for r in extractor.extract(text) if ("occupancy", "eq", "state") in _conds(r)]
+    assert not [
+        r for r in extractor.extract(text) if ("occupancy", "eq", "state") in condition_set(r)
+    ]

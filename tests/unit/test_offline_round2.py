@@ -14,6 +14,7 @@ from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.profile import parse_enum
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
+from tests.rules import condition_set
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, LRO, GL"},
@@ -86,13 +87,6 @@ def extractor() -> OfflineExtractor:
     return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
 
 
-def _conds(rule: ExtractedRule) -> set[tuple[str, str, object]]:
-    return {
-        (c.field, c.operator, tuple(c.value) if isinstance(c.value, list) else c.value)
-        for c in rule.conditions
-    }
-
-
 def _only(rules: list[ExtractedRule]) -> ExtractedRule:
     assert len(rules) == 1, [(r.action, r.conditions) for r in rules]
     return rules[0]
@@ -110,25 +104,25 @@ def test_value_of_a_closed_list_after_an_ordinal_label(extractor: OfflineExtract
     text = "Two things on docks. First, treated-timber decking: refer it. Concrete is fine."
     rule = _only(extractor.extract(text))
     assert rule.action == "refer"
-    assert _conds(rule) == {("dock_material", "eq", "treated timber")}  # no 'first' class
+    assert condition_set(rule) == {("dock_material", "eq", "treated timber")}  # no 'first' class
 
 
 def test_values_of_an_example_list_name_the_field(extractor: OfflineExtractor) -> None:
     text = "Ashvale and Corvex kilns crack under load; a building with either one is declined."
     rule = _only(extractor.extract(text))
     assert rule.action == "decline"
-    assert ("kiln_brand", "in", ("ashvale", "corvex")) in _conds(rule)
+    assert ("kiln_brand", "in", ("ashvale", "corvex")) in condition_set(rule)
 
 
 def test_a_shared_head_noun_spreads_over_a_list(extractor: OfflineExtractor) -> None:
     text = "A marina whose only bilge pump is a manual or diesel pump is referred."
     rule = _only(extractor.extract(text))
-    assert ("pump_type", "in", ("manual pump", "diesel pump")) in _conds(rule)
+    assert ("pump_type", "in", ("manual pump", "diesel pump")) in condition_set(rule)
 
 
 def test_a_value_opening_a_hyphenated_compound(extractor: OfflineExtractor) -> None:
     rule = _only(extractor.extract("Steel grate-style decking is excluded from the program."))
-    assert ("dock_material", "eq", "steel grate") in _conds(rule)
+    assert ("dock_material", "eq", "steel grate") in condition_set(rule)
 
 
 # --- numbers ---------------------------------------------------------------------------
@@ -158,7 +152,7 @@ def test_an_unnamed_number_continues_the_compared_field(extractor: OfflineExtrac
         "Four or more are declined."
     )
     rules = extractor.extract(text)
-    assert {(r.action, next(iter(_conds(r)))) for r in rules} == {
+    assert {(r.action, next(iter(condition_set(r)))) for r in rules} == {
         ("refer", ("hull_claims_5yr", "gte", 2)),
         ("decline", ("hull_claims_5yr", "gte", 4)),
     }
@@ -171,7 +165,7 @@ def test_the_unit_word_after_a_number_names_no_field(extractor: OfflineExtractor
     )
     rules = extractor.extract(text)
     assert ("decline", ("freezer_distance_ft", "lt", 10)) in {
-        (r.action, next(iter(_conds(r)))) for r in rules
+        (r.action, next(iter(condition_set(r)))) for r in rules
     }
 
 
@@ -180,7 +174,7 @@ def test_the_unit_word_after_a_number_names_no_field(extractor: OfflineExtractor
 
 def test_a_participle_coordinated_with_a_passive(extractor: OfflineExtractor) -> None:
     rule = _only(extractor.extract("A marina with more than 300 slips is rated and declined."))
-    assert rule.action == "decline" and ("slip_count", "gt", 300) in _conds(rule)
+    assert rule.action == "decline" and ("slip_count", "gt", 300) in condition_set(rule)
 
 
 def test_a_purpose_clause_does_not_set_the_action(extractor: OfflineExtractor) -> None:
@@ -190,7 +184,7 @@ def test_a_purpose_clause_does_not_set_the_action(extractor: OfflineExtractor) -
     )
     rule = _only(extractor.extract(text))
     assert rule.action == "flag_for_review"
-    assert _conds(rule) == {("occupancy", "eq", "marina"), ("slip_count", "gt", 80)}
+    assert condition_set(rule) == {("occupancy", "eq", "marina"), ("slip_count", "gt", 80)}
 
 
 def test_past_tense_inside_a_condition_still_states_a_rule(extractor: OfflineExtractor) -> None:
@@ -200,7 +194,7 @@ def test_past_tense_inside_a_condition_still_states_a_rule(extractor: OfflineExt
     )
     rule = _only(extractor.extract(text))
     assert rule.action == "verify"
-    assert ("contents_value_usd", "gt", 2_000_000) in _conds(rule)
+    assert ("contents_value_usd", "gt", 2_000_000) in condition_set(rule)
 
 
 def test_a_signed_letter_that_satisfies_a_rule_is_its_mitigant(
