@@ -302,10 +302,13 @@ def _path_of(rule: dict[str, Any]) -> dict[str, Any]:
 
 def conflict_notes(state: State, names: list[str]) -> list[str]:
     """One note per rule the decision rests on that has an open conflict."""
-    rules = {r["rule_name"]: r for r in state.get("rules", [])}
+    # Only rules with a conflict can add a note (a few, of hundreds that may fire).
+    rules = {r["rule_name"]: r for r in state.get("rules", []) if r.get("conflicts")}
     notes, seen = [], set()
     for name in dict.fromkeys(names):
-        for c in (rules.get(name) or {}).get("conflicts") or []:
+        if name not in rules:
+            continue
+        for c in rules[name]["conflicts"]:
             if frozenset((name, c["rule_name"])) in seen:
                 continue
             seen.add(frozenset((name, c["rule_name"])))

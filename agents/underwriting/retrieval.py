@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.underwriting.policy import fires as rule_fires
-from memory.underwriting import ConditionIndex, DecisionPath, GraphAnalytics
+from memory.underwriting import ConditionIndex, DecisionPath, GraphAnalytics, condition_index
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 
@@ -136,9 +136,11 @@ async def retrieve_rules(
     # Only a rule that fires is explained by its path: a by-field rule whose conditions
     # all hold (the others are listed with what they lack, no path needed).
     fires = [r.rule_name for r in by_field if rule_fires(r, values)]
+    if index is None:
+        index = await condition_index(analytics.memory, analytics.namespace)
     more, by_path = await asyncio.gather(
         analytics.rules(extra, product_type=product_type, index=index),
-        analytics.paths(fires),
+        analytics.decision_paths(fires, index),
     )
     for rule in more:
         known[rule.rule_name] = rule

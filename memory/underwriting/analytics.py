@@ -32,7 +32,7 @@ from memory.backend.readcache import read_cache, read_through
 from memory.backend.rows import NODE_FIELDS, entity_from_row
 from memory.model import EntityRecord, Namespace, SearchHit, as_namespace, entity_key
 from memory.underwriting.condition_kind import CURRENT_EDGE, RULE_NODES, condition_index
-from memory.underwriting.conditions import ConditionIndex
+from memory.underwriting.conditions import ConditionIndex, Route
 from memory.underwriting.rulebook import rule_from_properties
 from memory.underwriting.visualize import draw_graph
 from schemas.fields import DataDictionary, cached_data_dictionary
@@ -315,6 +315,33 @@ class GraphAnalytics:
         found = await read_through(cache, "path", names, self._load_paths)
         return [path for name in names if (path := found[name]) is not None]
 
+    async def decision_paths(
+        self, rule_names: Iterable[str], index: ConditionIndex
+    ) -> list[DecisionPath]:
+        """The decision paths that explain fired rules, from the condition index's routes.
+
+        The index keeps each current rule's route (what its current edges connect it
+        to, kept current from the change log like the rule itself), so explaining a
+        decision costs no round trip. A path made from a route names the risk factor,
+        outcomes, mitigants and sources of `paths`'s; the edges' other properties
+        (threshold, conditions, source types) are the rule's own and are left out. A
+        rule whose route the index does not hold is read as `paths` reads it.
+        """
+        names = list(dict.fromkeys(rule_names))
+        if not names:
+            return []
+        cache = await read_cache(self.memory.db, self.namespace.group_id)
+        found: dict[str, DecisionPath | None] = cache.get_many("route", names)  # type: ignore[assignment]
+        routes = index.routes_named([name for name in names if name not in found])
+        made = {name: route_path(name, route) if route else None for name, route in routes.items()}
+        cache.put_many("route", made)  # type: ignore[arg-type]
+        found.update(made)
+        rest = [name for name in names if name not in found]
+        read = {p.rule_name: p for p in await self.paths(rest)} if rest else {}
+        return [
+            path for name in names if (path := found.get(name) or read.get(name)) is not None
+        ]
+
     async def _load_paths(self, names: list[str]) -> dict[str, DecisionPath | None]:
         """The decision path of each name (None for a rule with no current edge)."""
         rows = await self._rows(  # by the p_rule_name index (a typed pattern scans nodes)
@@ -520,6 +547,31 @@ class _PathEdge(NamedTuple):
     source_name: str
     target_name: str
     properties: dict[str, Any]
+
+
+def route_path(name: str, route: Route) -> DecisionPath:
+    """A rule's decision path from its route: what `_path` makes of its edges' endpoints.
+
+    Ordered as `_path` orders edges: outcomes and mitigants by name, the first source
+    by name as `source`, the last risk factor by name as `risk_factor`.
+    """
+    risks, outcomes, mitigants, sources = [], [], [], []
+    for relation, other in sorted(route):
+        if relation == "TRIGGERS":
+            risks.append(other)
+        elif relation == "RESULTS_IN":
+            outcomes.append(other)
+        elif relation == "OVERRIDES":
+            mitigants.append(other)
+        elif relation == "DERIVED_FROM":
+            sources.append(other)
+    return DecisionPath(
+        rule_name=name,
+        risk_factor=risks[-1] if risks else None,
+        outcomes=outcomes,
+        mitigants=mitigants,
+        source=sources[0] if sources else None,
+    )
 
 
 def _path(name: str, edges: list[_PathEdge]) -> DecisionPath:

@@ -14,8 +14,10 @@ import json
 import logging
 from typing import TYPE_CHECKING
 
+import orjson
+
 from memory.backend import read_by_ids
-from memory.underwriting.conditions import ConditionIndex
+from memory.underwriting.conditions import ConditionIndex, Route
 from schemas.rules import Condition
 
 if TYPE_CHECKING:
@@ -32,18 +34,32 @@ RULE_NODES = (
     f"sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live "
     "WHERE n.invalid_at IS NULL AND (total = 0 OR live > 0) "
 )
+# The same, with each rule's route: its current edges as [relation, other end's name].
+_RULE_ROUTES = (
+    "OPTIONAL MATCH (n)-[e:RELATES_TO]-(m) WITH n, count(e) AS total, "
+    f"sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live, "
+    f"collect(CASE WHEN {CURRENT_EDGE} AND e.p_rule_name = n.name THEN [e.name, m.name] END) "
+    "AS route WHERE n.invalid_at IS NULL AND (total = 0 OR live > 0) "
+)
 
 
 def _rule_entry(
-    uuid: str, name: str, props_json: str | None
-) -> tuple[str, str, list[Condition], str | None]:
-    """(name, product, conditions, document) of a stored Rule node; no conditions if malformed."""
+    uuid: str, name: str, props_json: str | None, route: list[list[str]] | None
+) -> tuple[str, str, list[Condition], str | None, Route]:
+    """(name, product, conditions, document, route) of a stored Rule node.
+
+    A malformed document gives no conditions (nothing to index).
+    """
+    pairs: Route = tuple(sorted((str(r), str(n)) for r, n in route or ()))
     try:
-        props = json.loads(props_json or "{}")
+        try:
+            props = orjson.loads(props_json or "{}")
+        except orjson.JSONDecodeError:  # what only `json` writes (huge integers, NaN)
+            props = json.loads(props_json or "{}")
         conditions = [Condition.model_validate(c) for c in props.get("conditions") or []]
-    except (ValueError, TypeError):  # not a structured rule: nothing to index
-        return name, "", [], props_json
-    return name, str(props.get("product_type") or ""), conditions, props_json
+    except (ValueError, TypeError, AttributeError):  # not a structured rule
+        return name, "", [], props_json, pairs
+    return name, str(props.get("product_type") or ""), conditions, props_json, pairs
 
 
 class ConditionKind:
@@ -55,19 +71,19 @@ class ConditionKind:
     """
 
     name = "conditions"
-    version = 2  # 2: with each rule's document
-    _RETURN = "RETURN n.uuid AS uuid, n.name AS name, n.props_json AS props"
+    version = 3  # 2: with each rule's document; 3: and its route
+    _RETURN = "RETURN n.uuid AS uuid, n.name AS name, n.props_json AS props, route"
 
     async def build(self, reader: Reader, group_id: str) -> ConditionIndex:
         """Index every current rule of the graph."""
         logger.info("building condition index of %s", group_id)
         rows = await reader.query(
             group_id,
-            f"MATCH (n:Entity) WHERE n.label = 'Rule' {RULE_NODES}{self._RETURN} ORDER BY n.name",
+            f"MATCH (n:Entity) WHERE n.label = 'Rule' {_RULE_ROUTES}{self._RETURN} ORDER BY n.name",
         )
         index = ConditionIndex()
         for r in rows:
-            index.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"]))
+            index.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"], r["route"]))
         return index
 
     async def apply(
@@ -77,7 +93,7 @@ class ConditionKind:
         rows = await read_by_ids(
             reader,
             group_id,
-            f"MATCH (n:Entity) WHERE n.uuid IN $uuids AND n.label = 'Rule' {RULE_NODES}"
+            f"MATCH (n:Entity) WHERE n.uuid IN $uuids AND n.label = 'Rule' {_RULE_ROUTES}"
             f"{self._RETURN}",
             change.nodes,
         )
@@ -85,7 +101,7 @@ class ConditionKind:
         for uuid in change.nodes - live:
             state.discard(uuid)
         for r in rows:
-            state.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"]))
+            state.add(r["uuid"], *_rule_entry(r["uuid"], r["name"], r["props"], r["route"]))
         return state
 
     def dump(self, state: ConditionIndex) -> bytes:

@@ -9,8 +9,10 @@ rules a lookup takes well under a millisecond where loading every rule reading
 a submitted field took seconds.
 
 The index also keeps each rule's stored document and serves the current rules by
-name (`rules_named`). `memory.underwriting.condition_kind` keeps a namespace's
-index current from its graph's change log.
+name (`rules_named`), and each rule's route in the graph (the names at the other
+end of its current edges, `routes_named`), so a decision explains its fired
+rules without a round trip. `memory.underwriting.condition_kind` keeps a
+namespace's index current from its graph's change log.
 """
 
 from __future__ import annotations
@@ -188,11 +190,17 @@ class _Field:
         return parts
 
 
+#: A rule's current edges as (relation, name of the node at the other end) pairs.
+Route = tuple[tuple[str, str], ...]
+
+
 class IndexedRule(NamedTuple):
     """What the index keeps of a rule: its key, name, product, conditions and document.
 
     `document` is the Rule node's stored JSON (the whole structured rule), kept as
     read so a reader gets its rules without a round trip; it is parsed on first use.
+    `route` is what the rule's current edges connect it to, as read with it (None: not
+    read, as for an index built from conditions alone).
     A named tuple: a snapshot load makes one per rule (a third of a frozen
     dataclass's cost).
     """
@@ -203,6 +211,7 @@ class IndexedRule(NamedTuple):
     conditions: tuple[Cond, ...]
     per_field: Mapping[str, int]
     document: str | None = None
+    route: Route | None = None
 
 
 class ConditionIndex:
@@ -247,16 +256,23 @@ class ConditionIndex:
         product: str,
         conditions: Iterable[Condition | Cond],
         document: str | None = None,
+        route: Route | None = None,
     ) -> None:
         """Index one rule under `key`, replacing what was indexed under it."""
         self.discard(key)
         kept = tuple(
             c if isinstance(c, Cond) else Cond(c.field, c.operator, c.value) for c in conditions
         )
-        self._append(key, name, product, kept, document)
+        self._append(key, name, product, kept, document, route)
 
     def _append(
-        self, key: str, name: str, product: str, kept: tuple[Cond, ...], document: str | None
+        self,
+        key: str,
+        name: str,
+        product: str,
+        kept: tuple[Cond, ...],
+        document: str | None,
+        route: Route | None = None,
     ) -> None:
         """Index a rule in a new slot (`key` not indexed yet)."""
         self.generation += 1
@@ -269,7 +285,7 @@ class ConditionIndex:
                 entry = self.fields[condition.field] = _Field()
             entry.add(rule, condition)
         product = product.casefold()
-        self.rules.append(IndexedRule(key, name, product, kept, per_field, document))
+        self.rules.append(IndexedRule(key, name, product, kept, per_field, document, route))
         self.slot[key] = rule
         if self._signatures is not None:
             self._signatures.setdefault(signature(product, kept), set()).add(key)
@@ -327,6 +343,19 @@ class ConditionIndex:
             parsed_more(parsed_now)
         return found
 
+    def routes_named(self, names: Iterable[str]) -> dict[str, Route]:
+        """The route of each named current rule (rules of one name: their edges together).
+
+        A name no current rule has, or one whose route was not read, is left out.
+        """
+        found: dict[str, Route] = {}
+        for name in names:
+            entries = [self.rules[slot] for slot in self.named.get(name, ())]
+            routes = [e.route for e in entries if e is not None]
+            if routes and all(r is not None for r in routes):
+                found[name] = tuple(pair for route in routes for pair in route or ())
+        return found
+
     def same_rule(
         self, product_type: str, conditions: Iterable[Condition | Cond]
     ) -> list[IndexedRule]:
@@ -357,7 +386,7 @@ class ConditionIndex:
         self._signatures = None
         self._columns()
         for entry in live:
-            self.add(entry.key, entry.name, entry.product_type, entry.conditions, entry.document)
+            self.add(*entry[:4], entry.document, entry.route)
 
     def string_values(self) -> dict[str, list[str]]:
         """The text values conditions compare each field with (for reading queries)."""
@@ -415,7 +444,7 @@ class ConditionIndex:
     def to_bytes(self) -> bytes:
         """Serialise the live rules (JSON)."""
         live = [
-            [e.key, e.name, e.product_type, [list(c) for c in e.conditions], e.document]
+            [e.key, e.name, e.product_type, [list(c) for c in e.conditions], e.document, e.route]
             for e in self.rules
             if e is not None
         ]
@@ -434,11 +463,14 @@ class ConditionIndex:
         except orjson.JSONDecodeError:  # what only `json` writes (huge integers, NaN)
             live = json.loads(data)
         index = cls()
-        for key, name, product, conditions, document in live:
+        for key, name, product, conditions, document, pairs in live:
+            route = None if pairs is None else tuple(map(tuple, pairs))
             if key in index.slot:  # not in a snapshot `to_bytes` wrote; `add` replaces it
-                index.add(key, name, product, [Cond(*c) for c in conditions], document)
+                index.add(key, name, product, [Cond(*c) for c in conditions], document, route)
             else:
-                index._append(key, name, product, tuple(map(Cond._make, conditions)), document)
+                index._append(
+                    key, name, product, tuple(map(Cond._make, conditions)), document, route
+                )
         return index
 
 

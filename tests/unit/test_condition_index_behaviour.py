@@ -180,12 +180,35 @@ def test_every_version_of_a_name_is_served_until_it_is_removed() -> None:
 def test_a_key_twice_in_a_snapshot_serves_the_later_document() -> None:
     data = json.dumps(
         [
-            ["k", "Large TIV", "ALL", [], json.dumps(_document("Large TIV", "refer"))],
-            ["k", "Large TIV", "ALL", [], json.dumps(_document("Large TIV", "decline"))],
+            ["k", "Large TIV", "ALL", [], json.dumps(_document("Large TIV", "refer")), None],
+            ["k", "Large TIV", "ALL", [], json.dumps(_document("Large TIV", "decline")), None],
         ]
     ).encode()
     loaded = ConditionIndex.from_bytes(data)
     assert [r.action for r in loaded.rules_named(["Large TIV"])["Large TIV"]] == ["decline"]
+
+
+def test_routes_are_served_by_name_and_survive_a_snapshot() -> None:
+    index = ConditionIndex()
+    index.add("a", "Hot Work", "BOP", [_c("tiv", "gt", 1)], None, (("TRIGGERS", "Welding"),))
+    index.add(
+        "b", "Hot Work", "GL", [_c("tiv", "gt", 2)], None,
+        (("DERIVED_FROM", "Manual"), ("RESULTS_IN", "Refer")),
+    )  # fmt: skip
+    index.add("c", "Unread", "ALL", [_c("tiv", "gt", 3)])  # built without its route
+    index.add("d", "Bare", "ALL", [_c("tiv", "gt", 4)], None, ())
+    for served in (index, ConditionIndex.from_bytes(index.to_bytes())):
+        routes = served.routes_named(["Hot Work", "Unread", "Bare", "Nobody"])
+        assert routes == {
+            "Hot Work": (
+                ("TRIGGERS", "Welding"), ("DERIVED_FROM", "Manual"), ("RESULTS_IN", "Refer"),
+            ),
+            "Bare": (),
+        }
+    index.discard("a")
+    assert index.routes_named(["Hot Work"])["Hot Work"] == (
+        ("DERIVED_FROM", "Manual"), ("RESULTS_IN", "Refer"),
+    )  # fmt: skip
 
 
 def test_the_index_counts_each_change_and_no_lookup() -> None:
