@@ -29,7 +29,7 @@ import numpy as np
 import orjson
 
 from memory.underwriting.consolidate import signature
-from memory.underwriting.documents import parse_document, parsed_more
+from memory.underwriting.documents import collection_paused, parse_document, parsed_more
 from schemas.rules import (
     Condition,
     ExtractedRule,
@@ -329,16 +329,17 @@ class ConditionIndex:
         """
         found: dict[str, tuple[ExtractedRule, ...]] = {}
         parsed_now = 0
-        for name in names:
-            rules = []
-            for slot in self.named.get(name, ()):
-                if slot not in self._parsed:
-                    self._parsed[slot] = _parse_entry(self.rules[slot])
-                    parsed_now += 1
-                parsed = self._parsed[slot]
-                if parsed is not None:
-                    rules.append(parsed)
-            found[name] = tuple(rules)
+        with collection_paused():
+            for name in names:
+                rules = []
+                for slot in self.named.get(name, ()):
+                    if slot not in self._parsed:
+                        self._parsed[slot] = _parse_entry(self.rules[slot])
+                        parsed_now += 1
+                    parsed = self._parsed[slot]
+                    if parsed is not None:
+                        rules.append(parsed)
+                found[name] = tuple(rules)
         if parsed_now:
             parsed_more(parsed_now)
         return found

@@ -262,3 +262,46 @@ def _document(name: str, action: str) -> dict[str, Any]:
         "source_type": "manual",
         "conditions": [],
     }
+
+
+def test_routes_are_served_the_same_after_the_index_compacts() -> None:
+    index = ConditionIndex()
+    for n in range(100):
+        index.add(f"R{n}", f"Rule {n}", "ALL", [_c("tiv", "gt", n)], None, (("TRIGGERS", f"F{n}"),))
+    index.add("u", "Unread", "ALL", [_c("tiv", "gt", 1)])  # built without its route
+    index.add("b", "Bare", "ALL", [_c("tiv", "gt", 2)], None, ())
+    index.add("m1", "Mixed", "ALL", [_c("tiv", "gt", 3)], None, (("TRIGGERS", "Welding"),))
+    index.add("m2", "Mixed", "ALL", [_c("tiv", "gt", 4)])  # one of its rules was not read
+    # 104 slots: removing the 53rd rule leaves 51 live, fewer than half, and compacts.
+    for n in range(52):
+        index.discard(f"R{n}")
+    assert index.compactions == 0
+    index.discard("R52")
+    assert index.compactions == 1
+    names = ["Rule 52", "Rule 53", "Rule 99", "Unread", "Bare", "Mixed"]
+    for served in (index, ConditionIndex.from_bytes(index.to_bytes())):
+        assert served.routes_named(names) == {
+            "Rule 53": (("TRIGGERS", "F53"),),
+            "Rule 99": (("TRIGGERS", "F99"),),
+            "Bare": (),
+        }
+    index.discard("m2")
+    assert index.routes_named(["Mixed"]) == {"Mixed": (("TRIGGERS", "Welding"),)}
+    index.add("R99", "Rule 99", "ALL", [_c("tiv", "gt", 99)], None, (("RESULTS_IN", "Decline"),))
+    assert index.routes_named(["Rule 99"]) == {"Rule 99": (("RESULTS_IN", "Decline"),)}
+
+
+def test_a_key_twice_in_a_snapshot_serves_the_later_route() -> None:
+    data = json.dumps(
+        [
+            ["k", "Large TIV", "ALL", [], None, [["TRIGGERS", "Welding"]]],
+            ["k", "Large TIV", "ALL", [], None, [["RESULTS_IN", "Decline"]]],
+            ["j", "Small TIV", "ALL", [], None, [["TRIGGERS", "Welding"]]],
+            ["j", "Small TIV", "ALL", [], None, None],
+        ]
+    ).encode()
+    loaded = ConditionIndex.from_bytes(data)
+    assert loaded.routes_named(["Large TIV", "Small TIV"]) == {
+        "Large TIV": (("RESULTS_IN", "Decline"),),
+    }
+    assert len(loaded) == 2
