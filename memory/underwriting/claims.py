@@ -206,10 +206,9 @@ async def plan_rules(
         # Only rules written as claims are merged with: a rule written another way
         # (before claims, or straight to the graph) is left as it is.
         for entry in index.same_rule(first.product_type, first.conditions):
-            if entry.document:
-                document = json.loads(entry.document)
-                if document.get("valid_from"):
-                    documents[entry.name] = document
+            document = entry.whole_document()
+            if document and document.get("valid_from"):
+                documents[entry.name] = document
         for name, document in [*named.get(sig, []), *retired.get(sig, [])]:
             if document.get("valid_from"):
                 documents.setdefault(name, document)

@@ -18,6 +18,7 @@ import orjson
 
 from memory.backend import read_by_ids
 from memory.underwriting.conditions import ConditionIndex, Route
+from memory.underwriting.documents import split_history
 from schemas.rules import Condition
 
 if TYPE_CHECKING:
@@ -45,21 +46,30 @@ _RULE_ROUTES = (
 
 def _rule_entry(
     uuid: str, name: str, props_json: str | None, route: list[list[str]] | None
-) -> tuple[str, str, list[Condition], str | None, Route]:
-    """(name, product, conditions, document, route) of a stored Rule node.
+) -> tuple[str, str, list[Condition], str | None, Route, str | None]:
+    """(name, product, conditions, document, route, history) of a stored Rule node.
 
-    A malformed document gives no conditions (nothing to index).
+    The document is the rule's JSON form and the history the rest of the stored
+    document (`memory.underwriting.documents.split_history`); one only `json` reads
+    (huge integers, NaN) is kept whole. A malformed document gives no conditions
+    (nothing to index).
     """
     pairs: Route = tuple(sorted((str(r), str(n)) for r, n in route or ()))
     try:
-        try:
-            props = orjson.loads(props_json or "{}")
-        except orjson.JSONDecodeError:  # what only `json` writes (huge integers, NaN)
-            props = json.loads(props_json or "{}")
-        conditions = [Condition.model_validate(c) for c in props.get("conditions") or []]
+        props = orjson.loads(props_json or "{}")
+    except orjson.JSONDecodeError:
+        props = None
+    try:
+        data = props if props is not None else json.loads(props_json or "{}")
+        conditions = [Condition.model_validate(c) for c in data.get("conditions") or []]
     except (ValueError, TypeError, AttributeError):  # not a structured rule
-        return name, "", [], props_json, pairs
-    return name, str(props.get("product_type") or ""), conditions, props_json, pairs
+        return name, "", [], props_json, pairs, None
+    document, history = props_json, None
+    if props is not None:
+        form, rest = split_history(props)
+        document = orjson.dumps(form).decode()
+        history = orjson.dumps(rest).decode() if rest else None
+    return name, str(data.get("product_type") or ""), conditions, document, pairs, history
 
 
 class ConditionKind:
@@ -71,7 +81,7 @@ class ConditionKind:
     """
 
     name = "conditions"
-    version = 3  # 2: with each rule's document; 3: and its route
+    version = 4  # 2: with each rule's document; 3: and its route; 4: history apart
     _RETURN = "RETURN n.uuid AS uuid, n.name AS name, n.props_json AS props, route"
 
     async def build(self, reader: Reader, group_id: str) -> ConditionIndex:

@@ -197,8 +197,10 @@ Route = tuple[tuple[str, str], ...]
 class IndexedRule(NamedTuple):
     """What the index keeps of a rule: its key, name, product, conditions and document.
 
-    `document` is the Rule node's stored JSON (the whole structured rule), kept as
-    read so a reader gets its rules without a round trip; it is parsed on first use.
+    `document` is the rule's JSON form from its Rule node's stored document, so a
+    reader gets its rules without a round trip; it is parsed on first use. `history`
+    is the rest of the stored document (its versions and claims, JSON), apart because
+    only a writer consolidating claims reads it (`whole_document`).
     `route` is what the rule's current edges connect it to, as read with it (None: not
     read, as for an index built from conditions alone).
     A named tuple: a snapshot load makes one per rule (a third of a frozen
@@ -212,6 +214,16 @@ class IndexedRule(NamedTuple):
     per_field: Mapping[str, int]
     document: str | None = None
     route: Route | None = None
+    history: str | None = None
+
+    def whole_document(self) -> dict[str, Any] | None:
+        """The Rule node's stored document: the rule's JSON form with its history."""
+        if not self.document:
+            return None
+        whole: dict[str, Any] = orjson.loads(self.document)
+        if self.history:
+            whole.update(orjson.loads(self.history))
+        return whole
 
 
 class ConditionIndex:
@@ -257,13 +269,14 @@ class ConditionIndex:
         conditions: Iterable[Condition | Cond],
         document: str | None = None,
         route: Route | None = None,
+        history: str | None = None,
     ) -> None:
         """Index one rule under `key`, replacing what was indexed under it."""
         self.discard(key)
         kept = tuple(
             c if isinstance(c, Cond) else Cond(c.field, c.operator, c.value) for c in conditions
         )
-        self._append(key, name, product, kept, document, route)
+        self._append(key, name, product, kept, document, route, history)
 
     def _append(
         self,
@@ -273,6 +286,7 @@ class ConditionIndex:
         kept: tuple[Cond, ...],
         document: str | None,
         route: Route | None = None,
+        history: str | None = None,
     ) -> None:
         """Index a rule in a new slot (`key` not indexed yet)."""
         self.generation += 1
@@ -285,7 +299,8 @@ class ConditionIndex:
                 entry = self.fields[condition.field] = _Field()
             entry.add(rule, condition)
         product = product.casefold()
-        self.rules.append(IndexedRule(key, name, product, kept, per_field, document, route))
+        indexed = IndexedRule(key, name, product, kept, per_field, document, route, history)
+        self.rules.append(indexed)
         self.slot[key] = rule
         if self._signatures is not None:
             self._signatures.setdefault(signature(product, kept), set()).add(key)
@@ -387,7 +402,7 @@ class ConditionIndex:
         self._signatures = None
         self._columns()
         for entry in live:
-            self.add(*entry[:4], entry.document, entry.route)
+            self.add(*entry[:4], entry.document, entry.route, entry.history)
 
     def string_values(self) -> dict[str, list[str]]:
         """The text values conditions compare each field with (for reading queries)."""
@@ -445,7 +460,10 @@ class ConditionIndex:
     def to_bytes(self) -> bytes:
         """Serialise the live rules (JSON)."""
         live = [
-            [e.key, e.name, e.product_type, [list(c) for c in e.conditions], e.document, e.route]
+            [
+                e.key, e.name, e.product_type, [list(c) for c in e.conditions],
+                e.document, e.route, e.history,
+            ]  # fmt: skip
             for e in self.rules
             if e is not None
         ]
@@ -464,14 +482,17 @@ class ConditionIndex:
         except orjson.JSONDecodeError:  # what only `json` writes (huge integers, NaN)
             live = json.loads(data)
         index = cls()
-        for key, name, product, conditions, document, pairs in live:
+        for key, name, product, conditions, document, pairs, history in live:
             route = None if pairs is None else tuple(map(tuple, pairs))
             if key in index.slot:  # not in a snapshot `to_bytes` wrote; `add` replaces it
-                index.add(key, name, product, [Cond(*c) for c in conditions], document, route)
+                index.add(
+                    key, name, product, [Cond(*c) for c in conditions], document, route, history
+                )
             else:
                 index._append(
-                    key, name, product, tuple(map(Cond._make, conditions)), document, route
-                )
+                    key, name, product, tuple(map(Cond._make, conditions)), document, route,
+                    history,
+                )  # fmt: skip
         return index
 
 

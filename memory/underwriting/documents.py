@@ -94,6 +94,7 @@ def parsed_more(count: int) -> None:
 
 
 _RULE_FIELDS = ExtractedRule.model_fields.keys()
+_RULE_ORDER = tuple(_RULE_FIELDS)
 _CONDITION_FIELDS = Condition.model_fields.keys()
 _THRESHOLD_FIELDS = Threshold.model_fields.keys()
 _SOURCE_FIELDS = RuleSource.model_fields.keys()
@@ -132,13 +133,27 @@ def parse_document(document: str | None) -> ExtractedRule | None:
         for key in HISTORY_KEYS:
             data.pop(key, None)
         if _whole(data):  # the rule's JSON form, checked when it was written
-            whole = _in_order(data)
+            # (`split_history` already put it in order: every field's dict is then too)
+            whole = data if tuple(data) == _RULE_ORDER else _in_order(data)
             rule = _stored_rule(whole)
             _remember(rule, whole)
             return rule
         return ExtractedRule.model_validate(data, context={STORED: True})
     except ValueError:  # a Rule node without a whole rule (pydantic's errors are ValueErrors)
         return None
+
+
+def split_history(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A stored rule document's JSON form and its history, apart.
+
+    The JSON form is in ``model_dump`` order when the document is whole (as
+    `parse_document` would make it), so parsing it later skips the reordering; the
+    history is the document's `HISTORY_KEYS` (versions, claims), which a decision
+    never reads and which is most of a consolidated rule's document.
+    """
+    history = {key: data[key] for key in HISTORY_KEYS if key in data}
+    form = {key: value for key, value in data.items() if key not in history}
+    return (_in_order(form) if _whole(form) else form), history
 
 
 def _whole(data: dict[str, Any]) -> bool:
@@ -218,4 +233,5 @@ __all__ = [
     "model_of_document",
     "parse_document",
     "parsed_more",
+    "split_history",
 ]

@@ -180,12 +180,18 @@ def test_every_version_of_a_name_is_served_until_it_is_removed() -> None:
 def test_a_key_twice_in_a_snapshot_serves_the_later_document() -> None:
     data = json.dumps(
         [
-            ["k", "Large TIV", "ALL", [], json.dumps(_document("Large TIV", "refer")), None],
-            ["k", "Large TIV", "ALL", [], json.dumps(_document("Large TIV", "decline")), None],
+            ["k", "Large TIV", "ALL", [], json.dumps(_document("Large TIV", "refer")), None, None],
+            [
+                "k", "Large TIV", "ALL", [], json.dumps(_document("Large TIV", "decline")), None,
+                json.dumps({"versions": [{"action": "decline"}]}),
+            ],
         ]
-    ).encode()
+    ).encode()  # fmt: skip
     loaded = ConditionIndex.from_bytes(data)
     assert [r.action for r in loaded.rules_named(["Large TIV"])["Large TIV"]] == ["decline"]
+    whole = loaded.rules[loaded.slot["k"]].whole_document()  # type: ignore[union-attr]
+    assert whole is not None
+    assert (whole["action"], whole["versions"]) == ("decline", [{"action": "decline"}])
 
 
 def test_routes_are_served_by_name_and_survive_a_snapshot() -> None:
@@ -294,10 +300,10 @@ def test_routes_are_served_the_same_after_the_index_compacts() -> None:
 def test_a_key_twice_in_a_snapshot_serves_the_later_route() -> None:
     data = json.dumps(
         [
-            ["k", "Large TIV", "ALL", [], None, [["TRIGGERS", "Welding"]]],
-            ["k", "Large TIV", "ALL", [], None, [["RESULTS_IN", "Decline"]]],
-            ["j", "Small TIV", "ALL", [], None, [["TRIGGERS", "Welding"]]],
-            ["j", "Small TIV", "ALL", [], None, None],
+            ["k", "Large TIV", "ALL", [], None, [["TRIGGERS", "Welding"]], None],
+            ["k", "Large TIV", "ALL", [], None, [["RESULTS_IN", "Decline"]], None],
+            ["j", "Small TIV", "ALL", [], None, [["TRIGGERS", "Welding"]], None],
+            ["j", "Small TIV", "ALL", [], None, None, None],
         ]
     ).encode()
     loaded = ConditionIndex.from_bytes(data)

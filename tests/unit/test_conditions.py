@@ -216,6 +216,6 @@ def test_a_snapshot_loads_to_the_index_it_was_saved_from() -> None:
         assert loaded.candidates(values, product) == index.candidates(values, product)
     # A key twice (not what `to_bytes` writes): the later entry replaces the earlier.
     twice = json.dumps(
-        [["k", "A", "ALL", [], None, None], ["k", "B", "GL", [], None, None]]
+        [["k", "A", "ALL", [], None, None, None], ["k", "B", "GL", [], None, None, None]]
     ).encode()
     assert [r.name for r in ConditionIndex.from_bytes(twice).rules if r] == ["B"]
