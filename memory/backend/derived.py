@@ -194,7 +194,8 @@ class DerivedIndexes:
         # The offset is read first: commits during the build are applied again later,
         # which is harmless (applying re-reads the current state of what changed).
         epoch, offset = parse_head(await self.reader.execute(head_commands(group_id)))
-        with _no_gc():  # the build's own awaits are its reads; nothing else runs long
+        # The build's own awaits are its reads; nothing else runs long.
+        with collection_paused():
             state = await kind.build(self.reader, group_id)
         EVENTS[f"{kind.name}:build"] += 1
         _freeze(state)
@@ -217,7 +218,7 @@ class DerivedIndexes:
                 head = snapshot.readline()
                 body = snapshot.read(os.fstat(snapshot.fileno()).st_size - len(head))
             meta = json.loads(head)
-            with _no_gc():
+            with collection_paused():
                 state = kind.load(body)
         except (OSError, ValueError, KeyError) as exc:
             logger.warning("ignoring unreadable index snapshot %s: %s", path, exc)
@@ -238,6 +239,9 @@ class DerivedIndexes:
             with os.fdopen(fd, "wb") as out:
                 out.write(head + b"\n" + kind.dump(held.state))
             os.replace(tmp, path)
+            for old in path.parent.glob(f"{kind.name}.v*.snap"):
+                if old != path:  # another version's snapshot: never loaded again
+                    old.unlink(missing_ok=True)
         except OSError as exc:  # a read-only or full disk costs a warm start, nothing more
             logger.warning("could not save index snapshot %s: %s", path, exc)
             return held
@@ -245,8 +249,13 @@ class DerivedIndexes:
 
 
 @contextmanager
-def _no_gc() -> Iterator[None]:
-    """Keep the cyclic GC out of a bulk allocation (it rescans every young object)."""
+def collection_paused() -> Iterator[None]:
+    """Keep the cyclic GC out of a bulk allocation (it rescans every young object).
+
+    For allocations that make no cycles and live long (a state being built or loaded,
+    rules being parsed): collections during them free nothing, and over a large heap
+    they made such work several times slower. `_freeze` moves them out of its way after.
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -285,6 +294,7 @@ __all__ = [
     "DerivedIndexes",
     "DerivedKind",
     "Reader",
+    "collection_paused",
     "forget",
     "held",
     "read_by_ids",

@@ -28,8 +28,9 @@ from typing import Any, NamedTuple, TypeGuard
 import numpy as np
 import orjson
 
+from memory.backend.derived import collection_paused
 from memory.underwriting.consolidate import signature
-from memory.underwriting.documents import collection_paused, parse_document, parsed_more
+from memory.underwriting.documents import parse_document, parsed_more
 from schemas.rules import (
     Condition,
     ExtractedRule,

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import gc
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import orjson
@@ -59,24 +57,6 @@ def model_of_document(document: Any) -> BaseModel | None:
     """The model `json_document` made `document` from (that very dict), else None."""
     entry = _MODELS.get(id(document))
     return entry[1] if entry is not None and entry[0] is document else None
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while rules are parsed.
-
-    Parsing makes a few objects per field of every rule, none of them in a cycle and
-    all of them long-lived, so collections during a parse free nothing; yet they ran
-    every few hundred rules and, over a heap of 100k indexed rules, made a cold
-    decision's parsing two to eight times slower. `parsed_more` then freezes them.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def parsed_more(count: int) -> None:
@@ -228,7 +208,6 @@ def _construct(cls: type[_M], values: dict[str, Any]) -> _M:
 
 
 __all__ = [
-    "collection_paused",
     "json_document",
     "model_of_document",
     "parse_document",

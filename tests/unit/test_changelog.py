@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 from memory.backend.changelog import (
     START,
     Change,
@@ -49,3 +52,30 @@ def test_a_poll_behind_the_trim_point_is_a_gap() -> None:
 def test_head_of_an_empty_log_is_the_start() -> None:
     assert parse_head([None, []]) == ("", START)
     assert parse_head([b"ep", [(b"7-1", {})]]) == ("ep", "7-1")
+
+
+def test_a_new_snapshot_version_removes_the_older_ones(tmp_path: Path) -> None:
+    """An index whose format changed (a new version) leaves no stale snapshot behind."""
+    from memory.backend.derived import DerivedIndexes, _Held
+
+    @dataclass
+    class Kind:
+        version: int
+        name: str = "conditions"
+
+        def dump(self, state: object) -> bytes:
+            return repr(state).encode()
+
+    class Reader:
+        target = "unix:///nowhere.sock"
+
+    indexes = DerivedIndexes(Reader(), tmp_path)  # type: ignore[arg-type]
+    for version in (2, 3):
+        held = _Held("e", "0-0", {"v": version})
+        indexes._save("g", Kind(version), held)  # type: ignore[arg-type]
+    other = Kind(1, name="lexical")
+    indexes._save("g", other, _Held("e", "0-0", {}))  # type: ignore[arg-type]
+    left = sorted(p.name for p in tmp_path.glob("*/g/*.snap"))
+    assert left == ["conditions.v3.snap", "lexical.v1.snap"]
+    (kept,) = tmp_path.glob("*/g/conditions.v3.snap")
+    assert kept.read_bytes().endswith(b"{'v': 3}")
