@@ -38,6 +38,7 @@ class RuleDraft:
     hedged: bool = False
     soft_limit: float | None = None
     historical: list[str] = field(default_factory=list)
+    withdrawn: bool = False
 
     def add_mitigants(self, fields: list[str], texts: list[str]) -> None:
         """Record mitigant fields and texts, without duplicates."""
@@ -51,7 +52,8 @@ class RuleDraft:
 
     def key(self) -> tuple[str, tuple[str, ...]]:
         """Identity of a rule inside one text: action and conditions."""
-        return self.action, tuple(sorted(repr(c) for c in self.conditions))
+        withdrawn = ("withdrawn",) if self.withdrawn else ()
+        return self.action, (*sorted(repr(c) for c in self.conditions), *withdrawn)
 
 
 class RuleAssembler:
@@ -247,6 +249,7 @@ class RuleAssembler:
             conditions=draft.conditions,
             data_fields=list(dict.fromkeys(fields)),
             text_id=meta.get("text_id"),
+            withdrawn=draft.withdrawn,
         )
 
 

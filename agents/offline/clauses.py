@@ -13,6 +13,15 @@ from agents.offline.vocab import FieldVocabulary
 from schemas.rules import Condition
 
 _PAREN = re.compile(r"\(([^()]*)\)")
+_ABILITY = re.compile(r"\b(?:can|could|might)\s+$", re.I)
+#: "that is not sprinklered is flagged": the negation ends with its own predicate, and a
+#: new verb starts the one the action cue belongs to.
+_NEW_PREDICATE = re.compile(
+    r"\b(?:not|never|without|no)\W+(?!(?:longer|be|been|yet|ever|even|always|often|\w+ly)\W)"
+    r"\w+\W+"
+    r"(?:is|are|gets?)\W+$",
+    re.I,
+)
 #: Left in a trigger where a proviso was cut off, so the approval it qualified still reads
 #: as conditional ("may be written provided that ..." -> "may be written if").
 _CONDITIONAL_MARK = "only if"
@@ -45,6 +54,8 @@ class ClauseAnalysis:
         waivable: Describes when a rule is waived ("the referral can be waived").
         from_to: An exception moving a case "from decline to referral".
         otherwise: Acts on what an accepted range leaves out ("otherwise", "anything closer").
+        comparative: A bare comparative opening the clause ("larger operations ..."), or None.
+        withdrawn: The clause ends the rule it names ("the moratorium ... is lifted").
     """
 
     text: str
@@ -63,6 +74,8 @@ class ClauseAnalysis:
     waivable: bool = False
     from_to: bool = False
     otherwise: bool = False
+    comparative: str | None = None
+    withdrawn: bool = False
 
 
 def detect_action(text: str) -> str | None:
@@ -78,8 +91,11 @@ def detect_action(text: str) -> str | None:
     for action, pattern in lx.ACTION_CUES:
         for match in pattern.finditer(text):
             before = text[max(0, match.start() - 60) : match.start()]
-            if lx.NEGATORS.search(before):
+            negator = lx.NEGATORS.search(before)
+            if negator and not _NEW_PREDICATE.search(negator.group(0)):
                 continue
+            if action == "verify" and _ABILITY.search(before):
+                continue  # "work we can verify", "what the desk could confirm": no duty
             word = match.group(0).split()[0].lower()
             past = word.endswith("ed") and word not in {"need", "exceed", "proceed"}
             if (
@@ -126,24 +142,35 @@ class ClauseAnalyzer:
         """
         text = strip_connectors(clause)
         trigger, mitigants = split_mitigant(text)
+        trigger = lx.PERSON_RELATIVE.sub(" ", lx.DESCRIPTIVE_SPAN.sub(",", trigger))
         trigger = lx.IGNORED_SPAN.sub(" ", lx.REASON_SPAN.sub(" ", trigger))
         result = ClauseAnalysis(text=text, trigger=trigger, mitigant_texts=mitigants)
         result.waivable = bool(lx.WAIVABLE.search(text))
         result.otherwise = bool(lx.OTHERWISE.search(clause))
+        result.withdrawn = bool(lx.WITHDRAWN.search(trigger))
+        bare = lx.BARE_COMPARATIVE.match(text)
+        result.comparative = bare.group(1) if bare else None
         result.continuation = bool(lx.CONTINUATION.search(trigger)) and bool(
             re.search(r"\b(?:it|that|this|they)\b", trigger, re.I)
         )
         from_to = lx.FROM_TO_ACTION.search(trigger)
         if from_to:
             result.action, result.from_to = action_from_word(from_to.group(1)), True
-        elif not _narrative(trigger) and not result.waivable:
+        elif not (
+            _narrative(trigger)
+            or result.waivable
+            or lx.OTHERS_PRACTICE.match(text)
+            or lx.EXEMPTION.search(trigger)
+        ):
             result.action = detect_action(trigger)
-        extracted = self.reader.read(trigger, context)
+        # "verify that a consent policy is in place": what is verified is the mitigant
+        verified = [m.group(0) for m in lx.VERIFY_OBJECT.finditer(trigger)]
+        extracted = self.reader.read(lx.VERIFY_OBJECT.sub(" ", trigger), context)
         result.conditions = extracted.conditions
         result.numbers = extracted.numbers
         result.protective_pos = extracted.protective_pos
         result.protective_neg = extracted.protective_neg
-        result.mitigant_fields = self.mitigant_fields(" ".join(mitigants))
+        result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
         result.occupancy = self.subjects.read(trigger)
         result.anaphor_size = bool(lx.SIZE_ANAPHOR.search(trigger))
         anaphor = lx.ANAPHOR_COMPARATOR.search(trigger)
@@ -215,5 +242,5 @@ def _narrative(trigger: str) -> bool:
 
 
 def _op_of(word: str) -> str:
-    low = word.lower()
-    return "lt" if low in {"under", "below", "less than"} else "gt"
+    first = word.lower().split()[0]
+    return "lt" if first in lx.BELOW_ANAPHOR_WORDS else "gt"

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
+from agents.offline.scales import listed_values, scale_ends
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
@@ -14,6 +15,7 @@ from schemas.rules import Condition
 
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
 _TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
+_TIME_WORDS = frozenset({"night", "hour", "minute", "second", "weekend", "shift", "season"})
 _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("ft", "miles"): 1 / 5280,
     ("miles", "ft"): 5280.0,
@@ -28,6 +30,14 @@ _BELOW_AFTER = re.compile(
     r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b", re.I
 )
 _PAREN = re.compile(r"\([^()]*\)")
+#: "is reduced from", "raised from": the numbers that follow are an old and a new limit.
+_CHANGE_FROM = re.compile(
+    r"\b(?:reduc|shorten|cut|rais|increas|lower|mov|chang|extend|tighten|loosen|drop|lift|"
+    r"bump|amend|revis|adjust)\w*\s+(?:\w+\s+){0,2}?from\s*\W?\s*$",
+    re.I,
+)
+_THAT = re.compile(r"^\s*(?:that|this|the same)\b", re.I)
+_MULTIPLIER = re.compile(r"^(?:\s*(?:times|fold)\b|-fold\b|x\b)", re.I)
 #: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
 _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
@@ -124,6 +134,8 @@ class ConditionReader:
         #: The numeric field the text is currently about (set by the reader of a text):
         #: "Two or more cancellations are referred. Three or more are declined."
         self.topic: str | None = None
+        #: The value last compared on the topic field ("... twice that height").
+        self.topic_value: float | None = None
 
     def read(self, trigger: str, context: str = "") -> Extracted:
         """Extract the conditions of a trigger text.
@@ -143,6 +155,11 @@ class ConditionReader:
             if h.operator and not h.soft_evidence
         )
         out.conditions.extend(self.labelled_numbers(trigger))
+        if not any(c.field == h.field for c in out.conditions for h in out.numbers):
+            # "9 or 10" only where the list runs to an end of a stated scale (gte 9)
+            listed = scale_ends(listed_values(trigger, out.numbers), self.vocab)
+            out.conditions.extend(c for c in listed if c.operator != "in")
+        out.conditions = scale_ends(out.conditions, self.vocab)
         out.conditions.extend(self.enum_values(trigger))
         out.conditions.extend(self.states(trigger))
         self._bools(trigger, out)
@@ -156,10 +173,20 @@ class ConditionReader:
         for mention in find_numbers(plain):
             if mention.attached and mention.unit not in _TIME_UNITS:
                 continue
+            multiplier = _MULTIPLIER.match(plain[mention.num_end :])
+            if multiplier:  # "one and a half times that height": a ratio, not a threshold
+                hit = self._multiple(plain, mention, multiplier.end())
+                if hit is not None:
+                    hits.append(hit)
+                continue
             pre = plain[max(0, mention.start - 40) : mention.start]
-            if mention.unit in _TIME_UNITS and (
-                lx.TIME_WINDOW_BEFORE.search(pre)
-                or lx.TIME_WINDOW_AFTER.match(plain[mention.end :])
+            if (
+                mention.unit in _TIME_UNITS
+                and (
+                    lx.TIME_WINDOW_BEFORE.search(pre)
+                    or lx.TIME_WINDOW_AFTER.match(plain[mention.end :])
+                )
+                and not self._named_window(pre)
             ):
                 continue
             pos = _token_index(tokens, mention.start)
@@ -174,10 +201,38 @@ class ConditionReader:
                 and hits[-1].field == hit.field
                 and (_RANGE_JOIN.fullmatch(plain[hits[-1].end : mention.start]))
             ):
-                hits[-1].operator, hit.operator = "gte", "lte"
+                before = plain[max(0, hits[-1].start - 50) : hits[-1].start]
+                if hits[-1].value > hit.value or _CHANGE_FROM.search(before):
+                    # "reduced from five to four miles": a change of limit, no range
+                    hits[-1].operator = hit.operator = None
+                else:
+                    hits[-1].operator, hit.operator = "gte", "lte"
             hit.end = mention.end
             hits.append(hit)
         return hits
+
+    def _named_window(self, pre: str) -> bool:
+        """True when a synonym ending in the window word names a field: "applied within"."""
+        low = re.sub(r"\s+", " ", pre.lower()).rstrip()
+        return any(
+            len(syn.split()) > 1 and low.endswith(syn.lower())
+            for info in self.vocab.of_kind("numeric")
+            for syn in info.spec.synonyms
+        )
+
+    def _multiple(self, text: str, mention: NumberMention, length: int) -> NumericHit | None:
+        """A multiple of the value last compared in the text: "above twice that height"."""
+        rest = text[mention.num_end + length :]
+        if self.topic is None or self.topic_value is None or not _THAT.match(rest):
+            return None
+        op = comparator(text, mention)
+        if op is None:
+            return None
+        value = round(mention.value * self.topic_value, 6)
+        info = self.vocab.fields[self.topic]
+        if info.spec.type == "int" and float(value).is_integer():
+            value = int(value)
+        return NumericHit(self.topic, value, op, mention.start, end=mention.end)
 
     def _hit(
         self, text: str, mention: NumberMention, info: FieldInfo, soft: bool, factor: float
@@ -212,6 +267,9 @@ class ConditionReader:
         """
         numeric = self.vocab.of_kind("numeric")
         unit = mention.unit
+        if unit is not None and unit != "percent":
+            # "stays of under 30 nights": a number with a unit word is no share
+            numeric = [i for i in numeric if i.unit not in {"percent", "rate"}]
         floor = 0.15
         if (
             unit is not None
@@ -221,6 +279,8 @@ class ConditionReader:
         ):
             # "100 seats" with no field counting seats: a word after the number that no
             # field uses needs clear naming words before the number is placed anywhere.
+            if unit in _TIME_WORDS:
+                return None  # "stays of under 30 nights": a duration no field measures
             unit, floor = None, 0.6
         exact = [i for i in numeric if _unit_ok(unit, i)]
         converted = {
@@ -310,7 +370,11 @@ class ConditionReader:
             (m.start(), lx.US_STATES[m.group(1).lower()]) for m in lx.STATE_NAME_RE.finditer(text)
         ]
         codes = set(lx.US_STATES.values())
-        found = [m for m in lx.STATE_CODE_RE.finditer(text) if m.group(1) in codes]
+        found = [
+            m
+            for m in lx.STATE_CODE_RE.finditer(text)
+            if m.group(1) in codes and not _in_identifier(text, m.start(), m.end())
+        ]
         hits += [
             (m.start(), m.group(1))
             for m in found
@@ -349,6 +413,11 @@ class ConditionReader:
                 out.conditions.append(
                     Condition(field=info.name, operator="eq", value=not mention.negated)
                 )
+
+
+def _in_identifier(text: str, start: int, end: int) -> bool:
+    """True for letters inside a code such as "DC-EX-01" (a form number, not a state)."""
+    return text[end : end + 1] == "-" or text[max(0, start - 1) : start] == "-"
 
 
 def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> FieldInfo | None:

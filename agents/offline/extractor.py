@@ -14,14 +14,14 @@ from pathlib import Path
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleAssembler
 from agents.offline.clauses import ClauseAnalyzer, detect_action
-from agents.offline.pipeline import (
-    TextReader,
+from agents.offline.pipeline import TextReader
+from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
+from agents.offline.texts import (
     decision_quality,
     header_product,
     single_product,
     strip_case_ids,
 )
-from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary, load_data_dictionary

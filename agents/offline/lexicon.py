@@ -20,7 +20,7 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "decline",
         re.compile(
-            r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not eligible|hard (?:stop|no)|"
+            r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not (?:an? )?eligible|hard (?:stop|no)|"
             r"knock(?:ed|s)? out|prohibited|unacceptable|uninsurable|not insurable|"
             r"not acceptable|"
             r"(?:may|can|will|shall) not be (?:bound|written|quoted|accepted|offered)|"
@@ -29,7 +29,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:is|are|be|been) suspended|moratorium|turn(?:ed|s)? down|"
             r"(?:do|does|will|shall|can) not (?:write|insure|accept|quote|bind|offer)|"
             r"(?:won't|don't|doesn't|cannot|can't) (?:write|insure|accept|quote|bind|offer)|"
-            r"cannot be (?:bound|written)|out of (?:our )?appetite|"
+            r"cannot be (?:bound|written)|out(?:side)? of (?:our |the )?appetite|"
+            r"outside (?:our |the )?(?:appetite|program)|"
             r"excluded from (?:the |our )?[\w\s-]{0,40}?(?:program|appetite|class)\w*|"
             r"reject(?:ed|s)?)\b",
             re.I,
@@ -56,7 +57,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:is |must be |will be )?(?:attached|required|mandatory|applies|applied)\b|"
             r"\bexclude[sd]? (?:the )?"
             r"(?:wind|windstorm|hail|coverage|flood|liquor|abuse|earthquake)|"
-            r"\b(?:coverage|cover|endorsement|peril) (?:is |are |will be |must be )?excluded\b|"
+            r"\b(?:coverage|cover|endorsement|peril)(?: parts?| sections?)? "
+            r"(?:is |are |will be |must be )?excluded\b|"
+            r"\b(?:is|are|be) (?:excluded|removed) (?:from [\w\s-]{0,40}?)?by (?:an? |the )?"
+            r"[\w\s-]{0,40}?(?:endorsement|exclusion)\b|"
             r"\b(?:is|are|be) excluded (?:from|under|on) (?:the |this |that )?(?:policy|coverage|"
             r"form|package)",
             re.I,
@@ -107,6 +111,9 @@ ACTION_PRIORITY: dict[str, int] = {
 
 #: Words that cancel an action cue found just after them.
 NEGATORS = re.compile(
+    r"\bno longer (?:requires?|needs?|calls? for)\W+(?:\w+\W+){0,3}$|"
+    r"\b(?:don't|do not|doesn't|does not|never) want\W+(?:\w+\W+){0,3}$|"
+    r"\b(?:cannot|can't|unable to)\s+(?:\w+\s+)?$|"
     r"\b(?:no|not|without|never|nor|instead of|rather than|don't|do not|does not|"
     r"doesn't|isn't|is not|won't|avoid|clear|clears|cleared|clearing|waive|waives|waived|"
     r"lift|lifts|remove|removes)\W+(?:\w+\W+){0,2}$|\bthan\s+(?:an?\s+)?$",
@@ -144,8 +151,9 @@ ACCEPTANCE = re.compile(
 #: What is left once an accepted range is stated: "anything closer", "otherwise".
 OTHERWISE = re.compile(
     r"\b(?:otherwise|if not|anything (?:else|closer|nearer|farther|further|more|less|"
-    r"fewer|over|under|above|below|higher|lower|beyond|outside|past|older|newer|"
-    r"bigger|smaller|larger|longer|shorter|worse|taller|heavier|wider|deeper|lower)|"
+    r"fewer|over|under|above|below|higher|lower|beyond|outside|inside|past|older|newer|"
+    r"bigger|smaller|larger|longer|shorter|worse|taller|heavier|wider|deeper|lower|"
+    r"slower|faster|sooner|later|earlier)|"
     r"any(?:thing|one)? (?:beyond|outside|past) "
     r"(?:that|this|it)|beyond (?:that|this)|outside (?:that|this)(?: range)?)\b",
     re.I,
@@ -200,8 +208,64 @@ NOT_A_MITIGANT = re.compile(
 )
 #: Spans that should not yield trigger conditions.
 IGNORED_SPAN = re.compile(
-    r"\b(?:regardless of|even (?:when|if|though)|irrespective of|no matter)\b[^;:]*", re.I
+    r"\b(?:regardless of|even (?:when|if|though)|irrespective of|no matter|"
+    r"whatever (?:the|its|their))\b[^;:]*",
+    re.I,
 )
+#: A clause opening on a bare comparative ("larger operations are referred", "a longer
+#: interval is referred"): it acts on what the number stated just before leaves out.
+#: Group 1 holds the comparative, read for its direction.
+BARE_COMPARATIVE = re.compile(
+    r"^(?:an?\s+|the\s+|any\s+)?(larger|bigger|longer|higher|greater|older|taller|"
+    r"heavier|wider|deeper|farther|further|more|smaller|shorter|lower|younger|closer|"
+    r"nearer|fewer|less|newer)\b(?!\s+than\b)",
+    re.I,
+)
+#: Comparatives that point above a bound (the rest point below it).
+GREATER_WORDS = frozenset(
+    "larger bigger longer higher greater older taller heavier wider deeper farther further "
+    "more".split()
+)
+#: "The moratorium ... is lifted", "Team-lead referral of ... is discontinued": the
+#: clause ends a rule rather than stating one.
+WITHDRAWN = re.compile(
+    r"\b(?:is|are|has been|have been)\s+(?:hereby\s+|now\s+)?(?:discontinued|withdrawn|"
+    r"rescinded|lifted|repealed|retired|revoked)\b",
+    re.I,
+)
+#: "The moratorium does not apply to renewals": a clause that exempts states no rule.
+EXEMPTION = re.compile(
+    r"\b(?:(?:does|do|shall|will|would) not apply|(?:is|are) not affected|unaffected|"
+    r"(?:is|are) exempt)\b",
+    re.I,
+)
+#: "Worked example: ...", "For instance, ...": an illustration, not a rule.
+EXAMPLE = re.compile(
+    r"^\s*(?:(?:a |another )?(?:worked |quick )?examples?|for (?:example|instance)|"
+    r"e\.g\.|illustration|scenario)\b",
+    re.I,
+)
+#: "Many carriers decline X; we do not": what other insurers do is no rule of ours.
+OTHERS_PRACTICE = re.compile(
+    r"^(?:many|most|some|several|a few|other|lots of)\s+(?:other\s+)?(?:carriers|insurers|"
+    r"markets|companies|writers|competitors)\b",
+    re.I,
+)
+#: A descriptive aside between commas (", common in buildings wired between 1965 and
+#: 1973,"): background, no trigger.
+DESCRIPTIVE_SPAN = re.compile(
+    r",\s*(?:(?:most |very |fairly |quite )?(?:common|typical|usual|frequent|rare|popular|"
+    r"widespread)|(?:often |usually |typically |commonly )?(?:found|seen|used))\b[^,;:]*,",
+    re.I,
+)
+#: "verify that an SPCC plan is in place": what is to be verified is no trigger.
+VERIFY_OBJECT = re.compile(
+    r"\b(?:verify|verifies|confirm|confirms|check|checks|ensure|ensures|make sure)\s+"
+    r"(?:that|whether|if)\b[^;:]*",
+    re.I,
+)
+#: ", who looks at door staff ...": what a person does describes no trigger.
+PERSON_RELATIVE = re.compile(r",\s*who\b[^;:]*", re.I)
 #: Reason clauses ("because ...", "due to ...") carry no trigger.
 REASON_SPAN = re.compile(
     r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|"
@@ -257,8 +321,10 @@ DIVERGENT_CUE = re.compile(
 ALIGNED_CUE = re.compile(
     r"\b(?:correct(?!ly)|agreed|aligned|consistent with|appropriately|right call)\b", re.I
 )
+#: The label a line recording one case gets ("GL-24-2210 | ... | approved").
+CASE_RECORD = "Case record"
 CASE_LABEL = re.compile(
-    r"^\s*(?:decision|outcome|finding|reviewer|result|qa|disposition)\s*:", re.I
+    r"^\s*(?:decision|outcome|finding|reviewer|result|qa|disposition|case record)\s*:", re.I
 )
 
 # --- products --------------------------------------------------------------------------------
@@ -334,7 +400,14 @@ TIME_WINDOW_BEFORE = re.compile(
 TIME_WINDOW_AFTER = re.compile(r"^\s*(?:ago|later|after|earlier|prior)\b", re.I)
 #: A comparator followed by an anaphor: "over that", "above that size".
 ANAPHOR_COMPARATOR = re.compile(
-    r"\b(more than|over|above|past|beyond|under|below|less than)\s+(?:that|this|it)\b", re.I
+    r"\b(more than|over|above|past|beyond|under|below|less than|"
+    r"(?:closer|nearer|fewer|younger|smaller|lower|shorter|farther|further|older|larger|"
+    r"bigger|higher|longer|taller) than)\s+(?:that|this|it)\b",
+    re.I,
+)
+#: Anaphoric comparisons that point below the earlier value ("closer than that").
+BELOW_ANAPHOR_WORDS = frozenset(
+    "under below less closer nearer fewer younger smaller lower shorter".split()
 )
 SIZE_ANAPHOR = re.compile(
     r"\b(?:that|this|those|these|such)\s+(?:size|level|amount|threshold|limit|value|"
@@ -362,7 +435,7 @@ LABEL_PREFIX = re.compile(r"^\s*([A-Z][\w&/' -]{0,30}?)\s*:\s+")
 
 DETERMINERS = frozenset(
     "a an the any all every each some such this that these those our their its his her no "
-    "new existing".split()
+    "new existing several many few various numerous".split()
 )
 #: Comparison words: never evidence that a text talks about one field.
 COMPARISON_WORDS = frozenset("below under over above vs versus per than more less".split())
@@ -377,6 +450,7 @@ GENERIC_NOUNS = frozenset(
     accounts policy policies quote quotes property properties business businesses insured
     insureds applicant applicants class classes case cases anything everything something
     nothing one ones combination file item items maximum minimum max min back out up down
+    rest remainder balance
     off away over again bad good exposure exposures structure structures
     site sites unit units value values data figure figures address addresses program programs
     product products line lines coverage coverages entity entities operation operations
@@ -410,12 +484,18 @@ NON_BUSINESS_WORDS = frozenset(
     somewhere nowhere
     first second third fourth fifth sixth seventh eighth ninth tenth next last finally
     firstly secondly thirdly lastly alone only
+    senior seniors how what why which neither either example examples cap caps threshold
+    thresholds answer answers question questions instruction instructions moratorium
+    declination exception exceptions decision decisions guidance trigger triggers check
+    checks criterion criteria characteristic characteristics
     """.split()
 )
 PRONOUNS = frozenset("it they them these those this that he she".split())
 
 #: Two-letter codes that are also common English words; only accepted as names.
-AMBIGUOUS_STATE_CODES = frozenset({"IN", "OR", "ME", "OK", "HI", "AS", "US", "DE", "PA", "AL"})
+AMBIGUOUS_STATE_CODES = frozenset(
+    {"IN", "OR", "ME", "OK", "HI", "AS", "US", "DE", "PA", "AL", "ID"}
+)
 STATE_NAME_RE = re.compile(
     r"\b(" + "|".join(sorted((n.title() for n in US_STATES), key=len, reverse=True)) + r")\b"
 )

@@ -9,7 +9,9 @@ from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import ClauseAnalysis, ClauseAnalyzer, action_from_word
 from agents.offline.conditions import NumericHit
+from agents.offline.scales import directed, inverted
 from agents.offline.textproc import Sentence, split_clauses, subject_only
+from agents.offline.texts import single_product
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 from schemas.rules import Condition
@@ -27,14 +29,6 @@ def find_product(text: str) -> str | None:
     return min(hits)[1] if hits else None
 
 
-def single_product(text: str | None) -> str | None:
-    """The product of a text that names exactly one product (source titles, headers)."""
-    if not text:
-        return None
-    names = {name for name, pattern in lx.PRODUCT_PATTERNS if pattern.search(text)}
-    return names.pop() if len(names) == 1 else None
-
-
 @dataclass
 class _Pending:
     """Conditions of a clause without action, waiting for the clause that acts on them."""
@@ -45,23 +39,7 @@ class _Pending:
     accepted: bool = False  # "at least 500 feet away is acceptable": the safe side
 
 
-_INVERSE = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
-
-
-def inverted(conditions: list[Condition]) -> list[Condition]:
-    """The complement of an accepted range: "at least 500 ft is acceptable" -> lt 500.
-
-    Only numeric bounds are inverted (categorical values stay as the subject); [] when
-    there is no bound to invert.
-    """
-    if not any(c.operator in _INVERSE for c in conditions):
-        return []
-    return [
-        Condition(field=c.field, operator=_INVERSE[c.operator], value=c.value)  # type: ignore[arg-type]
-        if c.operator in _INVERSE
-        else c
-        for c in conditions
-    ]
+_INSTEAD = re.compile(r"\binstead\b", re.I)
 
 
 class TextReader:
@@ -80,6 +58,7 @@ class TextReader:
         self.last_conditions: list[Condition] = []
         self.last_numbers: list[NumericHit] = []
         self.topic: str | None = None  # the numeric field last compared ("more than 30 days")
+        self.topic_value: float | None = None  # and the value it was compared with
         self.sentences: list[Sentence] = []
         self.used: set[int] = set()  # sentences that made, merged into or amended a rule
         self._current = -1
@@ -103,7 +82,7 @@ class TextReader:
             if sentence.is_question:
                 continue
             self._current = sentence.index
-            if sentence.is_case_label:  # "QA: ... has written them up to 14 feet"
+            if sentence.is_case_label or sentence.is_example:  # "QA: ... up to 14 feet"
                 self._evidence(sentence)
                 continue
             created = self._sentence(sentence, context)
@@ -133,11 +112,21 @@ class TextReader:
             if subject_only(clause, clauses[i + 1] if i + 1 < len(clauses) else None):
                 clause = f"{clause} are"  # ends the subject noun phrase
             self.analyzer.reader.topic = self.topic
+            self.analyzer.reader.topic_value = self.topic_value
             a = self.analyzer.analyze(clause, " ".join([context, *done]))
             done.append(clause)
             conditions = self._conditions(a, pending)
-            if a.action and conditions and not a.continuation:
-                if self._is_contrast(a, conditions) or self.analyzer.subjects.mitigated_outcome(
+            lone_flag = (  # "Buildings without sprinklers are referred": the missing flag
+                not conditions
+                and pending is None
+                and bool(a.protective_neg)
+                and a.action not in {None, "approve_with_conditions"}
+            )
+            if a.action and (conditions or lone_flag) and not a.continuation:
+                alternative = self._alternative(a, conditions, sentence)
+                if alternative:
+                    self._attach(alternative, [a.text])
+                elif self._is_contrast(a, conditions) or self.analyzer.subjects.mitigated_outcome(
                     clause, previous_mitigant
                 ):
                     self._attach(a.mitigant_fields + a.protective_pos, [a.text])
@@ -164,9 +153,9 @@ class TextReader:
                 pending = None  # an accepted range reaches the next clause only
             if any(h.field for h in a.numbers):
                 self.last_numbers = a.numbers
-            compared = [h.field for h in a.numbers if h.operator]
+            compared = [h for h in a.numbers if h.operator]
             if compared:
-                self.topic = compared[-1]
+                self.topic, self.topic_value = compared[-1].field, compared[-1].value
             previous_mitigant = " ".join(a.mitigant_texts) or previous_mitigant
         if pending is not None and pending.accepted:
             self._accepted = pending
@@ -180,7 +169,10 @@ class TextReader:
             value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
             op = "eq" if isinstance(value, str) else "in"
             conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
-        if a.action and not conditions and pending is not None and pending.accepted:
+        if a.action and not conditions and pending is not None and a.comparative:
+            # "operations of up to 2,000 acres; larger operations are referred"
+            conditions = directed(pending.conditions, a.comparative, pending.accepted)
+        elif a.action and not conditions and pending is not None and pending.accepted:
             # "... at least 500 feet away is acceptable; anything closer is declined"
             if a.otherwise:
                 conditions = inverted(pending.conditions)
@@ -224,6 +216,23 @@ class TextReader:
             and all(any(c == o for o in last.conditions) for c in conditions)
         )
 
+    def _alternative(
+        self, a: ClauseAnalysis, conditions: list[Condition], sentence: Sentence
+    ) -> list[str]:
+        """Flags that soften the rule just read: "... is declined; where Y, refer it instead".
+
+        Returns the boolean fields of a clause that says "instead" right after a rule of
+        the same sentence and names nothing but flags that rule lacks ([] otherwise).
+        """
+        if not self.drafts or not _INSTEAD.search(a.text):
+            return []
+        last = self.drafts[-1]
+        if last.sentence_index != sentence.index or last.action == a.action:
+            return []
+        known = {c.field for c in last.conditions}
+        flags = [c.field for c in conditions if c.value is True and c.field not in known]
+        return flags if len(flags) == len(conditions) else []
+
     def _other_subject(self, conditions: list[Condition], before: list[Condition]) -> bool:
         """True when a clause names a business class the earlier rule does not."""
 
@@ -258,7 +267,7 @@ class TextReader:
         texts = a.mitigant_texts + [
             f"{self.vocab.fields[n].spec.description}" for n in a.protective_neg if n in mitigants
         ]
-        return self._add(a.action, conditions, sentence, a.text, mitigants, texts)
+        return self._add(a.action, conditions, sentence, a.text, mitigants, texts, a.withdrawn)
 
     def _add(
         self,
@@ -268,6 +277,7 @@ class TextReader:
         clause: str,
         mitigant_fields: list[str] | None = None,
         mitigant_texts: list[str] | None = None,
+        withdrawn: bool = False,
     ) -> bool:
         """Create a draft, or merge into an identical earlier one. True when created."""
         product = find_product(clause) or find_product(sentence.raw)
@@ -277,6 +287,10 @@ class TextReader:
             explicit = product is not None
         if product is None and self.drafts and self.drafts[-1].product_explicit:
             product, explicit = self.drafts[-1].product, True
+        if product is None:
+            # "Section 8.5 of the Property manual is amended: ... Any building more than
+            # 4 miles ... is referred": the one product named before the rule.
+            product = single_product(" ".join(s.raw for s in self.sentences[: sentence.index]))
         draft = RuleDraft(
             action=action,
             conditions=conditions,
@@ -285,6 +299,7 @@ class TextReader:
             product=product,
             product_explicit=explicit,
             hedged=bool(lx.SOFT_HEDGE.search(self._near_text(sentence))),
+            withdrawn=withdrawn,
         )
         draft.add_mitigants(mitigant_fields or [], mitigant_texts or [])
         self.used.add(sentence.index)
@@ -369,9 +384,17 @@ class TextReader:
         return None
 
     def _drop_restatements(self) -> list[RuleDraft]:
-        """Drop "past 45 we decline" when 45 is an earlier rule's soft limit."""
+        """Drop "past 45 we decline" when 45 is an earlier rule's soft limit.
+
+        A withdrawal of a rule the same text states anew on the same fields ("referral
+        ... is discontinued; ... is declined") is dropped too: the new statement replaces
+        it, and a withdrawal of the same day would end the new rule as well.
+        """
+        stated = [{c.field for c in d.conditions} for d in self.drafts if not d.withdrawn]
         kept: list[RuleDraft] = []
         for draft in self.drafts:
+            if draft.withdrawn and {c.field for c in draft.conditions} in stated:
+                continue
             restated = any(
                 old.soft_limit is not None
                 and old.action == draft.action
@@ -387,24 +410,3 @@ class TextReader:
             if not restated:
                 kept.append(draft)
         return kept
-
-
-def decision_quality(text: str, source_type: str | None, sentences: list[Sentence]) -> str | None:
-    """Aligned / divergent for production case reviews, else None."""
-    if source_type != "production" and not any(s.is_case_label for s in sentences):
-        return None
-    if lx.DIVERGENT_CUE.search(text):
-        return "divergent"
-    if lx.ALIGNED_CUE.search(text):
-        return "aligned"
-    return None
-
-
-def header_product(sentences: list[Sentence]) -> str | None:
-    """The single product named by the first sentence of a text (a case header)."""
-    return single_product(sentences[0].raw) if sentences else None
-
-
-def strip_case_ids(text: str) -> str:
-    """Remove reference ids like "PCR-2024-117" that look like numbers."""
-    return re.sub(r"\b[A-Z]{2,}-\d{2,4}(?:-\d+)*\b", " ", text)

@@ -30,6 +30,8 @@ _STOP = frozenset(
     used using stay stays staying holding held storing stored working doing does done
     closer nearer farther further else otherwise worse better
     apply applies limit limits cover covers follow follows mean means
+    move moves moved change changes changed rise rises fall falls continue continues
+    inside slower faster sooner later earlier return returns
     """.split()
 )
 _IMPERATIVE = frozenset(
@@ -50,7 +52,14 @@ _REPORTING = re.compile(
     r"indicates|provides|reads)\s+(?:that\s+)?",
     re.I,
 )
-_NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()]")
+#: Verb forms of an action: the subject ends before them.
+_ACTION_WORD = re.compile(r"^(?:declin|refer|exclud|verif|confirm|flag|escalat|approv|reject)\w*$")
+#: "ninja or obstacle-course gyms": a singular modifier shares the plural head after it.
+_SHARED_HEAD = re.compile(
+    r"\b([a-z][\w-]*[^s\W])\s+(or|and)\s+([a-z][\w-]*)\s+([a-z][\w-]*s)\b", re.I
+)
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()/]")
 
 
 def _noun_phrase(text: str) -> str:
@@ -65,6 +74,8 @@ def _noun_phrase(text: str) -> str:
         low = word.lower().strip("'’")
         if low in _STOP:
             return " ".join(words).replace(" ,", ",").strip(" ,")
+        if _ACTION_WORD.match(low):  # "the senior confirms", "the portal refers": an agent
+            return "" if not words or words[-1] != "," else " ".join(words)[:-2].strip(" ,")
         if word in {";", ":", "(", ")"} or word[0].isdigit() or find_numbers(word):
             return ""
         if _CONTRACTION.search(low) or low in _PERSONAL:
@@ -75,8 +86,20 @@ def _noun_phrase(text: str) -> str:
             and (words[-1].lower().endswith("s") or words[-1].lower() in lx.GENERIC_NOUNS)
         ):  # "roofers using torches", "any insured running ten trucks": a participle
             return " ".join(words).replace(" ,", ",").strip(" ,")
+        if words and low.endswith("ing") and _ends_participle(text[match.end() :]):
+            # "a contractor subletting more than ...": a participle with its object
+            return " ".join(words).replace(" ,", ",").strip(" ,")
         words.append(word)
     return ""
+
+
+def _ends_participle(rest: str) -> bool:
+    """True when the word after an -ing word opens its object or complement."""
+    nxt = _NP_WORD.search(rest)
+    if nxt is None:
+        return False
+    low = nxt.group(0).lower()
+    return low in _STOP or low in lx.DETERMINERS or low[0].isdigit() or bool(find_numbers(low))
 
 
 def _singular(word: str) -> str:
@@ -143,13 +166,15 @@ class SubjectReader:
         Returns:
             Lower-case singular values; several for a list subject.
         """
-        text = strip_connectors(clause)
+        text = _PARENTHESES.sub(" ", strip_connectors(clause))  # "Private party (weddings)"
         reporting = _REPORTING.match(text)
         if reporting:
             text = text[reporting.end() :]
         if lx.SUBORDINATOR.match(text):
             return []
         prep = re.match(r"^(?:on|for|with|among)\s+", text, re.I) or _REFUSAL.match(text)
+        if prep and prep.group(0).lower().startswith("with") and "," in text:
+            return []  # "With several fires active in the state, new business is ...": no subject
         if prep:
             text = text[prep.end() :]
         first = text.split()[0].lower() if text.split() else ""
@@ -157,10 +182,10 @@ class SubjectReader:
             text = text.split(None, 1)[1]
         elif first in _IMPERATIVE:
             return []
-        phrase = _noun_phrase(text)
+        phrase = _SHARED_HEAD.sub(r"\1 \4 \2 \3 \4", _noun_phrase(text))
         for value in self.enum_values:  # "knob and tube" is one value, not a list
             phrase = value_pattern(value.lower()).sub(" ", phrase)
-        items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", phrase)]
+        items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*/\s*", phrase)]
         values = [v for v in (self._clean(i) for i in items) if v]
         return list(dict.fromkeys(values))
 
@@ -186,6 +211,8 @@ class SubjectReader:
             item = pattern.sub(" ", item)
         item = lx.STATE_NAME_RE.sub(" ", item)
         words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", item)]
+        while len(words) > 1 and words[0].lower() in lx.DETERMINERS:
+            words.pop(0)
         while len(words) > 1 and "-" in words[0]:
             words.pop(0)
         if any(w.lower() in lx.DETERMINERS for w in words[1:]):
@@ -230,6 +257,10 @@ class SubjectReader:
             ex_words = example.lower().split()
             if len(ex_words) != len(words):
                 continue
+            if not (set(words) & set(ex_words)) and any(
+                abs(len(a) - len(b)) > 3 for a, b in zip(words, ex_words, strict=True)
+            ):
+                continue  # a bare prefix is no evidence: "rest" is not "restaurant"
             if all(
                 a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)))
                 for a, b in zip(words, ex_words, strict=True)

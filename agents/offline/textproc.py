@@ -72,6 +72,11 @@ class Sentence:
         return (self.label or "").lower() in {"q", "question"} or self.text.rstrip().endswith("?")
 
     @property
+    def is_example(self) -> bool:
+        """Return True for an illustration ("Worked example: ...", "For instance, ...")."""
+        return bool(lx.EXAMPLE.match(self.label or "") or lx.EXAMPLE.match(self.text))
+
+    @property
     def is_case_label(self) -> bool:
         """Return True for "Decision: declined." style case outcome lines."""
         return bool(self.label) and bool(lx.CASE_LABEL.match(f"{self.label}:"))
@@ -184,6 +189,9 @@ def table_rows(lines: list[str]) -> list[str]:
     header: list[str] | None = None
     for i, line in enumerate(rows):
         width = len(cells[i])
+        if header is not None and width == len(header) and _action_columns(header):
+            out.extend(_action_column_rows(header, cells[i]))
+            continue
         if header is not None and width == len(header):
             # A number needs its column's name ("PPC 7-8"), and so does a cell under a
             # phrase ("Required protection"); a word under a one-word label stands alone.
@@ -200,6 +208,26 @@ def table_rows(lines: list[str]) -> list[str]:
             continue
         out.append(line)
     return out
+
+
+def _action_columns(header: list[str]) -> list[int]:
+    """Columns whose header states an action ("Refer when ... is above"), when 2 or more."""
+    found = [
+        i
+        for i, h in enumerate(header)
+        if i and any(pattern.search(h) for _, pattern in lx.ACTION_CUES)
+    ]
+    return found if len(found) >= 2 else []
+
+
+def _action_column_rows(header: list[str], cells: list[str]) -> list[str]:
+    """One sentence per action column: "Music festival: decline when ... is above 12,000"."""
+    rows: list[str] = []
+    for i in _action_columns(header):
+        if not re.search(r"\w", cells[i]):
+            continue  # "-": no threshold for this action
+        rows.append(f"{header[0]} {cells[0]}, {header[i]} {cells[i]}.")
+    return rows
 
 
 def subject_only(clause: str, following: str | None) -> bool:
@@ -224,7 +252,10 @@ def split_clauses(text: str) -> list[str]:
         The clauses, in order.
     """
     parts = [
-        p for piece in re.split(r";|:(?!\d)", text) for p in _DASH_SPLIT.split(piece) if p.strip()
+        p
+        for piece in re.split(r";|:(?!\d)|,\s+(?=(?:anything|otherwise)\b)", text)
+        for p in _DASH_SPLIT.split(piece)
+        if p.strip()
     ]
     clauses: list[str] = []
     for part in parts:

@@ -15,6 +15,12 @@ from schemas.fields import DataDictionary, FieldSpec
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
 _NEGATION_WORDS = frozenset({"no", "not", "without", "lack", "lacking", "absent", "missing"})
+#: Verb forms that say how long something goes on ("lasting"), naming a duration field.
+_DURATION_VERBS = frozenset({"lasting", "lasts", "lasted"})
+_AFTER_NEGATION = frozenset({"not", "isn't", "aren't", "never"})
+_IRREGULAR_PARTICIPLES = frozenset(
+    "kept held done given shown taken made seen written met set run put worn".split()
+)
 _NEGATIVE_BELOW = re.compile(r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*below", re.I)
 #: A scale a description states: "1 (best) to 10 (no fire service)", "0-100".
 _SCALE = re.compile(
@@ -235,6 +241,8 @@ class FieldVocabulary:
         for i, tok in enumerate(tokens):
             if i == unit_at:
                 continue
+            if tok.text.lower() in _DURATION_VERBS and "duration" in info.tokens:
+                score += prox(i)  # "events lasting more than three days": a duration
             if tok.stem in info.tokens:
                 score += self.idf.get(tok.stem, 0.0) * prox(i)
             elif tok.stem in info.desc_tokens and tok.stem not in lx.STOPWORDS:
@@ -262,6 +270,16 @@ def _negated_before(tokens: list[Token], index: int) -> bool:
     return any(t.text.lower() in _NEGATION_WORDS for t in tokens[start:index])
 
 
+def _negated_after(tokens: list[Token], last: int) -> bool:
+    """A negated participle right after the mention: "MFA is not enforced"."""
+    after = [t.text.lower() for t in tokens[last + 1 : last + 3]]
+    return (
+        len(after) == 2
+        and after[0] in _AFTER_NEGATION
+        and (after[1].endswith("ed") or after[1] in _IRREGULAR_PARTICIPLES)
+    )
+
+
 def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list[BoolMention]:
     hits: list[BoolMention] = []
     for i, tok in enumerate(tokens):
@@ -272,6 +290,6 @@ def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list
         if not matched or matched[0][0] != 0:
             continue
         last = i + matched[0][1]
-        negated = base is not None or _negated_before(tokens, i)
+        negated = base is not None or _negated_before(tokens, i) or _negated_after(tokens, last)
         hits.append(BoolMention(name, i, last, negated, True))
     return hits

@@ -284,7 +284,10 @@ def _digit_mentions(text: str) -> list[NumberMention]:
         if scale and (money or scale in {"million", "billion", "thousand"}):
             value *= _SCALE_LETTER.get(scale, 1.0)
         elif scale:
-            value *= _SCALE_LETTER.get(scale, 1.0) if scale in {"k", "mm", "bn"} else 1.0
+            # "100k records", "1M records" (a capital M glued to the number is a million;
+            # a lower-case or spaced "m" may be metres or minutes)
+            glued_m = match.group("scale") in {"M", "MM"}
+            value *= _SCALE_LETTER.get(scale, 1.0) if scale in {"k", "mm", "bn"} or glued_m else 1.0
         num_end = match.end()
         if match.group("pct"):
             found.append(NumberMention(value, "percent", match.start(), num_end, num_end))
