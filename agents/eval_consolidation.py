@@ -30,7 +30,7 @@ from agents.underwriting.service import decide_submission
 from memory import GraphMemory, Namespace
 from memory.underwriting import GraphAnalytics
 from memory.underwriting.consolidate import signature
-from memory.underwriting.history import open_conflicts
+from memory.underwriting.history import flagged_conflicts, open_conflicts
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -209,12 +209,16 @@ async def _decisions(
 async def _conflicts(
     memory: GraphMemory, ns: Namespace, gold: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    found = await open_conflicts(memory, ns)
+    # A gold conflict is found when memory flagged it, open now or settled since by a
+    # later statement (the dataset lists a disagreement even when a later text settles it).
+    found = await flagged_conflicts(memory, ns)
+    still_open = {frozenset(c.text_ids) for c in await open_conflicts(memory, ns)}
     flagged = {frozenset(c.text_ids) for c in found}
     hit = [g["id"] for g in gold if frozenset(g["text_ids"]) in flagged]
     return {
         "gold": len(gold),
         "flagged": len(found),
+        "open": len(still_open),
         "found": len(hit),
         "missed": [g["id"] for g in gold if g["id"] not in hit],
     }

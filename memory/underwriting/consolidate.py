@@ -235,7 +235,12 @@ def _match(claim: ExtractedRule, rule: ExtractedRule) -> tuple[int, float]:
     """How well a claim fits a rule of its signature, best first.
 
     The score is 3 for the same content, 2 for the same threshold, 1 for the same
-    action and 0 for neither (another tier); then the closeness of the thresholds.
+    action and 0 for neither; then the closeness of the thresholds. For a statement
+    every rule of the signature fits (`_best(..., statement=True)`): the policy's "same
+    rule" ignores thresholds and actions, so a statement that changes both amends the
+    nearest rule, and only another limit of a text that already spoke that day starts
+    a tier of its own. Practice about neither the limit nor the action of any rule is
+    about a rule of its own.
     """
     action, values = _content(claim)
     same_action, same_values = action == rule.action, values == _content(rule)[1]
@@ -245,10 +250,19 @@ def _match(claim: ExtractedRule, rule: ExtractedRule) -> tuple[int, float]:
     return score, -gap
 
 
-def _best(claim: ExtractedRule, options: Iterable[tuple[Lineage, ExtractedRule]]) -> list[Lineage]:
-    """The lineages a claim is about among (lineage, its rule) options: the best fits."""
+def _best(
+    claim: ExtractedRule,
+    options: Iterable[tuple[Lineage, ExtractedRule]],
+    *,
+    statement: bool = False,
+) -> list[Lineage]:
+    """The lineages a claim is about among (lineage, its rule) options: the best fits.
+
+    A statement fits any rule of its signature; practice only one whose limit or
+    action it shares.
+    """
     scored = [(_match(claim, rule), lin) for lin, rule in options]
-    scored = [item for item in scored if item[0][0] > 0]
+    scored = [item for item in scored if statement or item[0][0] > 0]
     if not scored:
         return []
     top = max(score for score, _ in scored)
@@ -296,7 +310,9 @@ def _apply_statements(lineages: list[Lineage], day: str, claims: list[ExtractedR
             for lin in lineages
             if id(lin) not in mine and (id(lin) in day_of or lin.current is not None)
         ]
-        fits = _best(claim, [(lin, rule) for lin, rule in options if rule is not None])
+        fits = _best(
+            claim, [(lin, rule) for lin, rule in options if rule is not None], statement=True
+        )
         target = fits[0] if fits else None
         entry = day_of.get(id(target)) if target is not None else None
         if entry is not None and _content(entry.claims[0]) != _content(claim):

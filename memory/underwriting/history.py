@@ -148,8 +148,34 @@ async def open_conflicts(memory: GraphMemory, namespace: Namespace) -> list[Open
     return sorted(found.values(), key=lambda c: (c.date or "", c.rules))
 
 
+async def flagged_conflicts(memory: GraphMemory, namespace: Namespace) -> list[OpenConflict]:
+    """Every conflict memory ever flagged: the open ones and those settled since.
+
+    A conflict stays on the versions it was flagged on when a later statement settles
+    it (the settled side ends, the other is amended), so a rule's history shows when
+    two texts disagreed and until when. Read from every rule's versions.
+    """
+    found: dict[tuple[str, str], OpenConflict] = {}
+    for versions in await _every_rule(memory, namespace):
+        for version in versions:
+            for c in version.conflicts:
+                pair = tuple(sorted((version.rule_name, c.rule_name)))
+                found.setdefault(
+                    (pair[0], pair[1]),
+                    OpenConflict(
+                        rules=(version.rule_name, c.rule_name),
+                        text_ids=tuple(c.text_ids),
+                        fields=tuple(c.fields),
+                        product_type=version.product_type,
+                        date=c.date,
+                    ),
+                )
+    return sorted(found.values(), key=lambda c: (c.date or "", c.rules))
+
+
 __all__ = [
     "OpenConflict",
+    "flagged_conflicts",
     "open_conflicts",
     "rule_history",
     "rules_as_of",

@@ -544,3 +544,44 @@ def test_a_later_text_stating_both_limits_keeps_both_as_tiers() -> None:
     current = [lin.current for lin in consolidate([guide, course, *both]) if lin.current]
     assert sorted(rule.conditions[0].value for rule in current) == [25, 35]
     assert all(rule.conflicts == [] and "b" in _texts(rule) for rule in current)
+
+
+def test_a_later_statement_changing_limit_and_action_amends_the_rule() -> None:
+    """README 2: a later statement that changes threshold and action is an amendment."""
+    manual = claim("m", "2023-02-06", limit=16)  # decline over 16
+    bulletin = claim("b", "2025-04-01", "compliance", action="refer", limit=20)
+    (rule,) = consolidate([manual, bulletin])
+    current = rule.current
+    assert current is not None
+    assert (current.action, current.conditions[0].value) == ("refer", 20)
+    assert [(v.action, v.valid_from, v.valid_to) for v in rule.versions] == [
+        ("decline", "2023-02-06", "2025-04-01"),
+        ("refer", "2025-04-01", None),
+    ]
+
+
+def test_two_texts_of_one_day_that_differ_in_limit_and_action_conflict() -> None:
+    """README 5: equal standing, one date, disagreeing on both: a conflict, not two tiers."""
+    one = claim("a", "2024-01-08", action="refer", limit=15_000)
+    other = claim("b", "2024-01-08", limit=7_500)  # decline over 7,500
+    rules = consolidate([one, other])
+    assert len(rules) == 2
+    for rule in rules:
+        assert rule.current is not None
+        assert [c.text_ids for c in rule.current.conflicts] in (
+            [["a", "b"]], [["b", "a"]],
+        )  # fmt: skip
+
+
+def test_a_settled_conflict_stays_on_the_versions_it_was_open_on() -> None:
+    """A later statement settles a conflict; the history still shows the disagreement."""
+    one = claim("a", "2024-01-08", action="refer", limit=15_000)
+    other = claim("b", "2024-01-08", action="refer", limit=7_500)
+    bulletin = claim("c", "2025-02-03", "compliance", action="refer", limit=10_000)
+    rules = consolidate([one, other, bulletin])
+    assert [r.current.conditions[0].value for r in rules if r.current] == [10_000]
+    flagged = {
+        tuple(sorted(c.text_ids)) for r in rules for v in r.versions for c in v.conflicts
+    }
+    assert flagged == {("a", "b")}
+    assert all(not r.current.conflicts for r in rules if r.current)
