@@ -585,3 +585,16 @@ def test_a_settled_conflict_stays_on_the_versions_it_was_open_on() -> None:
     }
     assert flagged == {("a", "b")}
     assert all(not r.current.conflicts for r in rules if r.current)
+
+
+def test_practice_sharing_only_the_limit_or_only_the_action_softens_the_stated_rule() -> None:
+    """Practice fits a rule whose limit or action it shares; the rule keeps its own."""
+    for practice in (
+        claim("l", "2023-06-01", "production", action="refer", soft_limit=24),  # same limit
+        claim("l", "2023-06-01", "production", limit=22, soft_limit=24),  # same action
+    ):
+        (rule,) = consolidate([claim("m", "2023-01-01"), practice])
+        current = rule.current
+        assert current is not None
+        assert (current.action, current.conditions[0].value) == ("decline", 20)
+        assert (current.threshold_type, current.soft_limit) == ("soft", 24)
