@@ -16,6 +16,7 @@ pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLIDATION = ROOT.parent / "shared" / "datasets" / "consolidation" / "dev"
+BLIND3 = ROOT / "agents" / "data" / "consolidation" / "blind3"
 THREE_TEXTS = [
     {
         "id": "manual",
@@ -188,3 +189,22 @@ def test_conflicts_are_listed_and_noted_on_decisions(falkordb_dir: Path, tmp_pat
     )
     assert decision["decision"] == "decline"  # both fire: the more severe applies
     assert any("open conflict" in n and liquor["rules"][0] in n for n in decision["notes"])
+
+
+def test_a_settled_conflict_is_listed_with_all(falkordb_dir: Path) -> None:
+    """blind3 holds a conflict a later bulletin settled and one left open."""
+    ns = str(Namespace.agent("settled"))
+    fields = str(BLIND3 / "fields.json")
+    ok(athena(falkordb_dir, "ingest", str(BLIND3 / "claims.jsonl"), "--rules", "--namespace", ns,
+              "--fields", fields, "--json"))  # fmt: skip
+    gold = [json.loads(line) for line in (BLIND3 / "conflicts.jsonl").open()]
+    texts = {frozenset(g["text_ids"]) for g in gold}
+    listed = ok(athena(falkordb_dir, "conflicts", "--namespace", ns, "--json"))
+    everything = ok(athena(falkordb_dir, "conflicts", "--all", "--namespace", ns, "--json"))
+    assert {frozenset(c["text_ids"]) for c in everything} == texts
+    assert len(listed) == 1 and frozenset(listed[0]["text_ids"]) in texts
+    status = {frozenset(c["text_ids"]): c["status"] for c in everything}
+    assert sorted(status.values()) == ["open", "settled"]
+    assert status[frozenset(listed[0]["text_ids"])] == "open"
+    text = athena(falkordb_dir, "conflicts", "--all", "--namespace", ns)
+    assert text.stdout.count("settled since") == 1
