@@ -23,7 +23,7 @@ Pure: no store, no clock. `memory.underwriting.claims` reads and writes lineages
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
@@ -235,12 +235,12 @@ def _match(claim: ExtractedRule, rule: ExtractedRule) -> tuple[int, float]:
     """How well a claim fits a rule of its signature, best first.
 
     The score is 3 for the same content, 2 for the same threshold, 1 for the same
-    action and 0 for neither; then the closeness of the thresholds. For a statement
-    every rule of the signature fits (`_best(..., statement=True)`): the policy's "same
-    rule" ignores thresholds and actions, so a statement that changes both amends the
-    nearest rule, and only another limit of a text that already spoke that day starts
-    a tier of its own. Practice about neither the limit nor the action of any rule is
-    about a rule of its own.
+    action and 0 for neither; then the closeness of the thresholds. A score of 0 fits
+    only a rule stated on an earlier day (`_best(..., earlier=...)`): the policy's "same
+    rule" ignores thresholds and actions, so a later statement that changes both amends
+    the nearest rule. Limits of one day that share neither are tiers (a text's "refer
+    over 20, decline over 50", or undated texts ingested together), and practice about
+    neither the limit nor the action of any rule is about a rule of its own.
     """
     action, values = _content(claim)
     same_action, same_values = action == rule.action, values == _content(rule)[1]
@@ -254,15 +254,15 @@ def _best(
     claim: ExtractedRule,
     options: Iterable[tuple[Lineage, ExtractedRule]],
     *,
-    statement: bool = False,
+    earlier: Collection[int] = (),
 ) -> list[Lineage]:
     """The lineages a claim is about among (lineage, its rule) options: the best fits.
 
-    A statement fits any rule of its signature; practice only one whose limit or
-    action it shares.
+    A claim fits a rule whose limit or action it shares, and a statement also any rule
+    stated on an earlier day (the ids of those lineages: `earlier`).
     """
     scored = [(_match(claim, rule), lin) for lin, rule in options]
-    scored = [item for item in scored if statement or item[0][0] > 0]
+    scored = [item for item in scored if item[0][0] > 0 or id(item[1]) in earlier]
     if not scored:
         return []
     top = max(score for score, _ in scored)
@@ -310,9 +310,13 @@ def _apply_statements(lineages: list[Lineage], day: str, claims: list[ExtractedR
             for lin in lineages
             if id(lin) not in mine and (id(lin) in day_of or lin.current is not None)
         ]
-        fits = _best(
-            claim, [(lin, rule) for lin, rule in options if rule is not None], statement=True
-        )
+        live = [(lin, rule) for lin, rule in options if rule is not None]
+        earlier = {  # by calendar day: the undated claims of one day's writes are tiers
+            id(lin)
+            for lin, rule in live
+            if id(lin) not in day_of and rule.valid_from and rule.valid_from[:10] < day[:10]
+        }
+        fits = _best(claim, live, earlier=earlier)
         target = fits[0] if fits else None
         entry = day_of.get(id(target)) if target is not None else None
         if entry is not None and _content(entry.claims[0]) != _content(claim):

@@ -560,17 +560,23 @@ def test_a_later_statement_changing_limit_and_action_amends_the_rule() -> None:
     ]
 
 
-def test_two_texts_of_one_day_that_differ_in_limit_and_action_conflict() -> None:
-    """README 5: equal standing, one date, disagreeing on both: a conflict, not two tiers."""
-    one = claim("a", "2024-01-08", action="refer", limit=15_000)
-    other = claim("b", "2024-01-08", limit=7_500)  # decline over 7,500
-    rules = consolidate([one, other])
-    assert len(rules) == 2
-    for rule in rules:
-        assert rule.current is not None
-        assert [c.text_ids for c in rule.current.conflicts] in (
-            [["a", "b"]], [["b", "a"]],
-        )  # fmt: skip
+def test_limits_of_one_day_that_share_neither_limit_nor_action_are_tiers() -> None:
+    """Only a later statement amends across limit and action; texts of one day are tiers.
+
+    Undated texts ingested on one day (a dataset's "verify over 20%" and "refer over
+    100%" from two documents) stay two rules, whatever the time of each write.
+    """
+    days = [("2024-01-08", "2024-01-08")]
+    days.append(("2024-01-08T09:00:00+00:00", "2024-01-08T17:30:00+00:00"))
+    for first, second in days:
+        one = claim("a", first, action="verify", limit=20)
+        other = claim("b", second, "training", action="refer", limit=100)
+        rules = consolidate([one, other])
+        now = [r.current for r in rules if r.current]
+        assert sorted((v.action, v.conditions[0].value) for v in now) == [
+            ("refer", 100), ("verify", 20),
+        ]  # fmt: skip
+        assert all(r.current.conflicts == [] for r in rules if r.current)
 
 
 def test_a_settled_conflict_stays_on_the_versions_it_was_open_on() -> None:
