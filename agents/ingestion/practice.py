@@ -5,16 +5,18 @@ cap is a guideline; we have signed off up to 23" or "22 employees, approved by t
 senior underwriter". Read as a rule of its own, such a text becomes a second hard
 rule or nothing at all. Here it is read against the rules already known (stored, or
 stated by an earlier text of the batch) as *claims about them*: a revision (a limit
-called a guideline, and how far approvals went) or an approval past a limit. The
-consolidation policy (`memory.underwriting.consolidate`) then makes the rule soft,
-with its soft limit and exceptions, on the commit path, the same in every mode.
+called a guideline, and how far approvals went), an approval past a limit, or a
+relief (a protection practice accepts: "if the building is sprinklered I let the desk
+write it", read by the extractor as mitigants without conditions and bound here to
+the one rule the text speaks of). The consolidation policy
+(`memory.underwriting.consolidate`) then makes the rule soft, with its soft limit,
+exceptions and mitigants, on the commit path, the same in every mode.
 
 Everything field-specific comes from the rules themselves (their fields' words).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from agents.ingestion.matching import (
@@ -22,10 +24,20 @@ from agents.ingestion.matching import (
     limit_signature,
     limit_value,
     revision_claim,
-    revision_claims,
+    revision_targets,
 )
-from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product, single_product
+from agents.offline.practice_text import (
+    APPROVED,
+    COMMON_UNITS,
+    REFUSED,
+    SQFT,
+    field_words,
+    read_limits,
+    says,
+    unit_words,
+)
+from agents.offline.relief import grants, is_relief, relief_of, with_mitigants
 from memory import GraphMemory, Namespace
 from memory.underwriting import GraphAnalytics, condition_index
 from memory.underwriting.consolidate import STATEMENT_TYPES, signature
@@ -33,86 +45,23 @@ from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_GUIDELINE = re.compile(
-    r"\b(?:guidelines?|soft (?:limit|cap|threshold)|not a hard|more of a|rule of thumb|"
-    r"flexible|not (?:a )?(?:strict|firm))\b",
-    re.I,
-)
-_HARD = re.compile(r"\b(?:hard (?:limit|cap|line|stop)|no exceptions?)\b", re.I)
-_SIGNED_OFF = re.compile(
-    r"\b(?:signed off|sign off|signing off|okayed|cleared)\s+(?:\w+\s+){0,3}?up to\s+", re.I
-)
-_APPROVED = re.compile(
-    r"\b(?:approved|accepted|bound|signed off|okayed|written with conditions|quoted and bound)\b",
-    re.I,
-)
-_REFUSED = re.compile(r"\b(?:declined|not approved|rejected|refused|turned down|denied)\b", re.I)
-#: "the biggest I've signed off was 32", "the highest we have written is $8.75M".
-_FURTHEST = re.compile(
-    r"\b(?:biggest|largest|highest|most|furthest|lowest|smallest|oldest)\b[^.;]{0,60}?"
-    r"\b(?:signed off|approved|written|wrote|accepted|bound|gone|taken)\b[^.;]{0,30}?"
-    r"\b(?:was|is|at|were)\b:?\s*",
-    re.I,
-)
-_LOOK_AHEAD = 4  # sentences after a guideline in which its approvals may follow
 _NEAR = 40  # characters around a number in which its field's words must appear
-#: Words of a field name that say nothing of which field it is (units, generic nouns).
-_GENERIC = frozenset(
-    {
-        "count", "usd", "pct", "percent", "amount", "total", "number", "num", "year", "value",
-        "day", "month", "mile", "building", "per", "rate", "ratio", "score", "level", "type",
-    }
-)  # fmt: skip
 _ORDERING = frozenset({"gt", "gte", "lt", "lte"})
-_SQFT = re.compile(r"\bsq(?:uare)?\.?\s*(?:ft|feet|foot)\b\.?", re.I)
-
-
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCES.split(text) if s.strip()]
-
-
-def _approved_values(sentence: str) -> list[float]:
-    """Values a sentence says practice went up (or down) to: "approved up to 23"."""
-    cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
-    cue = cue or _FURTHEST.search(sentence)
-    if cue is None:
-        return []
-    return [n.value for n in find_numbers(sentence) if n.start >= cue.end()][:1]
 
 
 def read_revisions(text: KnowledgeText) -> list[RuleRevision]:
     """Read the limit revisions of a text.
 
-    A revision names a limit and calls it a guideline (or a hedge) and says how far
-    approvals went, in the same sentence or one of the next two (soft, with the
-    historical limit); or calls a limit hard. A revision without a product in its
-    sentence or text applies to the rules of every product with that limit.
+    A revision names a limit and calls it a guideline (or a hedge, or answers "No" to
+    "is that absolute?") and says how far approvals went, in the same sentence or one
+    of the next few (soft, with the historical limit); or calls a limit hard. A
+    revision without a product in its sentence or text applies to the rules of every
+    product with that limit.
     """
-    found = []
-    product_of_text = find_product(text.text) or single_product(text.source) or ""
-    sentences = _sentences(text.text)
-    for number, sentence in enumerate(sentences):
-        product = find_product(sentence) or product_of_text
-        numbers = find_numbers(sentence)
-        if product == "ALL" or not numbers:
-            continue
-        soft = bool(_GUIDELINE.search(sentence) or lx.SOFT_HEDGE.search(sentence))
-        cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
-        if soft:
-            limits = [n for n in numbers if cue is None or n.end <= cue.start()]
-            approved = _approved_values(sentence)
-            window = sentences[number + 1 : number + 1 + _LOOK_AHEAD]
-            for later in window if not approved else []:
-                approved = _approved_values(later)
-                if approved:
-                    sentence = f"{sentence} {later}"
-                    break
-            if limits and approved:
-                found.append(_revision(text, sentence, product, limits[0].value, approved[0]))
-        elif _HARD.search(sentence) and len(numbers) == 1:
-            found.append(_revision(text, sentence, product, numbers[0].value, None))
-    return found
+    return [
+        _revision(text, r.sentence, r.product, r.value, r.soft_limit)
+        for r in read_limits(text.text, text.source)
+    ]
 
 
 def _revision(
@@ -137,34 +86,24 @@ def _field_near(rule: ExtractedRule, sentence: str, number: NumberMention) -> bo
     signature = limit_signature(rule)
     if signature is None:
         return False
-    words = _field_words(signature[1])
-    around = _SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
+    words = field_words(signature[1])
+    around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
     return bool(words) and any(w in around.lower() for w in words) and _unit_fits(rule, number)
 
 
-def _unit_word(unit: str) -> str:
-    word = unit.strip().lower().split()[0] if unit.strip() else ""
-    word = {"$": "usd", "dollars": "usd", "dollar": "usd", "%": "percent"}.get(word, word)
-    return word[:-1] if word.endswith("s") else word
-
-
 def _unit_fits(rule: ExtractedRule, number: NumberMention) -> bool:
-    """A number with a unit fits a limit with a unit only when the units agree."""
+    """A number with a unit fits a limit with a unit only when the units agree.
+
+    One unit may say less than the other ("$" against "USD per sq ft"), not otherwise.
+    """
     limit_unit = rule.threshold.unit if rule.threshold is not None else None
     if not limit_unit or not number.unit:
         return True
-    mine, theirs = _unit_word(number.unit), _unit_word(limit_unit)
-    return mine.startswith(theirs) or theirs.startswith(mine)
-
-
-def _field_words(field_name: str) -> list[str]:
-    words = [w[:-1] if w.endswith("s") else w for w in field_name.lower().split("_")]
-    return [w for w in words if len(w) > 2 and w not in _GENERIC]
-
-
-def _says(text: str, value: str) -> bool:
-    """True when the text holds the value as words of its own ("la" is not in "lifted")."""
-    return re.search(rf"(?<![a-z0-9]){re.escape(value)}(?![a-z0-9])", text) is not None
+    mine, theirs = unit_words(number.unit), unit_words(limit_unit)
+    if not mine or not theirs:
+        return True
+    pairs = zip(mine, theirs, strict=False)  # the shorter unit's words
+    return all(a.startswith(b) or b.startswith(a) for a, b in pairs)
 
 
 def evidenced(rule: ExtractedRule, text: str) -> bool:
@@ -174,17 +113,17 @@ def evidenced(rule: ExtractedRule, text: str) -> bool:
     one its field's words: practice binds to the rule it is about, not to every rule
     with a limit on the same field.
     """
-    lowered = text if text.islower() else _SQFT.sub("sqft", text).lower()
+    lowered = text if text.islower() else SQFT.sub("sqft", text).lower()
     signature = limit_signature(rule)
     for c in rule.conditions:
         if signature is not None and c.field == signature[1] and c.operator in _ORDERING:
             continue
         values = c.value if isinstance(c.value, list) else [c.value]
         if all(isinstance(v, bool) for v in values):
-            words = _field_words(c.field)
+            words = field_words(c.field)
             if words and not any(w in lowered for w in words):
                 return False
-        elif not any(_says(lowered, str(v).lower()) for v in values):
+        elif not any(says(lowered, str(v).lower()) for v in values):
             return False
     return True
 
@@ -192,19 +131,24 @@ def evidenced(rule: ExtractedRule, text: str) -> bool:
 def read_approvals(text: KnowledgeText, known: Sequence[ExtractedRule]) -> list[ExtractedRule]:
     """Approvals past a known limit ("22 employees ... approved"), as practice claims."""
     product = find_product(text.text) or single_product(text.source)
-    words = _SQFT.sub("sqft", text.text).lower()
-    known = [k for k in known if evidenced(k, words)]
+    words = SQFT.sub("sqft", text.text).lower()
+    any_product = product in (None, "ALL")
+    known = [
+        k
+        for k in known
+        if evidenced(k, words)
+        and (any_product or k.product_type in (product, "ALL"))
+        and k.action != "approve_with_conditions"  # practice bends what stops a risk
+    ]
     claims: dict[str, ExtractedRule] = {}
     # A log's case is a line (its number and its outcome often in two sentences).
     for sentence in (line.strip() for line in text.text.splitlines() if line.strip()):
-        if not _APPROVED.search(sentence) or _REFUSED.search(sentence):
+        if not APPROVED.search(sentence) or REFUSED.search(sentence):
             continue
         for number in find_numbers(sentence):
-            for rule in known:
-                if product not in (None, "ALL") and rule.product_type not in (product, "ALL"):
-                    continue
+            for rule in _about(known, sentence, number, words):
                 signature, limit = limit_signature(rule), limit_value(rule)
-                if signature is None or limit is None or not _field_near(rule, sentence, number):
+                if signature is None or limit is None:
                     continue
                 past = number.value > limit if signature[2] == "upper" else number.value < limit
                 if not past:
@@ -215,6 +159,50 @@ def read_approvals(text: KnowledgeText, known: Sequence[ExtractedRule]) -> list[
                 if kept is None or _further(signature[2], number.value, kept.soft_limit):
                     claims[rule.rule_name] = claim
     return list(claims.values())
+
+
+def _about(
+    rules: Sequence[ExtractedRule], line: str, number: NumberMention, words: str
+) -> list[ExtractedRule]:
+    """The rules a case's number is about: their field's words next to it.
+
+    A log (a text of lines) whose header names the field lists its cases with the unit
+    alone ("6.5 road miles"): then the one rule of the text's words whose limit's unit
+    follows the number, when the unit says more than an amount or a share.
+    """
+    near = [r for r in rules if _field_near(r, line, number)]
+    if near or "\n" not in words.strip():
+        return near
+    after = unit_words(line[number.end : number.end + 20])
+    same = [
+        r
+        for r in rules
+        if (sig := limit_signature(r)) is not None
+        and any(w in words for w in field_words(sig[1]))
+        and r.threshold is not None
+        and (unit := unit_words(r.threshold.unit or ""))
+        and unit[0] not in COMMON_UNITS
+        and unit[-1] in after[:3]
+    ]
+    return same if len({limit_signature(r) for r in same}) == 1 else []
+
+
+def _revision_claims(
+    known: list[ExtractedRule], revisions: list[RuleRevision]
+) -> list[ExtractedRule]:
+    """The claims revisions make about the rules they name (by limit, field or value).
+
+    A limit whose field the text does not name fits several rules only by its value:
+    then it is about none of them (a guess is worse than a sentence left uncovered).
+    """
+    claims = []
+    for revision in revisions:
+        targets = revision_targets(known, revision)
+        named = [t for t in targets if _spoken_of(t, revision.text.lower(), [])]
+        if len(named) == 0 and len({signature(t.product_type, t.conditions) for t in targets}) > 1:
+            continue
+        claims += [revision_claim(t, revision) for t in targets]
+    return claims
 
 
 def _further(direction: str, value: float, than: float | None) -> bool:
@@ -256,25 +244,117 @@ def _retargeted(
     return rule.model_copy(update={"product_type": target.product_type})
 
 
+def _spoken_of(rule: ExtractedRule, words: str, numbers: Sequence[NumberMention]) -> bool:
+    """True when a text speaks of a rule: its limit (field words or value) or its values."""
+    signature = limit_signature(rule)
+    if signature is None:
+        return any(not isinstance(c.value, bool) for c in rule.conditions) or any(
+            w in words for c in rule.conditions for w in field_words(c.field)
+        )
+    return any(w in words for w in field_words(signature[1])) or _limit_said(rule, numbers)
+
+
+def _limit_said(rule: ExtractedRule, numbers: Sequence[NumberMention]) -> bool:
+    limit = limit_value(rule)
+    return any(n.value == limit and _unit_fits(rule, n) for n in numbers)
+
+
+def _relieved_rule(
+    known: Sequence[ExtractedRule], text: KnowledgeText, words: str
+) -> ExtractedRule | None:
+    """The one stated rule a relief in this text is about, None when unsure.
+
+    The rules of the text's product whose other conditions the text names and whose
+    limit it speaks of; several left, those whose limit value it says; still several
+    (or none), no rule: a protection is not attached by guess.
+    """
+    product = find_product(text.text) or single_product(text.source)
+    numbers = find_numbers(words)
+    latest: dict[str, ExtractedRule] = {}
+    for rule in known:
+        if product not in (None, "ALL") and rule.product_type not in (product, "ALL"):
+            continue
+        if evidenced(rule, words) and _spoken_of(rule, words, numbers):
+            latest[signature(rule.product_type, rule.conditions)] = rule
+    found = list(latest.values())
+    if len(found) > 1:
+        found = [r for r in found if _limit_said(r, numbers)]
+    return found[0] if len(found) == 1 else None
+
+
+def _relieve(
+    reliefs: Sequence[ExtractedRule],
+    known: Sequence[ExtractedRule],
+    text: KnowledgeText,
+    practice: list[ExtractedRule],
+    kept: list[ExtractedRule],
+) -> tuple[list[ExtractedRule], list[ExtractedRule]]:
+    """Bind a text's reliefs (protections practice accepts) to the rule it speaks of.
+
+    The protections join the text's own claim about that rule (practice, or the rule
+    as the text read it), else a soft claim of their own; unbound, they are dropped.
+    A rule the text read as "with X, approve with conditions" is such a relief too:
+    bound, it is the rule's mitigant; unbound, it stays as read.
+    """
+    granted = [r for r in kept if grants(r)]
+    reliefs = [*reliefs, *(relief_of(r) for r in granted)]
+    words = SQFT.sub("sqft", text.text).lower()
+    target = _relieved_rule(known, text, words) if reliefs else None
+    if target is None:
+        return practice, kept
+    kept = [r for r in kept if not grants(r)]
+    fields = [f for r in reliefs for f in r.mitigant_fields]
+    notes = [m for r in reliefs for m in r.mitigants]
+    shape = signature(target.product_type, target.conditions)
+    for claims in (practice, kept):
+        for i, claim in enumerate(claims):
+            if signature(claim.product_type, claim.conditions) == shape:
+                claims[i] = with_mitigants(claim, fields, notes)
+                return practice, kept
+    note = " ".join(r.historical_exceptions or "" for r in reliefs).strip()
+    value = limit_value(target)
+    revision = _revision(text, note, target.product_type, value or 0.0, None)
+    claim = revision_claim(target, revision).model_copy(
+        update={"threshold_type": "soft", "historical_exceptions": note or None}
+    )
+    return [*practice, with_mitigants(claim, fields, notes)], kept
+
+
 async def known_rules(
     memory: GraphMemory, namespace: Namespace, texts: Sequence[KnowledgeText]
 ) -> list[ExtractedRule]:
     """The stored rules the practice of these texts may speak of.
 
-    Rules with a condition on a field whose words the texts use, found in the condition
-    index (no scan of the stored documents); none when no text is one of practice.
+    Rules with a condition on a field whose words the texts use, or whose value they
+    say (a limit's number, "the $7.5 million line"; a class of business), found in the
+    condition index (no scan of the stored documents); none when no text is one of
+    practice.
     """
-    talk = [
-        _SQFT.sub("sqft", t.text).lower() for t in texts if t.source_type not in STATEMENT_TYPES
-    ]
+    talk = [SQFT.sub("sqft", t.text).lower() for t in texts if t.source_type not in STATEMENT_TYPES]
     if not talk:
         return []
     index = await condition_index(memory, namespace)
     fields = {
-        f for f in index.fields if (w := _field_words(f)) and any(x in t for t in talk for x in w)
+        f for f in index.fields if (w := field_words(f)) and any(x in t for t in talk for x in w)
     }
-    names = [e.name for e in index.rules if e is not None and fields & set(e.per_field)]
+    numbers = {n.value for t in talk for n in find_numbers(t)}
+    names = [
+        e.name
+        for e in index.rules
+        if e is not None
+        and (fields & set(e.per_field) or any(_named(c.value, talk, numbers) for c in e.conditions))
+    ]
     return await GraphAnalytics(memory, namespace).rules(names) if names else []
+
+
+def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
+    """True when texts name a condition's value: its number, or its words ("jewelry store")."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return float(value) in numbers
+    values = value if isinstance(value, list) else [value]
+    return any(says(t, str(v).lower()) for v in values for t in talk if len(str(v)) > 2)
 
 
 def with_practice(
@@ -301,8 +381,8 @@ def with_practice(
             continue
         if not (find_product(text.text) or single_product(text.source)):
             mine = [_retargeted(r, known, text) for r in mine]
-        words = _SQFT.sub("sqft", text.text).lower()
-        practice = revision_claims([k for k in known if evidenced(k, words)], read_revisions(text))
+        words = SQFT.sub("sqft", text.text).lower()
+        practice = _revision_claims([k for k in known if evidenced(k, words)], read_revisions(text))
         practice += [
             c
             for c in read_approvals(text, known)
@@ -315,8 +395,11 @@ def with_practice(
             if r.threshold_type == "soft" or r.soft_limit is not None
         }
         practice = [p for p in practice if signature(p.product_type, p.conditions) not in read_soft]
+        reliefs = [r for r in mine if is_relief(r)]
+        mine = [r for r in mine if not is_relief(r)]
         bent = {_bearing(p) for p in practice}
         kept = [r for r in mine if _bearing(r) is None or _bearing(r) not in bent]
+        practice, kept = _relieve(reliefs, known, text, practice, kept)
         out += practice + kept
         known += kept
     return out

@@ -154,8 +154,11 @@ class ClauseAnalyzer:
             re.search(r"\b(?:it|that|this|they)\b", trigger, re.I)
         )
         from_to = lx.FROM_TO_ACTION.search(trigger)
+        ended = lx.NO_LONGER_ACTION.search(trigger)
         if from_to:
             result.action, result.from_to = action_from_word(from_to.group(1)), True
+        elif ended:
+            result.action, result.withdrawn = action_from_word(ended.group(1)), True
         elif not (
             _narrative(trigger)
             or result.waivable
@@ -163,6 +166,8 @@ class ClauseAnalyzer:
             or lx.EXEMPTION.search(trigger)
         ):
             result.action = detect_action(trigger)
+            if result.action == "approve_with_conditions" and _product_placement(trigger):
+                result.action = None
         # "verify that a consent policy is in place": what is verified is the mitigant
         verified = [m.group(0) for m in lx.VERIFY_OBJECT.finditer(trigger)]
         extracted = self.reader.read(lx.VERIFY_OBJECT.sub(" ", trigger), context)
@@ -171,12 +176,23 @@ class ClauseAnalyzer:
         result.protective_pos = extracted.protective_pos
         result.protective_neg = extracted.protective_neg
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
-        result.occupancy = self.subjects.read(trigger)
+        result.occupancy = self.subjects.read(trigger) or self.subjects.scope(trigger)
+        if not result.occupancy and self._only_borrowed_states(trigger, result.conditions):
+            result.conditions = []  # "any other state" with no subject would reach every risk
         result.anaphor_size = bool(lx.SIZE_ANAPHOR.search(trigger))
         anaphor = lx.ANAPHOR_COMPARATOR.search(trigger)
         if anaphor:
             result.anaphor_op = _op_of(anaphor.group(1))
         return result
+
+    def _only_borrowed_states(self, trigger: str, conditions: list[Condition]) -> bool:
+        """True when the only condition is "any other state" read from earlier sentences."""
+        state = self.reader.vocab.state
+        return (
+            bool(conditions)
+            and all(c.field == state for c in conditions)
+            and not self.reader.states(trigger)
+        )
 
     def mitigant_fields(self, text: str) -> list[str]:
         """Boolean fields named (as present) in a mitigant text."""
@@ -226,6 +242,15 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
         mitigants.append(trigger[proviso.end() :].strip(" ,."))
         trigger = trigger[: proviso.start()].rstrip(" ,") + " " + _CONDITIONAL_MARK
     return trigger.strip(), mitigants
+
+
+def _product_placement(trigger: str) -> bool:
+    """True for "may be written on the GL or the BOP": the product a class goes on."""
+    for match in lx.PRODUCT_PLACEMENT.finditer(trigger):
+        rest = trigger[match.end() :]
+        if any(pattern.match(rest) for _, pattern in lx.PRODUCT_PATTERNS):
+            return True
+    return False
 
 
 def _narrative(trigger: str) -> bool:

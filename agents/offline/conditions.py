@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline.scales import listed_values, scale_ends
+from agents.offline.states import negated_list, other_states, read_states, separated
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
@@ -113,6 +114,11 @@ def comparator(text: str, mention: NumberMention) -> str | None:
     return None
 
 
+def unit_fits(unit: str | None, info: FieldInfo) -> bool:
+    """True when a number's unit word can measure the field ("barrels" for barrels/year)."""
+    return _unit_ok(unit, info)
+
+
 def _unit_ok(unit: str | None, info: FieldInfo) -> bool:
     if unit is None:
         return True
@@ -161,7 +167,9 @@ class ConditionReader:
             out.conditions.extend(c for c in listed if c.operator != "in")
         out.conditions = scale_ends(out.conditions, self.vocab)
         out.conditions.extend(self.enum_values(trigger))
-        out.conditions.extend(self.states(trigger))
+        out.conditions.extend(
+            self.states(trigger) or other_states(trigger, context, self.vocab.state)
+        )
         self._bools(trigger, out)
         return out
 
@@ -282,6 +290,9 @@ class ConditionReader:
             if unit in _TIME_WORDS:
                 return None  # "stays of under 30 nights": a duration no field measures
             unit, floor = None, 0.6
+        if mention.fraction and unit is None and any(i.unit in _SHARE_UNITS for i in numeric):
+            # "more than half the revenue": a fraction is a share, never an amount
+            numeric = [i for i in numeric if i.unit in _SHARE_UNITS]
         exact = [i for i in numeric if _unit_ok(unit, i)]
         converted = {
             i.name: _CONVERSIONS[(unit, i.unit)] for i in numeric if (unit, i.unit) in _CONVERSIONS
@@ -350,7 +361,7 @@ class ConditionReader:
             values = _enum_hits(text, info)
             if not values:
                 continue
-            negated = _negated_list(text, values[0][1])
+            negated = negated_list(text, values[0][1])
             vals: list[str | int | float | bool] = [v for v, _ in values]
             if len(vals) == 1:
                 found.append(
@@ -364,43 +375,7 @@ class ConditionReader:
 
     def states(self, text: str) -> list[Condition]:
         """US states named in the text, as two-letter codes."""
-        if not self.vocab.state:
-            return []
-        hits: list[tuple[int, str]] = [
-            (m.start(), lx.US_STATES[m.group(1).lower()]) for m in lx.STATE_NAME_RE.finditer(text)
-        ]
-        codes = set(lx.US_STATES.values())
-        found = [
-            m
-            for m in lx.STATE_CODE_RE.finditer(text)
-            if m.group(1) in codes and not _in_identifier(text, m.start(), m.end())
-        ]
-        hits += [
-            (m.start(), m.group(1))
-            for m in found
-            if m.group(1) not in lx.AMBIGUOUS_STATE_CODES
-            or any(
-                o is not m
-                and (_separated(text, o.end(), m.start()) or _separated(text, m.end(), o.start()))
-                for o in found
-            )
-        ]
-        if not hits:
-            return []
-        hits.sort()
-        values = list(dict.fromkeys(code for _, code in hits))
-        negated = _negated_list(text, hits[0][0])
-        if len(values) == 1:
-            return [
-                Condition(
-                    field=self.vocab.state, operator="neq" if negated else "eq", value=values[0]
-                )
-            ]
-        return [
-            Condition(
-                field=self.vocab.state, operator="not_in" if negated else "in", value=list(values)
-            )
-        ]
+        return read_states(text, self.vocab.state)
 
     def _bools(self, text: str, out: Extracted) -> None:
         if lx.NOT_A_MITIGANT.search(text):
@@ -415,9 +390,7 @@ class ConditionReader:
                 )
 
 
-def _in_identifier(text: str, start: int, end: int) -> bool:
-    """True for letters inside a code such as "DC-EX-01" (a form number, not a state)."""
-    return text[end : end + 1] == "-" or text[max(0, start - 1) : start] == "-"
+_SHARE_UNITS = frozenset({"percent", "rate"})
 
 
 def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> FieldInfo | None:
@@ -434,10 +407,6 @@ def _token_index(tokens: list[Token], offset: int) -> int:
         if tok.start >= offset:
             return i
     return len(tokens)
-
-
-def _negated_list(text: str, start: int) -> bool:
-    return bool(lx.NEGATED_LIST.search(text[max(0, start - 30) : start]))
 
 
 def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
@@ -477,18 +446,13 @@ def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
             len(value) > 2
             or _field_word_before(text, start, info)
             or any(
-                _separated(text, end, s2) or _separated(text, e2, start)
+                separated(text, end, s2) or separated(text, e2, start)
                 for v2, s2, e2 in hits
                 if len(v2) <= 2 and s2 != start
             )
         ):
             kept.append((value, start))
     return kept
-
-
-def _separated(text: str, end: int, start: int) -> bool:
-    """True when only list separators sit between two offsets."""
-    return end <= start and bool(re.fullmatch(r"[\s,/]*(?:or|and)?[\s,/]*", text[end:start]))
 
 
 def _enum_context_ok(text: str, match: re.Match[str], value: str, info: FieldInfo) -> bool:

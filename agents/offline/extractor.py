@@ -15,6 +15,7 @@ from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleAssembler
 from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.pipeline import TextReader
+from agents.offline.relief import PRACTICE_KINDS, read_reliefs
 from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
 from agents.offline.texts import (
     decision_quality,
@@ -117,6 +118,8 @@ class OfflineExtractor:
         for draft in drafts:
             draft.product = draft.product or default
             rules.append(self.assembler.build(draft, meta, taken))
+        if source_type in PRACTICE_KINDS:  # a protection practice accepts: bound later
+            rules += read_reliefs(self.analyzer, sentences, reader.used, meta, default)
         uncovered = [s.raw for s in sentences if s.index not in reader.used and self._rule_like(s)]
         return rules, uncovered
 

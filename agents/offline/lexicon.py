@@ -54,7 +54,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:must |shall |should |to )?(?:carry|carries|include|includes|attach|attaches|"
             r"add|adds|with|apply|applies|get|gets|take|takes) (?:an? |the )?"
             r"[\w\s&/()-]{0,50}?exclusion\b|\bmust exclude\b|\bexclusion (?:endorsement )?"
-            r"(?:is |must be |will be )?(?:attached|required|mandatory|applies|applied)\b|"
+            r"(?:is |must be |will be )?(?:attached|required|mandatory|applies|applied|added|"
+            r"included)\b|"
             r"\bexclude[sd]? (?:the )?"
             r"(?:wind|windstorm|hail|coverage|flood|liquor|abuse|earthquake)|"
             r"\b(?:coverage|cover|endorsement|peril)(?: parts?| sections?)? "
@@ -87,7 +88,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"endorsement (?:is |must be |should be )?(?:attached|required|added)|"
             r"attach(?:ed)? the [\w\s-]{0,40}?endorsement|with (?:standard )?conditions|"
             r"binding subject|approv(?:e|ed|es|al)s? (?:it |them )?(?:only )?(?:with|subject to) "
-            r"(?:\w+ )?conditions?|(?:written|bound|accepted|quoted|acceptable|eligible|write|"
+            r"(?:\w+ )?conditions?|(?:written|bound|accepted|approved|quoted|acceptable|eligible|"
+            r"write|approve|"
             r"bind|accept|quote) (?:it |them )?(?:only )?(?:if|provided|providing|as long as|"
             r"so long as|on condition)|(?:may|can) (?:still )?(?:write|bind|accept)|"
             r"carr(?:y|ies) (?:an? |the )?[\w\s%&/-]{0,40}?(?:deductible|warranty|endorsement|"
@@ -112,11 +114,12 @@ ACTION_PRIORITY: dict[str, int] = {
 #: Words that cancel an action cue found just after them.
 NEGATORS = re.compile(
     r"\bno longer (?:requires?|needs?|calls? for)\W+(?:\w+\W+){0,3}$|"
-    r"\b(?:don't|do not|doesn't|does not|never) want\W+(?:\w+\W+){0,3}$|"
+    r"\b(?:don't|do not|doesn't|does not|never) (?:want|let)\W+(?:\w+\W+){0,3}$|"
     r"\b(?:cannot|can't|unable to)\s+(?:\w+\s+)?$|"
     r"\b(?:no|not|without|never|nor|instead of|rather than|don't|do not|does not|"
     r"doesn't|isn't|is not|won't|avoid|clear|clears|cleared|clearing|waive|waives|waived|"
-    r"lift|lifts|remove|removes)\W+(?:\w+\W+){0,2}$|\bthan\s+(?:an?\s+)?$",
+    # the negation's reach ends at a comma: "No plan, I refer it" refers
+    r"lift|lifts|remove|removes)[^\w,;:]+(?:\w+[^\w,;:]+){0,2}$|\bthan\s+(?:an?\s+)?$",
     re.I,
 )
 
@@ -125,7 +128,10 @@ PASSIVE_AUX = re.compile(
     r"\b(?:is|are|be|been|being|get|gets|must|should|shall|will|always|automatically|"
     r"generally|typically|usually|normally|then|often)\W+(?:\w+\W+){0,1}$|"
     # a participle coordinated with a passive one: "is treated as vacant and declined"
-    r"\b(?:is|are|be)\s+\w+ed\b[^.;:,]{0,40}\b(?:and|or)\s+$",
+    r"\b(?:is|are|be)\s+\w+ed\b[^.;:,]{0,40}\b(?:and|or)\s+$|"
+    # a causative with its object: "needs its wiring verified", "must have the roof inspected"
+    r"\b(?:needs?|must have|has to have|have to have|gets?)\s+(?:its|their|the|his|her|this|"
+    r"that|an?)\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
 #: An elliptical rule ("above 25 declined"): a past participle right after a number/unit.
@@ -182,6 +188,14 @@ UNDER_THE_RULE = re.compile(
     r"(?:rule|guideline|guidance)\b",
     re.I,
 )
+#: "..., because the guideline refers clinics boarding more than 20 animals": the written
+#: rule quoted inside a case narrative (group 1: the action verb, group 2: its object).
+RULE_QUOTED = re.compile(
+    r"\b(?:because|since|as|where|while)\s+(?:the|our)\s+(?:[\w-]+\s+)?"
+    r"(?:guideline|guide|manual|rule|rulebook|program)\s+(refers|declines|excludes|flags)\s+"
+    r"([^.;]+)",
+    re.I,
+)
 
 # --- mitigants and exceptions ----------------------------------------------------------------
 
@@ -200,9 +214,11 @@ MITIGANT_CUE = re.compile(
     r"accepted basis|if (?:they|the insured|the risk)\b|with it\b)",
     re.I,
 )
-#: A mitigant that does NOT help ("mitigation does not cure ...").
+#: A mitigant that does NOT help ("mitigation does not cure ...", "neither X nor Y
+#: helps"); "has neither X nor Y" says what a risk lacks, and is a trigger.
 NOT_A_MITIGANT = re.compile(
-    r"\b(?:does not cure|do not cure|doesn't cure|neither\b|no matter|don't care|"
+    r"\b(?:does not cure|do not cure|doesn't cure|(?<!has )(?<!have )(?<!with )neither\b|"
+    r"no matter|don't care|"
     r"does not offset|not offset|does not help)",
     re.I,
 )
@@ -231,6 +247,13 @@ GREATER_WORDS = frozenset(
 WITHDRAWN = re.compile(
     r"\b(?:is|are|has been|have been)\s+(?:hereby\s+|now\s+)?(?:discontinued|withdrawn|"
     r"rescinded|lifted|repealed|retired|revoked)\b",
+    re.I,
+)
+#: "Submissions whose address is a range no longer need to be flagged": the action named
+#: stops, so the clause ends the rule on its conditions (group 1: the action's word).
+NO_LONGER_ACTION = re.compile(
+    r"\bno longer\s+(?:(?:need|needs|has|have)\s+to\s+be|(?:is|are)(?:\s+required\s+to\s+be)?)"
+    r"\s+(declin\w*|referr\w*|exclud\w*|flagg\w*)",
     re.I,
 )
 #: "The moratorium does not apply to renewals": a clause that exempts states no rule.
@@ -278,7 +301,10 @@ REASON_SPAN = re.compile(
 SOFT_LIMIT_CUE = re.compile(
     r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved?|accept(?:ed)?|allowed|written|"
     r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed off|sign off|"
-    r"signs off)\s+(?:\w+\s+){0,3}?(?:up|down) to|as (?:high|low|many|much|far) as)\s+",
+    r"signs off|granted|extended|made)\s+(?:\w+\s+){0,3}?(?:up|down) to|"
+    r"as (?:high|low|many|much|far) as|"
+    # "exceptions run up to 30": the exceptions' reach, whatever the verb
+    r"exceptions?\s+(?:\w+\s+){0,2}?(?:up|down) to)\s+",
     re.I,
 )
 AGE_EXCEPTION = re.compile(
@@ -293,10 +319,14 @@ EXCEPTION_EVIDENCE = re.compile(
 )
 #: Conditions that must hold together ("the combination of X and no Y").
 COMBINATION = re.compile(
-    r"\b(?:combination|combined|together|coupled with|along with|both)\b", re.I
+    r"\b(?:combination|combined|together|coupled with|along with|both|neither\b[^.;]*\bnor)\b",
+    re.I,
 )
 #: A clause that restates an existing rule's boundary ("it stays a referral").
-CONTINUATION = re.compile(r"\b(?:stays|remains|still)\b (?:a |an )?\w+", re.I)
+#: "I'll still write it" is a concession (a rule of its own), not a continuation.
+CONTINUATION = re.compile(
+    r"\b(?:stays|remains|(?:is|are|it's|that's)\s+still)\b (?:a |an )?\w+", re.I
+)
 
 # --- hedges ----------------------------------------------------------------------------------
 
@@ -333,7 +363,18 @@ PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("BOP", re.compile(r"\b(?:BOP|business ?owners?'?s?(?: policy| program)?)\b")),
     ("LRO", re.compile(r"\b(?:LRO|[Ll]essor'?s'? [Rr]isk(?: [Oo]nly)?)\b")),
     ("GL", re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability)\b")),
-    ("Property", re.compile(r"\b(?:Property|PROPERTY|monoline property)\b(?!\s+(?:rate|data))")),
+    # "Property of storage tenants is never covered": ownership, no product
+    (
+        "Property",
+        re.compile(r"\b(?:Property|PROPERTY|monoline property)\b(?!\s+(?:rate|data|of)\b)"),
+    ),
+)
+#: "Gyms may be written on the GL or the BOP": which product carries a class (followed by
+#: a product name), not a conditional approval.
+PRODUCT_PLACEMENT = re.compile(
+    r"\b(?:may|can|could) (?:also )?be (?:written|placed|bound|quoted) (?:on|under|in) "
+    r"(?:either )?(?:the |a |our )?(?=\S)",
+    re.I,
 )
 ALL_PRODUCTS = re.compile(
     r"\b(?:every|all|any|each) (?:products?|lines?(?: of business)?|programs?)\b|"
@@ -488,7 +529,14 @@ NON_BUSINESS_WORDS = frozenset(
     thresholds answer answers question questions instruction instructions moratorium
     declination exception exceptions decision decisions guidance trigger triggers check
     checks criterion criteria characteristic characteristics
+    even just also really honestly simply merely then there here
     """.split()
+)
+#: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.
+EVERYDAY_ADVERBS = frozenset("still even just also only yet well so then again ever".split())
+#: Head nouns of a policy instrument: "the glue burn exclusion" names no business class.
+INSTRUMENT_NOUNS = frozenset(
+    "exclusion endorsement warranty sublimit deductible surcharge clause form".split()
 )
 PRONOUNS = frozenset("it they them these those this that he she".split())
 

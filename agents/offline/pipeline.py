@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
+from agents.offline.anaphora import Pending as _Pending
+from agents.offline.anaphora import antecedent
 from agents.offline.assemble import RuleDraft
-from agents.offline.clauses import ClauseAnalysis, ClauseAnalyzer, action_from_word
-from agents.offline.conditions import NumericHit
+from agents.offline.clauses import (
+    ClauseAnalysis,
+    ClauseAnalyzer,
+    action_from_word,
+)
+from agents.offline.conditions import NumericHit, unit_fits
 from agents.offline.scales import directed, inverted
 from agents.offline.textproc import Sentence, split_clauses, subject_only
 from agents.offline.texts import single_product
@@ -29,17 +34,8 @@ def find_product(text: str) -> str | None:
     return min(hits)[1] if hits else None
 
 
-@dataclass
-class _Pending:
-    """Conditions of a clause without action, waiting for the clause that acts on them."""
-
-    conditions: list[Condition] = field(default_factory=list)
-    protective_neg: list[str] = field(default_factory=list)
-    protective_pos: list[str] = field(default_factory=list)
-    accepted: bool = False  # "at least 500 feet away is acceptable": the safe side
-
-
 _INSTEAD = re.compile(r"\binstead\b", re.I)
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than)\s+(?:being\s+)?(\w+)", re.I)
 
 
 class TextReader:
@@ -63,6 +59,7 @@ class TextReader:
         self.used: set[int] = set()  # sentences that made, merged into or amended a rule
         self._current = -1
         self._accepted: _Pending | None = None  # the previous sentence's accepted range
+        self._dangling: tuple[int, _Pending] | None = None  # conditions no clause acted on
 
     def read(self, sentences: list[Sentence]) -> list[RuleDraft]:
         """Read all sentences and return the drafts found.
@@ -97,14 +94,15 @@ class TextReader:
 
     def _sentence(self, sentence: Sentence, context: str) -> bool:
         created = False
-        under = lx.UNDER_THE_RULE.search(sentence.text)
+        under = lx.UNDER_THE_RULE.search(sentence.text) or lx.RULE_QUOTED.search(sentence.text)
         if under:
             action = action_from_word(under.group(1))
             found = self.analyzer.reader.read(under.group(2), context)
             if action and found.conditions:
                 created |= self._add(action, found.conditions, sentence, sentence.text)
-        pending: _Pending | None = self._accepted
+        pending: _Pending | None = self._accepted or self._antecedent(sentence)
         self._accepted = None
+        self._dangling = None
         previous_mitigant = ""
         done: list[str] = []
         clauses = split_clauses(sentence.text)
@@ -126,6 +124,8 @@ class TextReader:
                 alternative = self._alternative(a, conditions, sentence)
                 if alternative:
                     self._attach(alternative, [a.text])
+                elif self._elaboration(a, conditions, sentence):
+                    self._attach(a.mitigant_fields + a.protective_pos, [a.text])
                 elif self._is_contrast(a, conditions) or self.analyzer.subjects.mitigated_outcome(
                     clause, previous_mitigant
                 ):
@@ -159,7 +159,15 @@ class TextReader:
             previous_mitigant = " ".join(a.mitigant_texts) or previous_mitigant
         if pending is not None and pending.accepted:
             self._accepted = pending
+        elif pending is not None and not created:
+            self._dangling = (sentence.index, pending)
         return created
+
+    def _antecedent(self, sentence: Sentence) -> _Pending | None:
+        """The previous sentence's actionless conditions, when this one acts on them."""
+        if self._dangling is None or self._dangling[0] != sentence.index - 1:
+            return None
+        return antecedent(sentence.text, self._dangling[1], self.analyzer, self.vocab)
 
     def _conditions(self, a: ClauseAnalysis, pending: _Pending | None) -> list[Condition]:
         """The clause's conditions, completed from pending clauses and anaphora."""
@@ -182,8 +190,11 @@ class TextReader:
             a.protective_pos = a.protective_pos + pending.protective_pos
         numeric = {n for n, i in self.vocab.fields.items() if i.kind == "numeric"}
         has_numeric = any(c.field in numeric for c in conditions)
-        if a.anaphor_op and not has_numeric and self.last_numbers:
-            hit = self.last_numbers[-1]
+        # "the guideline says 15,000 barrels, and a brewery above that is referred": the
+        # anaphor points at the clause's own uncompared number first, else the last one.
+        own = [h for h in a.numbers if h.field and not h.operator]
+        if a.anaphor_op and not has_numeric and (own or self.last_numbers):
+            hit = own[-1] if own else self.last_numbers[-1]
             conditions.append(
                 Condition(
                     field=hit.field,
@@ -216,6 +227,30 @@ class TextReader:
             and all(any(c == o for o in last.conditions) for c in conditions)
         )
 
+    def _elaboration(
+        self, a: ClauseAnalysis, conditions: list[Condition], sentence: Sentence
+    ) -> bool:
+        """True for how the rule before a colon is met, not a rule of its own.
+
+        "... must be verified before binding: values and yard layout are confirmed by an
+        inspection": the same action after a colon, on nothing but a phrase no dictionary
+        lists as a business class.
+        """
+        if not self.drafts or not conditions:
+            return False
+        last = self.drafts[-1]
+        if last.sentence_index != sentence.index or last.action != a.action:
+            return False
+        start = sentence.text.find(a.text[:20])
+        if start <= 0 or ":" not in sentence.text[:start]:
+            return False
+        examples = self.analyzer.subjects.example_set
+        return all(
+            c.field == self.vocab.occupancy
+            and not (isinstance(c.value, str) and c.value in examples)
+            for c in conditions
+        )
+
     def _alternative(
         self, a: ClauseAnalysis, conditions: list[Condition], sentence: Sentence
     ) -> list[str]:
@@ -227,7 +262,14 @@ class TextReader:
         if not self.drafts or not _INSTEAD.search(a.text):
             return []
         last = self.drafts[-1]
-        if last.sentence_index != sentence.index or last.action == a.action:
+        if last.action == a.action:
+            return []
+        replaced = _INSTEAD_OF.search(a.text)  # "... is referred instead of declined"
+        names_last = replaced is not None and action_from_word(replaced.group(1)) == last.action
+        if not (
+            last.sentence_index == sentence.index
+            or (names_last and last.sentence_index == sentence.index - 1)
+        ):
             return []
         known = {c.field for c in last.conditions}
         flags = [c.field for c in conditions if c.value is True and c.field not in known]
@@ -285,12 +327,24 @@ class TextReader:
         if product is None:
             product = self._question_product(sentence)
             explicit = product is not None
-        if product is None and self.drafts and self.drafts[-1].product_explicit:
+        if (
+            product is None
+            and self.drafts
+            and self.drafts[-1].product_explicit
+            and not self._question_between(self.drafts[-1].sentence_index, sentence.index)
+        ):
             product, explicit = self.drafts[-1].product, True
         if product is None:
             # "Section 8.5 of the Property manual is amended: ... Any building more than
             # 4 miles ... is referred": the one product named before the rule.
-            product = single_product(" ".join(s.raw for s in self.sentences[: sentence.index]))
+            start = max(  # in an interview, the answer since the last question
+                (s.index for s in self.sentences[: sentence.index] if s.is_question), default=0
+            )
+            product = single_product(
+                " ".join(s.raw for s in self.sentences[start : sentence.index])
+            )
+        if product is None and self._placed_on_several_products():
+            product = "ALL"  # "gyms may be written on the GL or the BOP": not the title's only
         draft = RuleDraft(
             action=action,
             conditions=conditions,
@@ -315,6 +369,21 @@ class TextReader:
     def _near_text(self, sentence: Sentence) -> str:
         before = self.sentences[sentence.index - 1].text if sentence.index else ""
         return f"{before} {sentence.text}"
+
+    def _placed_on_several_products(self) -> bool:
+        """True when the text places its business on more than one product."""
+        for sentence in self.sentences:
+            match = lx.PRODUCT_PLACEMENT.search(sentence.text)
+            if match is None:
+                continue
+            rest = sentence.text[match.start() :]
+            if sum(1 for _, pattern in lx.PRODUCT_PATTERNS if pattern.search(rest)) > 1:
+                return True
+        return False
+
+    def _question_between(self, first: int, last: int) -> bool:
+        """True when a question opens a new topic between two sentences (an interview)."""
+        return any(s.is_question for s in self.sentences[first + 1 : last])
 
     def _question_product(self, sentence: Sentence) -> str | None:
         for prev in reversed(self.sentences[max(0, sentence.index - 3) : sentence.index]):
@@ -371,9 +440,7 @@ class TextReader:
                 value = mention.value
                 if info.unit == "rate" and mention.unit == "percent":
                     value /= 100.0
-                if mention.unit not in (None, info.unit) and not (
-                    mention.unit == "percent" and info.unit in {"rate", "percent"}
-                ):
+                if mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):
                     continue
                 beyond = (
                     value > cond.value if cond.operator in {"gt", "gte"} else (value < cond.value)

@@ -58,6 +58,12 @@ _ACTION_WORD = re.compile(r"^(?:declin|refer|exclud|verif|confirm|flag|escalat|a
 _SHARED_HEAD = re.compile(
     r"\b([a-z][\w-]*[^s\W])\s+(or|and)\s+([a-z][\w-]*)\s+([a-z][\w-]*s)\b", re.I
 )
+#: "... is attached to every self-storage quote": the policies a clause applies to.
+_SCOPE = re.compile(
+    r"\b(?:to|on|for|with|in)\s+(?:every|each|all|any)\s+([\w\s-]{2,40}?)\s+"
+    r"(?:polic(?:y|ies)|quotes?|accounts?|risks?|submissions?|renewals?|files?)\b",
+    re.I,
+)
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()/]")
 
@@ -83,7 +89,11 @@ def _noun_phrase(text: str) -> str:
         if (
             words
             and low.endswith("ing")
-            and (words[-1].lower().endswith("s") or words[-1].lower() in lx.GENERIC_NOUNS)
+            and (
+                words[-1].lower().endswith("s")
+                or words[-1].lower() in lx.GENERIC_NOUNS
+                or words[-1].lower() in lx.NON_BUSINESS_WORDS  # "anyone distilling spirits"
+            )
         ):  # "roofers using torches", "any insured running ten trucks": a participle
             return " ".join(words).replace(" ,", ",").strip(" ,")
         if words and low.endswith("ing") and _ends_participle(text[match.end() :]):
@@ -124,6 +134,7 @@ class SubjectReader:
         self.vocab = vocab
         occupancy = vocab.fields.get(vocab.occupancy or "")
         self.examples: list[str] = occupancy.values if occupancy else []
+        self.example_set: set[str] = {e.lower() for e in self.examples}
         self.foreign_phrases: list[tuple[str, ...]] = [
             p for info in vocab.fields.values() for p in info.phrases
         ]
@@ -185,9 +196,48 @@ class SubjectReader:
         phrase = _SHARED_HEAD.sub(r"\1 \4 \2 \3 \4", _noun_phrase(text))
         for value in self.enum_values:  # "knob and tube" is one value, not a list
             phrase = value_pattern(value.lower()).sub(" ", phrase)
+        head = phrase.split()[-1].lower() if phrase.split() else ""
+        if _singular(head) in lx.INSTRUMENT_NOUNS:
+            return []  # "the glue burn exclusion is attached ...": an instrument, no class
+        values = self._values(phrase)
+        listed = self._listed_in_parentheses(clause)
+        if listed and not (values and all(v in self.example_set for v in values)):
+            return listed  # "Hobby submissions (puppet theatres, ice rinks)"
+        return values
+
+    def _values(self, phrase: str) -> list[str]:
         items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*/\s*", phrase)]
         values = [v for v in (self._clean(i) for i in items) if v]
         return list(dict.fromkeys(values))
+
+    def _listed_in_parentheses(self, clause: str) -> list[str]:
+        """The classes a parenthesis after the subject lists.
+
+        "Event submissions (trade shows, street fairs) are ...". Only when the parenthesis
+        follows the subject's first words and every item in it is a business class the
+        dictionary lists.
+        """
+        match = _PARENTHESES.search(clause)
+        if not match or len(clause[: match.start()].split()) > 4:
+            return []
+        values = self._values(match.group(0).strip("()"))
+        return values if values and all(v in self.example_set for v in values) else []
+
+    def scope(self, clause: str) -> list[str]:
+        """The business class a clause's scope names: "attached to every bakery policy".
+
+        Args:
+            clause: One clause of a rule sentence.
+
+        Returns:
+            The value, when the phrase after "every / each / all" is a business class
+            the dictionary lists ([] otherwise).
+        """
+        match = _SCOPE.search(clause)
+        if not match:
+            return []
+        value = self._clean(match.group(1))
+        return [value] if value and value in self.example_set else []
 
     def mitigated_outcome(self, clause: str, mitigant_text: str) -> bool:
         """True when the subject is qualified by the previous mitigant ("alarmed risks").
@@ -239,6 +289,9 @@ class SubjectReader:
             return None
         if any(w.endswith(("'s", "’s")) or stem(w) in lx.NON_BUSINESS_WORDS for w in kept):
             return None
+        value = " ".join([*kept[:-1], _singular(kept[-1])])
+        if value in self.example_set:
+            return value  # the dictionary names it a business class ("printing plant")
         if stem(kept[-1]) in self.heads:
             return None
         if len(kept) == 1 and stem(kept[0]) in self.carrier_words:
@@ -247,12 +300,18 @@ class SubjectReader:
             return None  # "vacant rentable area": a measured field's words, no business
         if len(kept) == 1 and stem(kept[0]) in self.vocab.name_tokens:
             return None
-        value = " ".join([*kept[:-1], _singular(kept[-1])])
         return self._canonical(value)
 
     def _canonical(self, value: str) -> str:
-        """Snap a value onto a dictionary example when the words clearly agree."""
+        """Snap a value onto a dictionary example when the words clearly agree.
+
+        A lone head noun ("a clinic") is the one example it ends ("veterinary clinic").
+        """
         words = value.split()
+        if len(words) == 1:
+            ending = [e for e in self.example_set if e.split()[-1] == value and " " in e]
+            if len(ending) == 1:
+                return ending[0]
         for example in self.examples:
             ex_words = example.lower().split()
             if len(ex_words) != len(words):

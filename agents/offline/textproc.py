@@ -156,9 +156,15 @@ def split_sentences(text: str) -> list[Sentence]:
             label, body = label_match.group(1).strip(), raw[label_match.end() :]
             if IMPERATIVE.match(body) and not _SPEAKER.match(label):
                 body = raw  # "Oil boiler: write with ...": the label is the subject
+            elif _CLAUSE_LABEL.search(label):
+                body = raw  # "That's a decline: different hazard": a clause, no label
         body = lx.SECTION_NUMBER.sub("", body, count=1)
         sentences.append(Sentence(body.strip(), raw, label, len(sentences)))
     return sentences
+
+
+#: A "label" with a finite verb is a clause that a colon explains: "That's a decline: ...".
+_CLAUSE_LABEL = re.compile(r"\b(?:that|it|this|there)[’']s\b|\b(?:is|are)\b", re.I)
 
 
 def _cells(line: str) -> list[str]:

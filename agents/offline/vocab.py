@@ -14,7 +14,12 @@ from memory.underwriting.fieldlink.profile import field_kind, parse_enum
 from schemas.fields import DataDictionary, FieldSpec
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
-_NEGATION_WORDS = frozenset({"no", "not", "without", "lack", "lacking", "absent", "missing"})
+#: Words that negate a flag named within three words after them. "neither X nor Y" and
+#: "cannot confirm X" deny X (and Y) as plainly as "no X" does.
+_NEGATION_WORDS = frozenset(
+    {"no", "not", "without", "lack", "lacking", "lacks", "absent", "missing", "neither", "nor"}
+    | {"cannot", "can't", "unable"}
+)
 #: Verb forms that say how long something goes on ("lasting"), naming a duration field.
 _DURATION_VERBS = frozenset({"lasting", "lasts", "lasted"})
 _AFTER_NEGATION = frozenset({"not", "isn't", "aren't", "never"})
@@ -97,6 +102,9 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
     values, examples = parse_enum(spec.description)
     kind = field_kind(name, spec, values, examples)
     phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name]]
+    # A one-word synonym that is also an everyday adverb ("still" for a distillery, "even")
+    # would fire on "I'll still quote": it names the field only inside a longer phrase.
+    phrases = [p for p in phrases if not (len(p) == 1 and p[0] in lx.EVERYDAY_ADVERBS)]
     tokens = {
         s
         for p in phrases
@@ -182,9 +190,14 @@ class FieldVocabulary:
             Non-overlapping mentions, earliest first.
         """
         found: list[BoolMention] = []
+        # words a phrase may open on here: a stem, the stem without "un"/"non", a negation
+        openers = {t.stem for t in tokens}
+        openers |= {w[len(p) :] for w in openers for p in ("un", "non") if w.startswith(p)}
+        negation = any(t.text.lower() in _NEGATION_WORDS for t in tokens)
         for info in self.of_kind("bool"):
             for phrase in info.phrases:
-                found.extend(_match_bool(tokens, info.name, phrase))
+                if phrase[0] in openers or (negation and phrase[0] in _NEGATION_WORDS):
+                    found.extend(_match_bool(tokens, info.name, phrase))
             if partial and info.protective:
                 heads = {p[-1] for p in info.phrases}
                 for i, tok in enumerate(tokens):
@@ -265,6 +278,24 @@ def _strip_negative_prefix(word: str, known: set[str]) -> str | None:
     return None
 
 
+def _match_negative_phrase(
+    tokens: list[Token], name: str, rest: tuple[str, ...]
+) -> list[BoolMention]:
+    """A synonym that carries its own negation ("no attendant") matches any negation word.
+
+    "open without an attendant" names the flag "no attendant" as plainly as its own
+    words do; the flag is then set (the negation belongs to the synonym).
+    """
+    hits: list[BoolMention] = []
+    for i, tok in enumerate(tokens):
+        if tok.text.lower() not in _NEGATION_WORDS:
+            continue
+        matched = _find(tokens[i + 1 :], rest)
+        if matched and matched[0][0] == 0:
+            hits.append(BoolMention(name, i, i + 1 + matched[0][1], False, True))
+    return hits
+
+
 def _negated_before(tokens: list[Token], index: int) -> bool:
     start = max(0, index - 3)
     return any(t.text.lower() in _NEGATION_WORDS for t in tokens[start:index])
@@ -281,6 +312,8 @@ def _negated_after(tokens: list[Token], last: int) -> bool:
 
 
 def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list[BoolMention]:
+    if len(phrase) > 1 and phrase[0] in _NEGATION_WORDS:
+        return _match_negative_phrase(tokens, name, phrase[1:])
     hits: list[BoolMention] = []
     for i, tok in enumerate(tokens):
         base = _strip_negative_prefix(tok.stem, {phrase[0]})

@@ -1,0 +1,119 @@
+"""Sentences that act on the conditions of the sentence before them.
+
+"Bulk silos mean combustible dust. I refer those." / "A clinic holding drugs must keep a
+log. Verify both." / "... is out on the BOP. That's a decline." / "I want a written plan.
+No plan, I refer it." / "A generator protects the stock. If they don't have one, ...":
+the first sentence states conditions and no action; the second names the action and
+points back by a pronoun. Only general English (pronouns, negation) is used here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from agents.offline.clauses import detect_action, split_mitigant
+from agents.offline.textproc import strip_connectors
+from memory.underwriting.fieldlink.numbers import stem
+from schemas.rules import Condition
+
+if TYPE_CHECKING:
+    from agents.offline.clauses import ClauseAnalyzer
+    from agents.offline.vocab import FieldVocabulary
+
+#: A pronoun that points back at what the sentence before described.
+_ANAPHOR = re.compile(r"\b(?:that|that's|those|these|this|both|them|it|such)\b", re.I)
+#: "If they don't have one": the one thing the sentence before named is missing.
+_LACKS_ONE = re.compile(
+    r"\b(?:don't|doesn't|do not|does not|didn't|did not|can't|cannot)\s+have\s+(?:one|it)\b|"
+    r"\bwithout (?:one|it)\b",
+    re.I,
+)
+#: A condition clause of the sentence's own: the pronoun is then the risk, not a pointer.
+_OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|where|once)\b", re.I)
+#: "No plan, I refer it": an answer opening on the missing thing.
+_NO_NOUN = re.compile(r"^\W*(?:no|without)\s+(?:an?\s+|the\s+)?([a-z][\w-]*)\b", re.I)
+
+
+@dataclass
+class Pending:
+    """Conditions of a clause without action, waiting for the clause that acts on them."""
+
+    conditions: list[Condition] = field(default_factory=list)
+    protective_neg: list[str] = field(default_factory=list)
+    protective_pos: list[str] = field(default_factory=list)
+    accepted: bool = False  # "at least 500 feet away is acceptable": the safe side
+
+
+def antecedent(
+    text: str, pending: Pending, analyzer: ClauseAnalyzer, vocab: FieldVocabulary
+) -> Pending | None:
+    """The previous sentence's conditions, when this sentence only names their action.
+
+    Args:
+        text: The sentence that may act on the sentence before.
+        pending: The conditions the sentence before left without an action.
+        analyzer: The clause analyzer (to see whether the sentence names fields itself).
+        vocab: The field vocabulary.
+
+    Returns:
+        The conditions to act on (a denied flag made false), or None when the sentence
+        names its own fields, has no action or no pronoun, or the conditions before are
+        only a business class read from a phrase.
+    """
+    if not (_ANAPHOR.search(text) or _LACKS_ONE.search(text)) or detect_action(text) is None:
+        return None
+    trigger, _ = split_mitigant(strip_connectors(text))  # "I refer those, unless Y"
+    lacks_one = bool(_LACKS_ONE.search(trigger))
+    if _OWN_CONDITION.search(trigger) and not lacks_one:
+        return None  # "If someone is at the desk all night, I approve it": its own trigger
+    found = analyzer.reader.read(trigger)
+    if found.conditions or found.protective_pos or found.protective_neg:
+        return None  # the sentence names its own fields: not an anaphor
+    if analyzer.subjects.read(trigger):
+        return None
+    examples = analyzer.subjects.example_set
+    if all(
+        c.field == vocab.occupancy and not (isinstance(c.value, str) and c.value in examples)
+        for c in pending.conditions
+    ):
+        return None  # only a business class read from a phrase: too weak to act on
+    if lacks_one:
+        return _lacking(pending)
+    return _denied(trigger, pending, vocab)
+
+
+def _denied(trigger: str, pending: Pending, vocab: FieldVocabulary) -> Pending:
+    """The conditions before, with the flag a "No <noun>" answer denies.
+
+    "I want a written plan. No plan, I refer it.": a sentence opening on "No <noun>"
+    whose noun ends a flag of the conditions before acts on that flag's absence.
+    """
+    opening = _NO_NOUN.match(trigger)
+    if not opening:
+        return pending
+    head = stem(opening.group(1))
+    conditions = [
+        Condition(field=c.field, operator="eq", value=False)
+        if c.value is True and any(p[-1] == head for p in vocab.fields[c.field].phrases)
+        else c
+        for c in pending.conditions
+    ]
+    return Pending(conditions, pending.protective_neg, pending.protective_pos)
+
+
+def _lacking(pending: Pending) -> Pending:
+    """The conditions before, with their one flag absent.
+
+    "A generator protects the stock. If they don't have one, ...". Only when the
+    sentence before names exactly one flag (the "one" it stands for).
+    """
+    flags = [c for c in pending.conditions if isinstance(c.value, bool)]
+    if len(flags) + len(pending.protective_pos) != 1:
+        return pending
+    conditions = [
+        Condition(field=c.field, operator="eq", value=not c.value) if c in flags else c
+        for c in pending.conditions
+    ]
+    return Pending(conditions, pending.protective_neg + pending.protective_pos, [])

@@ -1,0 +1,210 @@
+"""What a practice text says of limits: a guideline, and how far approvals went.
+
+An SME says "I read 25 as a guideline ... the biggest I've signed off was 32", or
+answers "Is that absolute?" with "No" and "What is the oldest you have accepted?"
+with "Twenty-four years". Read here as plain readings (a limit, its product, how far
+practice went); `agents.ingestion.practice` binds them to the stated rules. Generic
+English only: nothing here knows a field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agents.offline import lexicon as lx
+from agents.offline.pipeline import find_product
+from agents.offline.texts import single_product
+from memory.underwriting.fieldlink.numbers import find_numbers
+
+#: "sq ft", "square feet": one word, as field names spell it ("..._per_sqft_usd").
+SQFT = re.compile(r"\bsq(?:uare)?\.?\s*(?:ft|feet|foot)\b\.?", re.I)
+#: Units that say only an amount or a share: no unit alone tells their field.
+COMMON_UNITS = frozenset({"usd", "percent"})
+_UNIT_WORDS = {"$": "usd", "dollar": "usd", "%": "percent", "/": "per", "pct": "percent"}
+#: Words of a field name that say nothing of which field it is (units, generic nouns).
+_GENERIC = frozenset(
+    {
+        "count", "usd", "pct", "percent", "amount", "total", "number", "num", "year", "value",
+        "day", "month", "mile", "building", "per", "rate", "ratio", "score", "level", "type",
+    }
+)  # fmt: skip
+
+
+def unit_words(unit: str) -> list[str]:
+    """A unit as words: "USD/sq ft" and "usd_per_sqft" are both [usd, per, sqft]."""
+    text = SQFT.sub(" sqft ", unit.lower())
+    words = re.findall(r"[a-z]+|[$%/]", text)
+    words = [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words]
+    return [_UNIT_WORDS.get(w, w) for w in words]
+
+
+def field_words(field_name: str) -> list[str]:
+    """The words of a field name that tell which field it is ("roof", "tiv", "sqft")."""
+    words = [w[:-1] if w.endswith("s") else w for w in field_name.lower().split("_")]
+    return [w for w in words if len(w) > 2 and w not in _GENERIC]
+
+
+def says(text: str, value: str) -> bool:
+    """True when the text holds the value as words of its own ("la" is not in "lifted").
+
+    A plural counts ("dispensaries" says "dispensary", "kiosks" says "kiosk").
+    """
+    stem = re.escape(value[:-1]) + "(?:y|ies)" if value.endswith("y") else re.escape(value)
+    return re.search(rf"(?<![a-z0-9]){stem}(?:e?s)?(?![a-z0-9])", text) is not None
+
+
+@dataclass(frozen=True)
+class LimitReading:
+    """A limit a practice text speaks of.
+
+    Attributes:
+        product: The product it names ("" for none).
+        value: The limit as stated.
+        soft_limit: How far practice went past it; None when the text calls it hard.
+        sentence: The sentences that say so.
+    """
+
+    product: str
+    value: float
+    soft_limit: float | None
+    sentence: str
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_GUIDELINE = re.compile(
+    r"\b(?:guidelines?|soft (?:limit|cap|threshold)|not a hard|more of a|rule of thumb|"
+    r"flexible|not (?:a )?(?:strict|firm)|starting point|where (?:i|we) start|"
+    r"not where (?:i|we|it|appetite) (?:stops?|ends?))\b",
+    re.I,
+)
+_HARD = re.compile(r"\b(?:hard (?:limit|cap|line|stop)|no exceptions?)\b", re.I)
+_SIGNED_OFF = re.compile(
+    r"\b(?:signed off|sign off|signing off|okayed|cleared)\s+(?:\w+\s+){0,3}?up to\s+", re.I
+)
+APPROVED = re.compile(
+    r"\b(?:approved|accepted|bound|signed off|okayed|written with conditions|quoted and bound|"
+    r"attached)\b",
+    re.I,
+)
+REFUSED = re.compile(
+    r"\b(?:declined|rejected|refused|turned down|denied|nothing|none|never|"
+    r"not (?:been )?(?:approved|accepted|written|bound|taken|signed off|attached))\b",
+    re.I,
+)
+#: "the biggest I've signed off was 32", "the highest we have written is $8.75M".
+_SUPERLATIVE = (
+    r"\b(?:biggest|largest|highest|most|furthest|farthest|lowest|smallest|oldest|youngest|"
+    r"newest|longest|shortest|tallest|deepest|heaviest|widest|closest|nearest)\b"
+)
+_FURTHEST = re.compile(
+    _SUPERLATIVE + r"[^.;]{0,60}?"
+    r"\b(?:signed off|approved|written|wrote|accepted|bound|gone|taken)\b[^.;]{0,30}?"
+    r"\b(?:was|is|at|were)\b:?\s*",
+    re.I,
+)
+#: "What is the oldest you have accepted?", answered by the next sentence's first number.
+_ASKED_FURTHEST = re.compile(
+    _SUPERLATIVE + r"[^?]{0,60}?\b(?:signed off|approved|written|wrote|accepted|bound|"
+    r"gone|taken)\b[^?]*\?\s*$",
+    re.I,
+)
+_ANSWER = re.compile(r"^\s*(?:a|answer)\s*:\s*", re.I)
+#: "Is that absolute?" / "Is that a hard stop for you?", answered "No".
+_FIRM_ASKED = re.compile(
+    r"^\W*(?:q\s*:\s*)?(?:is|are) (?:that|this|it|they|those)\s+(?:an?\s+)?(?:absolute|firm|"
+    r"fixed|strict|rigid|final|hard)\b[^?]*\?\s*$",
+    re.I,
+)
+_DENIED = re.compile(r"^\s*(?:a|answer)\s*:\s*(?:no|not really|not always)\b", re.I)
+#: A number that names a document part ("Section 5.2", "Rule 12"), not a limit.
+_CITED = re.compile(
+    r"\b(?:sections?|rules?|chapters?|clauses?|parts?|articles?|paragraphs?|items?|steps?|"
+    r"forms?|bulletins?|standards?|slides?|modules?)\s*$|§\s*$",
+    re.I,
+)
+_LOOK_AHEAD = 4  # sentences after a guideline in which its approvals may follow
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCES.split(text) if s.strip()]
+
+
+def _approved_values(sentence: str) -> list[float]:
+    """Values a sentence says practice went up (or down) to: "approved up to 23"."""
+    cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
+    cue = cue or _FURTHEST.search(sentence)
+    if cue is None:
+        return []
+    return [n.value for n in find_numbers(sentence) if n.start >= cue.end()][:1]
+
+
+def _answered(question: str, answer: str) -> list[float]:
+    """The value an answer opens with, when the question asked how far practice went."""
+    if not _ASKED_FURTHEST.search(question):
+        return []
+    label = _ANSWER.match(answer)
+    start = label.end() if label else 0
+    numbers = find_numbers(answer[start:])
+    return [numbers[0].value] if numbers and numbers[0].start <= 2 else []
+
+
+def _disowned(after: Sequence[str]) -> bool:
+    """True when a limit is followed by "Is that absolute?" and an answer of "No"."""
+    return len(after) == 2 and bool(_FIRM_ASKED.search(after[0]) and _DENIED.search(after[1]))
+
+
+def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
+    """Read the limit revisions of a text.
+
+    A revision names a limit and calls it a guideline (or a hedge) and says how far
+    approvals went, in the same sentence or one of the next two (soft, with the
+    historical limit); or calls a limit hard. A revision without a product in its
+    sentence or text applies to the rules of every product with that limit.
+    """
+    found: list[LimitReading] = []
+    product_of_text = find_product(text) or single_product(source) or ""
+    sentences = _sentences(text)
+    for number, sentence in enumerate(sentences):
+        product = find_product(sentence) or product_of_text
+        numbers = find_numbers(sentence)
+        if product == "ALL" or not numbers:
+            continue
+        soft = bool(_GUIDELINE.search(sentence) or lx.SOFT_HEDGE.search(sentence))
+        soft = soft or _disowned(sentences[number + 1 : number + 3])
+        cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
+        if soft:
+            limits = [
+                n
+                for n in numbers
+                if (cue is None or n.end <= cue.start()) and not _CITED.search(sentence[: n.start])
+            ]
+            approved = _approved_values(sentence)
+            window = sentences[number + 1 : number + 1 + _LOOK_AHEAD]
+            for at, later in enumerate(window if not approved else []):
+                after = window[at + 1] if at + 1 < len(window) else ""
+                approved = _approved_values(later) or _answered(later, after)
+                if approved:
+                    later = f"{later} {after}" if not _approved_values(later) else later
+                    sentence = f"{sentence} {later}"
+                    break
+            seen = {(r.product, r.value, r.soft_limit) for r in found}
+            if limits and approved and (product, limits[0].value, approved[0]) not in seen:
+                found.append(LimitReading(product, limits[0].value, approved[0], sentence))
+        elif _HARD.search(sentence) and len(numbers) == 1:
+            found.append(LimitReading(product, numbers[0].value, None, sentence))
+    return found
+
+
+__all__ = [
+    "APPROVED",
+    "COMMON_UNITS",
+    "REFUSED",
+    "SQFT",
+    "LimitReading",
+    "field_words",
+    "read_limits",
+    "says",
+    "unit_words",
+]

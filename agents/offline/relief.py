@@ -1,0 +1,154 @@
+"""Relief read from practice: a protection that makes a stated rule give way.
+
+An SME rarely restates the rule they bend: "when the building is fully sprinklered I
+let the desk write it with conditions" names the protection (a boolean field of the
+data dictionary) and what it earns, not the rule. Such a sentence is read here as a
+*relief*: a rule with no conditions of its own whose `mitigant_fields` are the
+protections named. `agents.ingestion.practice` binds it to the stated rule the text
+speaks of (or drops it); it is never a rule by itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.offline.clauses import ClauseAnalyzer
+from agents.offline.textproc import Sentence
+from schemas.rules import ExtractedRule
+
+#: Kinds of text that describe practice (a relief there bends a stated rule).
+PRACTICE_KINDS = frozenset({"sme", "production", "training"})
+#: A protection named as a condition of what follows.
+_CONDITIONAL = re.compile(
+    r"\b(?:if|when|whenever|where|once|as long as|provided(?: that)?|so long as)\b", re.I
+)
+#: What the protection earns: an approval, or a decline the speaker will not let stand.
+_RELIEF = re.compile(
+    r"\b(?:approv(?:e|es|ed|ing)|accept(?:s|ed|ing)?|writ(?:e|es|ing|ten)|wrote|bind|bound|"
+    r"quote|sign(?:ed|s)? off|go(?:ne|es)? through|"
+    r"(?:do not|don't|does not|doesn't|will not|won't|would not|wouldn't)\s+"
+    r"(?:let|want|have|need)\s+(?:\w+\s+){0,3}?declin\w*)\b",
+    re.I,
+)
+#: An approval that is refused or still under the rule ("it stays a decline").
+_NOT_RELIEF = re.compile(
+    r"\b(?:not (?:approv|accept|writ|bound|bind)\w*|never|no exceptions?|stays? (?:a )?"
+    r"(?:decline|referral))\b",
+    re.I,
+)
+#: A protection credited with approvals: "the written agreements carried both approvals".
+_CREDITED = re.compile(
+    r"\b(?:carried|earned|won|secured|justified|supported|got)\s+(?:\w+\s+){0,2}?"
+    r"(?:approvals?|acceptances?)\b",
+    re.I,
+)
+#: What the rule asks is waived when a protection holds: "you do not need to run the
+#: tool if the file holds an appraisal" (the rule itself may be read from the sentence).
+_WAIVED = re.compile(
+    r"\b(?:(?:do|does|did) not|don't|doesn't|no) need to\b[^.;]*?\b(?:if|when|where|as long as)\b",
+    re.I,
+)
+RELIEF_FACTOR = "Practice relief"
+
+
+def is_relief(rule: ExtractedRule) -> bool:
+    """True for a relief read from practice: mitigants and no conditions of its own."""
+    return not rule.conditions and bool(rule.mitigant_fields)
+
+
+def grants(rule: ExtractedRule) -> bool:
+    """True for "where X is present, approve with conditions": protections alone."""
+    return (
+        rule.action == "approve_with_conditions"
+        and bool(rule.conditions)
+        and all(c.operator == "eq" and c.value is True for c in rule.conditions)
+    )
+
+
+def relief_of(rule: ExtractedRule) -> ExtractedRule:
+    """A rule that `grants` as a relief: its protections become its mitigants."""
+    fields = [c.field for c in rule.conditions]
+    return rule.model_copy(
+        update={
+            "conditions": [],
+            "threshold": None,
+            "mitigant_fields": list(dict.fromkeys([*fields, *rule.mitigant_fields])),
+            "mitigants": rule.mitigants or [rule.outcome_description],
+            "historical_exceptions": rule.historical_exceptions or rule.outcome_description,
+        }
+    )
+
+
+def with_mitigants(rule: ExtractedRule, fields: list[str], notes: list[str]) -> ExtractedRule:
+    """The rule with more mitigants (fields and their words), without duplicates."""
+    return rule.model_copy(
+        update={
+            "mitigant_fields": list(dict.fromkeys([*rule.mitigant_fields, *fields])),
+            "mitigants": list(dict.fromkeys([*rule.mitigants, *notes])),
+        }
+    )
+
+
+def read_reliefs(
+    analyzer: ClauseAnalyzer,
+    sentences: Sequence[Sentence],
+    used: set[int],
+    meta: dict[str, str | None],
+    product: str,
+) -> list[ExtractedRule]:
+    """The reliefs of a practice text: sentences that yielded no rule, or waive one.
+
+    Args:
+        analyzer: The clause analyzer (its vocabulary names the protections).
+        sentences: The sentences of the text.
+        used: Indexes of the sentences that made or changed a rule.
+        meta: source, source_type, text_id of the text.
+        product: The product the text names ("ALL" when none).
+
+    Returns:
+        One relief per sentence naming a protection as the condition of an approval
+        ("if ..., I approve") or crediting approvals to it ("... carried the approvals").
+    """
+    found: list[ExtractedRule] = []
+    for sentence in sentences:
+        text = sentence.text
+        waived = _WAIVED.search(text)
+        if sentence.is_question or (sentence.index in used and waived is None):
+            continue
+        relieves = bool(_CONDITIONAL.search(text) and _RELIEF.search(text))
+        if not (relieves or waived or _CREDITED.search(text)) or _NOT_RELIEF.search(text):
+            continue
+        fields = analyzer.mitigant_fields(text[waived.end() :] if waived else text)
+        if not fields:
+            continue
+        found.append(
+            ExtractedRule(
+                rule_name=f"{RELIEF_FACTOR} {len(found) + 1}: {', '.join(fields)}",
+                risk_factor=RELIEF_FACTOR,
+                risk_category="eligibility",
+                product_type=product,  # type: ignore[arg-type]
+                action="approve_with_conditions",
+                outcome_description=text,
+                mitigants=[text.strip(" .")],
+                mitigant_fields=fields,
+                source=meta.get("source") or "unknown",
+                source_type=meta.get("source_type") or "sme",  # type: ignore[arg-type]
+                confidence="low",
+                threshold_type="soft",
+                historical_exceptions=text.strip(),
+                text_id=meta.get("text_id"),
+            )
+        )
+    return found
+
+
+__all__ = [
+    "PRACTICE_KINDS",
+    "RELIEF_FACTOR",
+    "grants",
+    "is_relief",
+    "read_reliefs",
+    "relief_of",
+    "with_mitigants",
+]

@@ -1,0 +1,95 @@
+"""US states named in a clause, and "any other state" read against the sentences before."""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline import lexicon as lx
+from schemas.rules import Condition
+
+#: "A risk located in any other state": the states named just before, by contrast.
+_OTHER_STATES = re.compile(r"\b(?:any|all|every|an?)\s+other\s+states?\b|\bother states\b", re.I)
+
+
+def read_states(text: str, state_field: str | None) -> list[Condition]:
+    """US states named in the text, as two-letter codes.
+
+    Args:
+        text: A clause or sentences.
+        state_field: The dictionary's state field (None: no state conditions).
+
+    Returns:
+        One `eq` / `in` condition, or `neq` / `not_in` after "except" / "other than".
+    """
+    if not state_field:
+        return []
+    hits: list[tuple[int, str]] = [
+        (m.start(), lx.US_STATES[m.group(1).lower()]) for m in lx.STATE_NAME_RE.finditer(text)
+    ]
+    codes = set(lx.US_STATES.values())
+    found = [
+        m
+        for m in lx.STATE_CODE_RE.finditer(text)
+        if m.group(1) in codes and not _in_identifier(text, m.start(), m.end())
+    ]
+    hits += [
+        (m.start(), m.group(1))
+        for m in found
+        if m.group(1) not in lx.AMBIGUOUS_STATE_CODES
+        or any(
+            o is not m
+            and (separated(text, o.end(), m.start()) or separated(text, m.end(), o.start()))
+            for o in found
+        )
+    ]
+    if not hits:
+        return []
+    hits.sort()
+    values = list(dict.fromkeys(code for _, code in hits))
+    negated = negated_list(text, hits[0][0])
+    if len(values) == 1:
+        return [Condition(field=state_field, operator="neq" if negated else "eq", value=values[0])]
+    return [
+        Condition(field=state_field, operator="not_in" if negated else "in", value=list(values))
+    ]
+
+
+def other_states(trigger: str, context: str, state_field: str | None) -> list[Condition]:
+    """States a clause about "any other state" excludes: those named just before.
+
+    "... filed only in Texas and Ohio. A risk in any other state is declined." names,
+    by contrast, the states the sentences before list: the rule applies outside them
+    (`not_in` / `neq`).
+
+    Args:
+        trigger: The clause.
+        context: The sentences before it.
+        state_field: The dictionary's state field.
+
+    Returns:
+        The negated condition, or [] when the clause says no "other state" or the
+        sentences before name no single list of states.
+    """
+    if not context or not _OTHER_STATES.search(trigger):
+        return []
+    named = read_states(context, state_field)
+    if len(named) != 1 or named[0].operator not in {"in", "eq"}:
+        return []
+    value = named[0].value
+    op = "not_in" if isinstance(value, list) else "neq"
+    return [Condition(field=named[0].field, operator=op, value=value)]  # type: ignore[arg-type]
+
+
+def separated(text: str, end: int, start: int) -> bool:
+    """True when only list separators sit between two offsets."""
+    return end <= start and bool(re.fullmatch(r"[\s,/]*(?:or|and)?[\s,/]*", text[end:start]))
+
+
+def negated_list(text: str, start: int) -> bool:
+    """True when "except" / "other than" / "outside" opens the list at `start`."""
+    return bool(lx.NEGATED_LIST.search(text[max(0, start - 30) : start]))
+
+
+def _in_identifier(text: str, start: int, end: int) -> bool:
+    """True for letters inside a code such as "DC-EX-01" (a form number, not a state)."""
+    return text[end : end + 1] == "-" or text[max(0, start - 1) : start] == "-"
