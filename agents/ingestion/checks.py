@@ -90,10 +90,15 @@ def rule_problems(rule: ExtractedRule, fields: DataDictionary) -> list[str]:
         if problem:
             problems.append(f"threshold: {problem}")
         spec = fields.fields.get(threshold.field)
-        if spec and spec.unit and threshold.unit and _unit(spec.unit) != _unit(threshold.unit):
+        # A threshold's unit is human-readable: the field's unit or another of its names
+        # in the data dictionary ("charging bays" for a field counted in charging points).
+        known: set[str] = set()
+        if spec is not None and spec.unit:
+            known = {_unit(name) for name in [spec.unit, *spec.synonyms]}
+        if spec is not None and known and threshold.unit and _unit(threshold.unit) not in known:
             problems.append(
                 f"threshold: unit {threshold.unit!r} does not match {threshold.field}'s unit "
-                f"{spec.unit!r} in the data dictionary"
+                f"{spec.unit!r} (or one of its synonyms) in the data dictionary"
             )
     for name in rule.mitigant_fields:
         spec = fields.fields.get(name)

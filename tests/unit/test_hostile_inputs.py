@@ -190,6 +190,11 @@ def test_case6_impossible_conditions_are_refused(condition: dict, wanted: str) -
     rule = ExtractedRule.model_validate({**RULE, "threshold": threshold})
     with pytest.raises(ValueError, match="unit 'miles' does not match"):
         check_rules([rule], fields)
+    # Another name of the field, from the data dictionary, is a unit a person may write.
+    spec = fields.fields["employee_count"]
+    other = next(s for s in spec.synonyms if s.casefold() != (spec.unit or "").casefold())
+    threshold = {**threshold, "unit": other.upper()}
+    check_rules([ExtractedRule.model_validate({**RULE, "threshold": threshold})], fields)
 
 
 def test_case6_the_dev_rules_pass_the_checks(dev_set: Path) -> None:
