@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agents.offline import lexicon as lx
+from agents.offline import lexicon_subjects as lxs
 from agents.offline.vocab import FieldVocabulary
+from memory.underwriting.fieldlink.states import US_STATES
 from schemas.rules import Condition, ExtractedRule, Threshold
 
 _ACTION_NOUN = {
@@ -20,7 +21,7 @@ _ACTION_NOUN = {
 _OP_WORD = {"gt": "Over", "gte": "At Least", "lt": "Under", "lte": "Up To"}
 _OP_SLUG = {"gt": "over", "gte": "at_least", "lt": "under", "lte": "up_to", "neq": "not"}
 _UNIT_NAME_WORDS = frozenset({"usd", "pct", "3yr", "5yr", "ft", "miles", "days"})
-_STATE_NAMES = {code: name.title() for name, code in lx.US_STATES.items()}
+_STATE_NAMES = {code: name.title() for name, code in US_STATES.items()}
 
 
 @dataclass
@@ -174,9 +175,9 @@ class RuleAssembler:
     def category(self, draft: RuleDraft) -> str:
         """Pick a risk category from the rule's fields and wording."""
         text = draft.sentence
-        if lx.PROCESS_CUE.search(text):
+        if lxs.PROCESS_CUE.search(text):
             return "process"
-        if lx.DATA_QUALITY_CUE.search(text) or any(
+        if lxs.DATA_QUALITY_CUE.search(text) or any(
             "discrepancy" in c.field or "range" in c.field for c in draft.conditions
         ):
             return "data_quality"
@@ -188,12 +189,12 @@ class RuleAssembler:
         if "state" in kinds:
             return "geographic_appetite"
         words = self._field_words(draft.conditions)
-        for category, keywords in lx.CATEGORY_KEYWORDS[:2]:
+        for category, keywords in lxs.CATEGORY_KEYWORDS[:2]:
             if words & keywords:
                 return category
         if kinds == {"occupancy"}:
-            return "eligibility" if lx.ELIGIBILITY_CUE.search(text) else "occupancy"
-        for category, keywords in lx.CATEGORY_KEYWORDS[2:]:
+            return "eligibility" if lxs.ELIGIBILITY_CUE.search(text) else "occupancy"
+        for category, keywords in lxs.CATEGORY_KEYWORDS[2:]:
             if words & keywords:
                 return category
         return "eligibility"

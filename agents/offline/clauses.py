@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_comparators as lxc
+from agents.offline import lexicon_subjects as lxs
 from agents.offline.conditions import ConditionReader, NumericHit
 from agents.offline.subjects import SubjectReader
 from agents.offline.textproc import content_tokens, strip_connectors
@@ -148,7 +150,7 @@ class ClauseAnalyzer:
         result.waivable = bool(lx.WAIVABLE.search(text))
         result.otherwise = bool(lx.OTHERWISE.search(clause))
         result.withdrawn = bool(lx.WITHDRAWN.search(trigger))
-        bare = lx.BARE_COMPARATIVE.match(text)
+        bare = lxc.BARE_COMPARATIVE.match(text)
         result.comparative = bare.group(1) if bare else None
         result.continuation = bool(lx.CONTINUATION.search(trigger)) and bool(
             re.search(r"\b(?:it|that|this|they)\b", trigger, re.I)
@@ -179,8 +181,8 @@ class ClauseAnalyzer:
         result.occupancy = self.subjects.read(trigger) or self.subjects.scope(trigger)
         if not result.occupancy and self._only_borrowed_states(trigger, result.conditions):
             result.conditions = []  # "any other state" with no subject would reach every risk
-        result.anaphor_size = bool(lx.SIZE_ANAPHOR.search(trigger))
-        anaphor = lx.ANAPHOR_COMPARATOR.search(trigger)
+        result.anaphor_size = bool(lxc.SIZE_ANAPHOR.search(trigger))
+        anaphor = lxc.ANAPHOR_COMPARATOR.search(trigger)
         if anaphor:
             result.anaphor_op = _op_of(anaphor.group(1))
         return result
@@ -246,9 +248,9 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
 
 def _product_placement(trigger: str) -> bool:
     """True for "may be written on the GL or the BOP": the product a class goes on."""
-    for match in lx.PRODUCT_PLACEMENT.finditer(trigger):
+    for match in lxs.PRODUCT_PLACEMENT.finditer(trigger):
         rest = trigger[match.end() :]
-        if any(pattern.match(rest) for _, pattern in lx.PRODUCT_PATTERNS):
+        if any(pattern.match(rest) for _, pattern in lxs.PRODUCT_PATTERNS):
             return True
     return False
 
@@ -268,4 +270,4 @@ def _narrative(trigger: str) -> bool:
 
 def _op_of(word: str) -> str:
     first = word.lower().split()[0]
-    return "lt" if first in lx.BELOW_ANAPHOR_WORDS else "gt"
+    return "lt" if first in lxc.BELOW_ANAPHOR_WORDS else "gt"

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_comparators as lxc
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import negated_list, other_states, read_states, separated
 from agents.offline.textproc import Token, content_tokens
@@ -50,8 +51,8 @@ def _compile(pairs: tuple[tuple[str, str], ...], pre: bool) -> list[tuple[re.Pat
     return [(re.compile(rf"^\s*(?:{p})(?!\w)", re.I), op) for p, op in pairs]
 
 
-_PRE = _compile(lx.PRE_COMPARATORS, pre=True)
-_POST = _compile(lx.POST_COMPARATORS, pre=False)
+_PRE = _compile(lxc.PRE_COMPARATORS, pre=True)
+_POST = _compile(lxc.POST_COMPARATORS, pre=False)
 _SOFT_BEFORE = re.compile(lx.SOFT_LIMIT_CUE.pattern + r"$", re.I)
 
 
@@ -103,13 +104,13 @@ def comparator(text: str, mention: NumberMention) -> str | None:
     pre = text[max(0, mention.start - 40) : mention.start]
     for pattern, op in _PRE:
         if pattern.search(pre):
-            if op in {"gte", "lte"} and lx.REQUIREMENT.search(text[: mention.start]):
+            if op in {"gte", "lte"} and lxc.REQUIREMENT.search(text[: mention.start]):
                 return "lt" if op == "gte" else "gt"
             return op
     after = text[mention.end :]
-    if lx.MINIMUM_LABEL.match(after) or lx.MINIMUM_BEFORE.search(pre):
+    if lxc.MINIMUM_LABEL.match(after) or lxc.MINIMUM_BEFORE.search(pre):
         return "lt"
-    if lx.MAXIMUM_LABEL.match(after) or lx.MAXIMUM_BEFORE.search(pre):
+    if lxc.MAXIMUM_LABEL.match(after) or lxc.MAXIMUM_BEFORE.search(pre):
         return "gt"
     return None
 
@@ -191,8 +192,8 @@ class ConditionReader:
             if (
                 mention.unit in _TIME_UNITS
                 and (
-                    lx.TIME_WINDOW_BEFORE.search(pre)
-                    or lx.TIME_WINDOW_AFTER.match(plain[mention.end :])
+                    lxc.TIME_WINDOW_BEFORE.search(pre)
+                    or lxc.TIME_WINDOW_AFTER.match(plain[mention.end :])
                 )
                 and not self._named_window(pre)
             ):

@@ -1,15 +1,18 @@
-"""Generic English / insurance vocabulary for the offline extractor.
+"""Clause vocabulary for the offline extractor: what a sentence does with a risk.
 
-Nothing here names a dataset's fields: field-specific words come from the data
-dictionary at run time. These are action verbs, hedges, comparators, product names,
-state names and the like.
+Generic English / insurance words, no dataset's fields (field-specific words come from
+the data dictionary at run time). This module holds the action cues and their priority,
+negation, narrative and tense cues, acceptance and proviso phrasing, mitigant and
+exception cues, hedges, decision-quality cues and clause-structure patterns.
+
+Comparator phrases live in `agents.offline.lexicon_comparators`; products, subject
+words, state names, protective words and rule categories in
+`agents.offline.lexicon_subjects`.
 """
 
 from __future__ import annotations
 
 import re
-
-from memory.underwriting.fieldlink.states import US_STATES
 
 # --- actions ---------------------------------------------------------------------------------
 
@@ -228,20 +231,6 @@ IGNORED_SPAN = re.compile(
     r"whatever (?:the|its|their))\b[^;:]*",
     re.I,
 )
-#: A clause opening on a bare comparative ("larger operations are referred", "a longer
-#: interval is referred"): it acts on what the number stated just before leaves out.
-#: Group 1 holds the comparative, read for its direction.
-BARE_COMPARATIVE = re.compile(
-    r"^(?:an?\s+|the\s+|any\s+)?(larger|bigger|longer|higher|greater|older|taller|"
-    r"heavier|wider|deeper|farther|further|more|smaller|shorter|lower|younger|closer|"
-    r"nearer|fewer|less|newer)\b(?!\s+than\b)",
-    re.I,
-)
-#: Comparatives that point above a bound (the rest point below it).
-GREATER_WORDS = frozenset(
-    "larger bigger longer higher greater older taller heavier wider deeper farther further "
-    "more".split()
-)
 #: "The moratorium ... is lifted", "Team-lead referral of ... is discontinued": the
 #: clause ends a rule rather than stating one.
 WITHDRAWN = re.compile(
@@ -357,105 +346,6 @@ CASE_LABEL = re.compile(
     r"^\s*(?:decision|outcome|finding|reviewer|result|qa|disposition|case record)\s*:", re.I
 )
 
-# --- products --------------------------------------------------------------------------------
-
-PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("BOP", re.compile(r"\b(?:BOP|business ?owners?'?s?(?: policy| program)?)\b")),
-    ("LRO", re.compile(r"\b(?:LRO|[Ll]essor'?s'? [Rr]isk(?: [Oo]nly)?)\b")),
-    ("GL", re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability)\b")),
-    # "Property of storage tenants is never covered": ownership, no product
-    (
-        "Property",
-        re.compile(r"\b(?:Property|PROPERTY|monoline property)\b(?!\s+(?:rate|data|of)\b)"),
-    ),
-)
-#: "Gyms may be written on the GL or the BOP": which product carries a class (followed by
-#: a product name), not a conditional approval.
-PRODUCT_PLACEMENT = re.compile(
-    r"\b(?:may|can|could) (?:also )?be (?:written|placed|bound|quoted) (?:on|under|in) "
-    r"(?:either )?(?:the |a |our )?(?=\S)",
-    re.I,
-)
-ALL_PRODUCTS = re.compile(
-    r"\b(?:every|all|any|each) (?:products?|lines?(?: of business)?|programs?)\b|"
-    r"\bon (?:every|all) products?\b",
-    re.I,
-)
-APPLIES_TO = re.compile(
-    r"^\s*(?:this|that|it|these|the rule)\s*(?:'s|is|also)?\s*(?:applies|apply|is|'s|covers)\b",
-    re.I,
-)
-
-# --- comparators -----------------------------------------------------------------------------
-
-#: Phrases ending right before a number: (pattern, operator).
-PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
-    (r"no (?:more|greater) than|not (?:more|greater) than|at most|maximum of|up to", "lte"),
-    (r"no (?:less|fewer) than|not (?:less|fewer) than|at least|minimum of", "gte"),
-    (
-        r"more than|greater than|in excess of|older than|higher than|larger than|"
-        r"bigger than|taller than|wider than|longer than|heavier than|upwards of|north of|"
-        r"farther (?:away )?than|further (?:away )?than|more distant than|worse than|"
-        r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than",
-        "gt",
-    ),
-    (
-        r"less than|fewer than|younger than|lower than|smaller than|shorter than|"
-        r"earlier than|short of|prior to|closer than|nearer than|south of|"
-        r"under|below|within|before|pre",
-        "lt",
-    ),
-)
-POST_COMPARATORS: tuple[tuple[str, str], ...] = (
-    (
-        r"or (?:more|greater|higher|older|above|over|later|worse|farther|further)|"
-        r"and (?:above|over|up|older|higher|worse)|\+|plus",
-        "gte",
-    ),
-    (
-        r"or (?:less|fewer|lower|younger|under|below|earlier|before|closer|nearer|better)|"
-        r"and (?:under|below|lower|less)",
-        "lte",
-    ),
-)
-#: "the 0.25% program minimum" -> lt; "the 20-employee limit" -> gt.
-#: "The maximum TIV for frame is $2M" / "a minimum of ... is N".
-MAXIMUM_BEFORE = re.compile(
-    r"\b(?:maximum|max|limit|cap|ceiling)\b[^.;,]{0,40}?\b(?:is|of|at|=)\s*$|"
-    r"\b(?:tops?|maxe?s?|caps?|peaks?) out at\s*$",
-    re.I,
-)
-MINIMUM_BEFORE = re.compile(r"\b(?:minimum|min|floor)\b[^.;,]{0,40}?\b(?:is|at|=)\s*$", re.I)
-#: A requirement: "requires at least N", "a minimum of N ... is required" fire below N.
-REQUIREMENT = re.compile(
-    r"\b(?:requires?|required|must (?:have|be at least)|needs?|should have|minimum of)\b", re.I
-)
-MINIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b", re.I)
-MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|limit|cap|ceiling)\b", re.I)
-#: Numbers that describe a time window, not a threshold ("in the last three years").
-TIME_WINDOW_BEFORE = re.compile(
-    r"\b(?:(?:in|within|during|for)\s+(?:the\s+)?(?:last|past|prior|previous|next|first)?|"
-    r"over\s+the\s+(?:last|past|prior|previous|next|first))\s*$",
-    re.I,
-)
-TIME_WINDOW_AFTER = re.compile(r"^\s*(?:ago|later|after|earlier|prior)\b", re.I)
-#: A comparator followed by an anaphor: "over that", "above that size".
-ANAPHOR_COMPARATOR = re.compile(
-    r"\b(more than|over|above|past|beyond|under|below|less than|"
-    r"(?:closer|nearer|fewer|younger|smaller|lower|shorter|farther|further|older|larger|"
-    r"bigger|higher|longer|taller) than)\s+(?:that|this|it)\b",
-    re.I,
-)
-#: Anaphoric comparisons that point below the earlier value ("closer than that").
-BELOW_ANAPHOR_WORDS = frozenset(
-    "under below less closer nearer fewer younger smaller lower shorter".split()
-)
-SIZE_ANAPHOR = re.compile(
-    r"\b(?:that|this|those|these|such)\s+(?:size|level|amount|threshold|limit|value|"
-    r"figure|range|area|volume|states?|count(?:y|ies)|locations?|class(?:es)?)\b",
-    re.I,
-)
-
 # --- clause structure ------------------------------------------------------------------------
 
 LEADING_CONNECTOR = re.compile(
@@ -473,132 +363,3 @@ SECTION_NUMBER = re.compile(
     r"^\s*(?:section\s+\d+(?:\.\d+)*[.)]?|\d+(?:\.\d+)+[.)]?|\d+[.)])\s+", re.I
 )
 LABEL_PREFIX = re.compile(r"^\s*([A-Z][\w&/' -]{0,30}?)\s*:\s+")
-
-DETERMINERS = frozenset(
-    "a an the any all every each some such this that these those our their its his her no "
-    "new existing several many few various numerous".split()
-)
-#: Comparison words: never evidence that a text talks about one field.
-COMPARISON_WORDS = frozenset("below under over above vs versus per than more less".split())
-STOPWORDS = frozenset(
-    "a an the of and or to in on for with by at from as is are be that this its their our any "
-    "all per than into".split()
-)
-#: Nouns that never name an occupancy on their own.
-GENERIC_NOUNS = frozenset(
-    """
-    risk risks building buildings location locations premises submission submissions account
-    accounts policy policies quote quotes property properties business businesses insured
-    insureds applicant applicants class classes case cases anything everything something
-    nothing one ones combination file item items maximum minimum max min back out up down
-    rest remainder balance
-    off away over again bad good exposure exposures structure structures
-    site sites unit units value values data figure figures address addresses program programs
-    product products line lines coverage coverages entity entities operation operations
-    operator operators owner owners customer customers agent agents venture ventures
-    company companies firm firms thing things type types kind kinds occupancy occupancies
-    tenant tenants landlord landlords it they them he she we you i that those these who
-    commercial small large big mid-size new young old older aged existing standard other
-    such certain high low hazardous habitational total overall single multiple combined
-    county counties state states area areas zone zones region regions territory
-    itself themselves underwriter underwriters agent broker brokers producer producers
-    carrier carriers reviewer reviewers insurer insurers we us i you
-    exclusion exclusions endorsement endorsements deductible deductibles limit limits
-    premium premiums rate rates form forms filing filings warranty warranties condition
-    conditions review reviews referral referrals decline declines approval approvals rule
-    rules guideline guidelines manual manuals bulletin bulletins section sections note notes
-    """.split()
-)
-#: Words that name documents, sections, teams, roles, dates or actions: never a business.
-NON_BUSINESS_WORDS = frozenset(
-    """
-    folk folks team teams staff department departments desk desks committee roundtable
-    attendee attendees chair lead leads manager managers head member members group groups
-    log logs faq memo memos minutes item items table tables email e-mail thread threads
-    subject reply message letter schedule matrix grid checklist deck guide guides
-    appetite top number numbers total limit action actions class appetite effective
-    january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday
-    week weeks month months quarter quarters year years immediately
-    refer decline write bind quote approve verify flag exclude
-    anyone anybody everyone everybody someone somebody whoever whatever anywhere everywhere
-    somewhere nowhere
-    first second third fourth fifth sixth seventh eighth ninth tenth next last finally
-    firstly secondly thirdly lastly alone only
-    senior seniors how what why which neither either example examples cap caps threshold
-    thresholds answer answers question questions instruction instructions moratorium
-    declination exception exceptions decision decisions guidance trigger triggers check
-    checks criterion criteria characteristic characteristics
-    even just also really honestly simply merely then there here
-    """.split()
-)
-#: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.
-EVERYDAY_ADVERBS = frozenset("still even just also only yet well so then again ever".split())
-#: Head nouns of a policy instrument: "the glue burn exclusion" names no business class.
-INSTRUMENT_NOUNS = frozenset(
-    "exclusion endorsement warranty sublimit deductible surcharge clause form".split()
-)
-PRONOUNS = frozenset("it they them these those this that he she".split())
-
-#: Two-letter codes that are also common English words; only accepted as names.
-AMBIGUOUS_STATE_CODES = frozenset(
-    {"IN", "OR", "ME", "OK", "HI", "AS", "US", "DE", "PA", "AL", "ID"}
-)
-STATE_NAME_RE = re.compile(
-    r"\b(" + "|".join(sorted((n.title() for n in US_STATES), key=len, reverse=True)) + r")\b"
-)
-STATE_CODE_RE = re.compile(r"\b([A-Z]{2})\b")
-NEGATED_LIST = re.compile(r"\b(?:except|other than|outside(?: of)?|excluding|besides)\s+$", re.I)
-
-#: Words that mark a boolean field as protective (a mitigant) rather than a risk flag.
-PROTECTIVE_WORDS = frozenset(
-    """
-    obtained completed satisfactory signed letter certificates clean
-    sprinkler sprinklered sprinklers alarm alarms suppression mitigation inspection
-    inspected appraisal appraised permit shutters shutter protection protected installed
-    verified monitored certified certificate guard guards security hydrant extinguisher
-    extinguishers fence fenced camera cameras generator backup training trained
-    maintenance maintained warranty compliant compliance updated upgraded retrofit
-    retrofitted sprinklering detector detectors
-    """.split()
-)
-
-CATEGORY_KEYWORDS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("pricing", frozenset("rate rates pricing premium minimum price priced tiv_per".split())),
-    (
-        "catastrophe",
-        frozenset(
-            "coast coastal tier flood wind hail hurricane storm quake earthquake "
-            "wildfire cat catastrophe shoreline beach".split()
-        ),
-    ),
-    (
-        "construction",
-        frozenset(
-            "construction stories story floors roof year built square feet sqft "
-            "frame masonry sprinklered".split()
-        ),
-    ),
-    (
-        "operations",
-        frozenset("cooking liquor alcohol hood operations fryer receipts".split()),
-    ),
-    (
-        "eligibility",
-        frozenset(
-            "loss losses claims employee employees revenue sales business vacancy "
-            "vacant carrier nonrenewal".split()
-        ),
-    ),
-)
-DATA_QUALITY_CUE = re.compile(
-    r"\b(?:discrepanc\w*|mismatch\w*|disagree\w*|differ(?:s|ence)?|third-party data|"
-    r"address range|data vendor|data quality|inconsisten\w*)\b",
-    re.I,
-)
-PROCESS_CUE = re.compile(
-    r"\b(?:typo\w*|data correction|mis-?keyed|keying error|bad data|for correction|"
-    r"reconcile)\b",
-    re.I,
-)
-ELIGIBILITY_CUE = re.compile(r"\b(?:ineligible|eligib\w*|out of appetite|appetite)\b", re.I)

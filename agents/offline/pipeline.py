@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
 from agents.offline.anaphora import antecedent
 from agents.offline.assemble import RuleDraft
@@ -26,10 +27,10 @@ _CONTEXT_SENTENCES = 3
 
 def find_product(text: str) -> str | None:
     """The product a text names: "ALL" for "every product", else the first product name."""
-    if lx.ALL_PRODUCTS.search(text):
+    if lxs.ALL_PRODUCTS.search(text):
         return "ALL"
     hits = [
-        (m.start(), name) for name, pattern in lx.PRODUCT_PATTERNS for m in pattern.finditer(text)
+        (m.start(), name) for name, pattern in lxs.PRODUCT_PATTERNS for m in pattern.finditer(text)
     ]
     return min(hits)[1] if hits else None
 
@@ -83,7 +84,7 @@ class TextReader:
                 self._evidence(sentence)
                 continue
             created = self._sentence(sentence, context)
-            if lx.APPLIES_TO.match(sentence.text) and self.drafts:
+            if lxs.APPLIES_TO.match(sentence.text) and self.drafts:
                 product = find_product(sentence.text)
                 if product and not self.drafts[-1].product_explicit:
                     self.drafts[-1].product = product
@@ -373,11 +374,11 @@ class TextReader:
     def _placed_on_several_products(self) -> bool:
         """True when the text places its business on more than one product."""
         for sentence in self.sentences:
-            match = lx.PRODUCT_PLACEMENT.search(sentence.text)
+            match = lxs.PRODUCT_PLACEMENT.search(sentence.text)
             if match is None:
                 continue
             rest = sentence.text[match.start() :]
-            if sum(1 for _, pattern in lx.PRODUCT_PATTERNS if pattern.search(rest)) > 1:
+            if sum(1 for _, pattern in lxs.PRODUCT_PATTERNS if pattern.search(rest)) > 1:
                 return True
         return False
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from agents.offline import lexicon as lx
+from agents.offline import lexicon_comparators as lxc
 from agents.offline.vocab import FieldVocabulary
 from schemas.rules import Condition
 
@@ -118,7 +118,7 @@ def directed(conditions: list[Condition], comparative: str, accepted: bool) -> l
     An accepted range ("... is acceptable") is never the trigger itself: only its
     complement may be.
     """
-    greater = comparative.lower() in lx.GREATER_WORDS
+    greater = comparative.lower() in lxc.GREATER_WORDS
     wanted = {"gt", "gte"} if greater else {"lt", "lte"}
     options = [inverted(conditions)] if accepted else [conditions, inverted(conditions)]
     for option in options:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from agents.offline import lexicon as lx
+from agents.offline import lexicon_subjects as lxs
+from memory.underwriting.fieldlink.states import US_STATES
 from schemas.rules import Condition
 
 #: "A risk located in any other state": the states named just before, by contrast.
@@ -24,18 +25,18 @@ def read_states(text: str, state_field: str | None) -> list[Condition]:
     if not state_field:
         return []
     hits: list[tuple[int, str]] = [
-        (m.start(), lx.US_STATES[m.group(1).lower()]) for m in lx.STATE_NAME_RE.finditer(text)
+        (m.start(), US_STATES[m.group(1).lower()]) for m in lxs.STATE_NAME_RE.finditer(text)
     ]
-    codes = set(lx.US_STATES.values())
+    codes = set(US_STATES.values())
     found = [
         m
-        for m in lx.STATE_CODE_RE.finditer(text)
+        for m in lxs.STATE_CODE_RE.finditer(text)
         if m.group(1) in codes and not _in_identifier(text, m.start(), m.end())
     ]
     hits += [
         (m.start(), m.group(1))
         for m in found
-        if m.group(1) not in lx.AMBIGUOUS_STATE_CODES
+        if m.group(1) not in lxs.AMBIGUOUS_STATE_CODES
         or any(
             o is not m
             and (separated(text, o.end(), m.start()) or separated(text, m.end(), o.start()))
@@ -87,7 +88,7 @@ def separated(text: str, end: int, start: int) -> bool:
 
 def negated_list(text: str, start: int) -> bool:
     """True when "except" / "other than" / "outside" opens the list at `start`."""
-    return bool(lx.NEGATED_LIST.search(text[max(0, start - 30) : start]))
+    return bool(lxs.NEGATED_LIST.search(text[max(0, start - 30) : start]))
 
 
 def _in_identifier(text: str, start: int, end: int) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_subjects as lxs
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
@@ -91,8 +92,8 @@ def _noun_phrase(text: str) -> str:
             and low.endswith("ing")
             and (
                 words[-1].lower().endswith("s")
-                or words[-1].lower() in lx.GENERIC_NOUNS
-                or words[-1].lower() in lx.NON_BUSINESS_WORDS  # "anyone distilling spirits"
+                or words[-1].lower() in lxs.GENERIC_NOUNS
+                or words[-1].lower() in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
             )
         ):  # "roofers using torches", "any insured running ten trucks": a participle
             return " ".join(words).replace(" ,", ",").strip(" ,")
@@ -109,7 +110,7 @@ def _ends_participle(rest: str) -> bool:
     if nxt is None:
         return False
     low = nxt.group(0).lower()
-    return low in _STOP or low in lx.DETERMINERS or low[0].isdigit() or bool(find_numbers(low))
+    return low in _STOP or low in lxs.DETERMINERS or low[0].isdigit() or bool(find_numbers(low))
 
 
 def _singular(word: str) -> str:
@@ -151,7 +152,7 @@ class SubjectReader:
             for info in vocab.categorical()
             for p in info.phrases
             for w in p
-            if w not in lx.STOPWORDS and stem(w) not in {"type", "kind", "class"}
+            if w not in lxs.STOPWORDS and stem(w) not in {"type", "kind", "class"}
         }
         # Words other fields are described with name the thing insured ("vessel",
         # "building"), never a business class on their own.
@@ -197,7 +198,7 @@ class SubjectReader:
         for value in self.enum_values:  # "knob and tube" is one value, not a list
             phrase = value_pattern(value.lower()).sub(" ", phrase)
         head = phrase.split()[-1].lower() if phrase.split() else ""
-        if _singular(head) in lx.INSTRUMENT_NOUNS:
+        if _singular(head) in lxs.INSTRUMENT_NOUNS:
             return []  # "the glue burn exclusion is attached ...": an instrument, no class
         values = self._values(phrase)
         listed = self._listed_in_parentheses(clause)
@@ -257,15 +258,15 @@ class SubjectReader:
         return any(w.endswith("ed") and stem(w) in stems for w in words)
 
     def _clean(self, item: str) -> str | None:
-        for _, pattern in lx.PRODUCT_PATTERNS:
+        for _, pattern in lxs.PRODUCT_PATTERNS:
             item = pattern.sub(" ", item)
-        item = lx.STATE_NAME_RE.sub(" ", item)
+        item = lxs.STATE_NAME_RE.sub(" ", item)
         words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", item)]
-        while len(words) > 1 and words[0].lower() in lx.DETERMINERS:
+        while len(words) > 1 and words[0].lower() in lxs.DETERMINERS:
             words.pop(0)
         while len(words) > 1 and "-" in words[0]:
             words.pop(0)
-        if any(w.lower() in lx.DETERMINERS for w in words[1:]):
+        if any(w.lower() in lxs.DETERMINERS for w in words[1:]):
             return None
         low = " ".join(w.lower() for w in words)
         for value in self.enum_values:
@@ -281,13 +282,13 @@ class SubjectReader:
             t.text.lower()
             for i, t in enumerate(tokens)
             if i not in drop
-            and t.text.lower() not in lx.GENERIC_NOUNS
-            and t.text.lower() not in lx.NON_BUSINESS_WORDS
-            and t.text.lower() not in lx.DETERMINERS
+            and t.text.lower() not in lxs.GENERIC_NOUNS
+            and t.text.lower() not in lxs.NON_BUSINESS_WORDS
+            and t.text.lower() not in lxs.DETERMINERS
         ]
         if not kept or len(kept) > 4 or any(len(w) > 4 and w.endswith("ed") for w in kept):
             return None
-        if any(w.endswith(("'s", "’s")) or stem(w) in lx.NON_BUSINESS_WORDS for w in kept):
+        if any(w.endswith(("'s", "’s")) or stem(w) in lxs.NON_BUSINESS_WORDS for w in kept):
             return None
         value = " ".join([*kept[:-1], _singular(kept[-1])])
         if value in self.example_set:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_subjects as lxs
 from memory.underwriting.fieldlink.numbers import stem
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
@@ -320,4 +321,4 @@ def find_phrase(
 
 def content_tokens(text: str) -> list[Token]:
     """Tokens of a text without stopwords."""
-    return [t for t in tokenize(text) if t.text.lower() not in lx.STOPWORDS]
+    return [t for t in tokenize(text) if t.text.lower() not in lxs.STOPWORDS]

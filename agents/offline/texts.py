@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_subjects as lxs
 from agents.offline.textproc import Sentence
 
 
@@ -12,7 +13,7 @@ def single_product(text: str | None) -> str | None:
     """The product of a text that names exactly one product (source titles, headers)."""
     if not text:
         return None
-    names = {name for name, pattern in lx.PRODUCT_PATTERNS if pattern.search(text)}
+    names = {name for name, pattern in lxs.PRODUCT_PATTERNS if pattern.search(text)}
     return names.pop() if len(names) == 1 else None
 
 

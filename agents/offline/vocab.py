@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from agents.offline import lexicon as lx
+from agents.offline import lexicon_subjects as lxs
 from agents.offline.textproc import Token, content_tokens, find_phrase
 from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NUMBER_WORDS, canonical_unit, stem
 from memory.underwriting.fieldlink.profile import field_kind, parse_enum
@@ -104,14 +104,14 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
     phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name]]
     # A one-word synonym that is also an everyday adverb ("still" for a distillery, "even")
     # would fire on "I'll still quote": it names the field only inside a longer phrase.
-    phrases = [p for p in phrases if not (len(p) == 1 and p[0] in lx.EVERYDAY_ADVERBS)]
+    phrases = [p for p in phrases if not (len(p) == 1 and p[0] in lxs.EVERYDAY_ADVERBS)]
     tokens = {
         s
         for p in phrases
         for s in p
         if s not in _UNIT_NAME_TOKENS
         and not s.isdigit()
-        and s not in lx.COMPARISON_WORDS
+        and s not in lxs.COMPARISON_WORDS
         and s not in NUMBER_WORDS  # "losses in the last three years": "three" names no field
     }
     words = set(re.findall(r"[a-z]+", " ".join([name, *spec.synonyms, spec.description]).lower()))
@@ -122,13 +122,13 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         unit=canonical_unit(spec.unit),
         phrases=[p for p in phrases if p],
         tokens=tokens,
-        desc_tokens=set(_stems(spec.description)) - tokens - lx.COMPARISON_WORDS,
+        desc_tokens=set(_stems(spec.description)) - tokens - lxs.COMPARISON_WORDS,
         values=values,
         upper="upper case" in spec.description.lower()
         or bool(values)
         and all(v.isupper() for v in values),
         negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
-        protective=kind == "bool" and bool(words & lx.PROTECTIVE_WORDS),
+        protective=kind == "bool" and bool(words & lxs.PROTECTIVE_WORDS),
         scale=description_scale(spec),
     )
     return info
@@ -176,7 +176,7 @@ class FieldVocabulary:
             token in info.tokens
             and self.idf.get(token, 0.0) == 1.0
             and len(token) >= 5
-            and token not in lx.GENERIC_NOUNS
+            and token not in lxs.GENERIC_NOUNS
         )
 
     def bool_mentions(self, tokens: list[Token], partial: bool = False) -> list[BoolMention]:
@@ -258,7 +258,7 @@ class FieldVocabulary:
                 score += prox(i)  # "events lasting more than three days": a duration
             if tok.stem in info.tokens:
                 score += self.idf.get(tok.stem, 0.0) * prox(i)
-            elif tok.stem in info.desc_tokens and tok.stem not in lx.STOPWORDS:
+            elif tok.stem in info.desc_tokens and tok.stem not in lxs.STOPWORDS:
                 score += 0.3 / math.sqrt(1 + _desc_df(self, tok.stem)) * prox(i)
         return score
 

@@ -1,0 +1,98 @@
+"""Comparator vocabulary for the offline extractor: how a text bounds a number.
+
+Generic English words only, no dataset's fields. This module holds the comparator
+phrases before and after a number, maximum / minimum / requirement wording, time-window
+cues, anaphoric comparisons ("over that") and bare comparatives ("larger operations")
+with the words that give their direction.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- comparators -----------------------------------------------------------------------------
+
+#: Phrases ending right before a number: (pattern, operator).
+PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
+    (r"no (?:more|greater) than|not (?:more|greater) than|at most|maximum of|up to", "lte"),
+    (r"no (?:less|fewer) than|not (?:less|fewer) than|at least|minimum of", "gte"),
+    (
+        r"more than|greater than|in excess of|older than|higher than|larger than|"
+        r"bigger than|taller than|wider than|longer than|heavier than|upwards of|north of|"
+        r"farther (?:away )?than|further (?:away )?than|more distant than|worse than|"
+        r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than",
+        "gt",
+    ),
+    (
+        r"less than|fewer than|younger than|lower than|smaller than|shorter than|"
+        r"earlier than|short of|prior to|closer than|nearer than|south of|"
+        r"under|below|within|before|pre",
+        "lt",
+    ),
+)
+POST_COMPARATORS: tuple[tuple[str, str], ...] = (
+    (
+        r"or (?:more|greater|higher|older|above|over|later|worse|farther|further)|"
+        r"and (?:above|over|up|older|higher|worse)|\+|plus",
+        "gte",
+    ),
+    (
+        r"or (?:less|fewer|lower|younger|under|below|earlier|before|closer|nearer|better)|"
+        r"and (?:under|below|lower|less)",
+        "lte",
+    ),
+)
+#: "the 0.25% program minimum" -> lt; "the 20-employee limit" -> gt.
+#: "The maximum TIV for frame is $2M" / "a minimum of ... is N".
+MAXIMUM_BEFORE = re.compile(
+    r"\b(?:maximum|max|limit|cap|ceiling)\b[^.;,]{0,40}?\b(?:is|of|at|=)\s*$|"
+    r"\b(?:tops?|maxe?s?|caps?|peaks?) out at\s*$",
+    re.I,
+)
+MINIMUM_BEFORE = re.compile(r"\b(?:minimum|min|floor)\b[^.;,]{0,40}?\b(?:is|at|=)\s*$", re.I)
+#: A requirement: "requires at least N", "a minimum of N ... is required" fire below N.
+REQUIREMENT = re.compile(
+    r"\b(?:requires?|required|must (?:have|be at least)|needs?|should have|minimum of)\b", re.I
+)
+MINIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b", re.I)
+MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|limit|cap|ceiling)\b", re.I)
+#: Numbers that describe a time window, not a threshold ("in the last three years").
+TIME_WINDOW_BEFORE = re.compile(
+    r"\b(?:(?:in|within|during|for)\s+(?:the\s+)?(?:last|past|prior|previous|next|first)?|"
+    r"over\s+the\s+(?:last|past|prior|previous|next|first))\s*$",
+    re.I,
+)
+TIME_WINDOW_AFTER = re.compile(r"^\s*(?:ago|later|after|earlier|prior)\b", re.I)
+#: A comparator followed by an anaphor: "over that", "above that size".
+ANAPHOR_COMPARATOR = re.compile(
+    r"\b(more than|over|above|past|beyond|under|below|less than|"
+    r"(?:closer|nearer|fewer|younger|smaller|lower|shorter|farther|further|older|larger|"
+    r"bigger|higher|longer|taller) than)\s+(?:that|this|it)\b",
+    re.I,
+)
+#: Anaphoric comparisons that point below the earlier value ("closer than that").
+BELOW_ANAPHOR_WORDS = frozenset(
+    "under below less closer nearer fewer younger smaller lower shorter".split()
+)
+SIZE_ANAPHOR = re.compile(
+    r"\b(?:that|this|those|these|such)\s+(?:size|level|amount|threshold|limit|value|"
+    r"figure|range|area|volume|states?|count(?:y|ies)|locations?|class(?:es)?)\b",
+    re.I,
+)
+
+# --- bare comparatives -----------------------------------------------------------------------
+
+#: A clause opening on a bare comparative ("larger operations are referred", "a longer
+#: interval is referred"): it acts on what the number stated just before leaves out.
+#: Group 1 holds the comparative, read for its direction.
+BARE_COMPARATIVE = re.compile(
+    r"^(?:an?\s+|the\s+|any\s+)?(larger|bigger|longer|higher|greater|older|taller|"
+    r"heavier|wider|deeper|farther|further|more|smaller|shorter|lower|younger|closer|"
+    r"nearer|fewer|less|newer)\b(?!\s+than\b)",
+    re.I,
+)
+#: Comparatives that point above a bound (the rest point below it).
+GREATER_WORDS = frozenset(
+    "larger bigger longer higher greater older taller heavier wider deeper farther further "
+    "more".split()
+)

@@ -1,0 +1,178 @@
+"""Subject vocabulary for the offline extractor: what a rule is about.
+
+Generic English / insurance words, no dataset's fields (field-specific words come from
+the data dictionary at run time). This module holds the product names and product-scope
+phrasing, function words and the nouns that never name a business class, US state
+names and codes, the words that mark a field as protective, and the keywords and cues
+that put a rule in a category.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.underwriting.fieldlink.states import US_STATES
+
+# --- products --------------------------------------------------------------------------------
+
+PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("BOP", re.compile(r"\b(?:BOP|business ?owners?'?s?(?: policy| program)?)\b")),
+    ("LRO", re.compile(r"\b(?:LRO|[Ll]essor'?s'? [Rr]isk(?: [Oo]nly)?)\b")),
+    ("GL", re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability)\b")),
+    # "Property of storage tenants is never covered": ownership, no product
+    (
+        "Property",
+        re.compile(r"\b(?:Property|PROPERTY|monoline property)\b(?!\s+(?:rate|data|of)\b)"),
+    ),
+)
+#: "Gyms may be written on the GL or the BOP": which product carries a class (followed by
+#: a product name), not a conditional approval.
+PRODUCT_PLACEMENT = re.compile(
+    r"\b(?:may|can|could) (?:also )?be (?:written|placed|bound|quoted) (?:on|under|in) "
+    r"(?:either )?(?:the |a |our )?(?=\S)",
+    re.I,
+)
+ALL_PRODUCTS = re.compile(
+    r"\b(?:every|all|any|each) (?:products?|lines?(?: of business)?|programs?)\b|"
+    r"\bon (?:every|all) products?\b",
+    re.I,
+)
+APPLIES_TO = re.compile(
+    r"^\s*(?:this|that|it|these|the rule)\s*(?:'s|is|also)?\s*(?:applies|apply|is|'s|covers)\b",
+    re.I,
+)
+
+# --- function words and generic nouns --------------------------------------------------------
+
+DETERMINERS = frozenset(
+    "a an the any all every each some such this that these those our their its his her no "
+    "new existing several many few various numerous".split()
+)
+#: Comparison words: never evidence that a text talks about one field.
+COMPARISON_WORDS = frozenset("below under over above vs versus per than more less".split())
+STOPWORDS = frozenset(
+    "a an the of and or to in on for with by at from as is are be that this its their our any "
+    "all per than into".split()
+)
+#: Nouns that never name an occupancy on their own.
+GENERIC_NOUNS = frozenset(
+    """
+    risk risks building buildings location locations premises submission submissions account
+    accounts policy policies quote quotes property properties business businesses insured
+    insureds applicant applicants class classes case cases anything everything something
+    nothing one ones combination file item items maximum minimum max min back out up down
+    rest remainder balance
+    off away over again bad good exposure exposures structure structures
+    site sites unit units value values data figure figures address addresses program programs
+    product products line lines coverage coverages entity entities operation operations
+    operator operators owner owners customer customers agent agents venture ventures
+    company companies firm firms thing things type types kind kinds occupancy occupancies
+    tenant tenants landlord landlords it they them he she we you i that those these who
+    commercial small large big mid-size new young old older aged existing standard other
+    such certain high low hazardous habitational total overall single multiple combined
+    county counties state states area areas zone zones region regions territory
+    itself themselves underwriter underwriters agent broker brokers producer producers
+    carrier carriers reviewer reviewers insurer insurers we us i you
+    exclusion exclusions endorsement endorsements deductible deductibles limit limits
+    premium premiums rate rates form forms filing filings warranty warranties condition
+    conditions review reviews referral referrals decline declines approval approvals rule
+    rules guideline guidelines manual manuals bulletin bulletins section sections note notes
+    """.split()
+)
+#: Words that name documents, sections, teams, roles, dates or actions: never a business.
+NON_BUSINESS_WORDS = frozenset(
+    """
+    folk folks team teams staff department departments desk desks committee roundtable
+    attendee attendees chair lead leads manager managers head member members group groups
+    log logs faq memo memos minutes item items table tables email e-mail thread threads
+    subject reply message letter schedule matrix grid checklist deck guide guides
+    appetite top number numbers total limit action actions class appetite effective
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday
+    week weeks month months quarter quarters year years immediately
+    refer decline write bind quote approve verify flag exclude
+    anyone anybody everyone everybody someone somebody whoever whatever anywhere everywhere
+    somewhere nowhere
+    first second third fourth fifth sixth seventh eighth ninth tenth next last finally
+    firstly secondly thirdly lastly alone only
+    senior seniors how what why which neither either example examples cap caps threshold
+    thresholds answer answers question questions instruction instructions moratorium
+    declination exception exceptions decision decisions guidance trigger triggers check
+    checks criterion criteria characteristic characteristics
+    even just also really honestly simply merely then there here
+    """.split()
+)
+#: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.
+EVERYDAY_ADVERBS = frozenset("still even just also only yet well so then again ever".split())
+#: Head nouns of a policy instrument: "the glue burn exclusion" names no business class.
+INSTRUMENT_NOUNS = frozenset(
+    "exclusion endorsement warranty sublimit deductible surcharge clause form".split()
+)
+PRONOUNS = frozenset("it they them these those this that he she".split())
+
+# --- states ----------------------------------------------------------------------------------
+
+#: Two-letter codes that are also common English words; only accepted as names.
+AMBIGUOUS_STATE_CODES = frozenset(
+    {"IN", "OR", "ME", "OK", "HI", "AS", "US", "DE", "PA", "AL", "ID"}
+)
+STATE_NAME_RE = re.compile(
+    r"\b(" + "|".join(sorted((n.title() for n in US_STATES), key=len, reverse=True)) + r")\b"
+)
+STATE_CODE_RE = re.compile(r"\b([A-Z]{2})\b")
+NEGATED_LIST = re.compile(r"\b(?:except|other than|outside(?: of)?|excluding|besides)\s+$", re.I)
+
+# --- protective words and rule categories ----------------------------------------------------
+
+#: Words that mark a boolean field as protective (a mitigant) rather than a risk flag.
+PROTECTIVE_WORDS = frozenset(
+    """
+    obtained completed satisfactory signed letter certificates clean
+    sprinkler sprinklered sprinklers alarm alarms suppression mitigation inspection
+    inspected appraisal appraised permit shutters shutter protection protected installed
+    verified monitored certified certificate guard guards security hydrant extinguisher
+    extinguishers fence fenced camera cameras generator backup training trained
+    maintenance maintained warranty compliant compliance updated upgraded retrofit
+    retrofitted sprinklering detector detectors
+    """.split()
+)
+
+CATEGORY_KEYWORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("pricing", frozenset("rate rates pricing premium minimum price priced tiv_per".split())),
+    (
+        "catastrophe",
+        frozenset(
+            "coast coastal tier flood wind hail hurricane storm quake earthquake "
+            "wildfire cat catastrophe shoreline beach".split()
+        ),
+    ),
+    (
+        "construction",
+        frozenset(
+            "construction stories story floors roof year built square feet sqft "
+            "frame masonry sprinklered".split()
+        ),
+    ),
+    (
+        "operations",
+        frozenset("cooking liquor alcohol hood operations fryer receipts".split()),
+    ),
+    (
+        "eligibility",
+        frozenset(
+            "loss losses claims employee employees revenue sales business vacancy "
+            "vacant carrier nonrenewal".split()
+        ),
+    ),
+)
+DATA_QUALITY_CUE = re.compile(
+    r"\b(?:discrepanc\w*|mismatch\w*|disagree\w*|differ(?:s|ence)?|third-party data|"
+    r"address range|data vendor|data quality|inconsisten\w*)\b",
+    re.I,
+)
+PROCESS_CUE = re.compile(
+    r"\b(?:typo\w*|data correction|mis-?keyed|keying error|bad data|for correction|"
+    r"reconcile)\b",
+    re.I,
+)
+ELIGIBILITY_CUE = re.compile(r"\b(?:ineligible|eligib\w*|out of appetite|appetite)\b", re.I)
