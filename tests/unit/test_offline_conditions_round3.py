@@ -290,3 +290,43 @@ def test_a_state_code_inside_a_form_number_is_no_state(
     harbour: ConditionReader, text: str, expected: set[Triple]
 ) -> None:
     assert _triples(harbour, text) == expected
+
+
+# --- a fraction is a share ---------------------------------------------------------------
+
+_FEES = {
+    "dock_fees_usd": {
+        "type": "float",
+        "unit": "usd",
+        "synonyms": ["dock fees", "fee revenue"],
+        "description": "Annual dock fee revenue, in US dollars",
+    },
+    "charter_share_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["charter share", "share of fee revenue from charters"],
+        "description": "Share of fee revenue from charters, in percent",
+    },
+}
+
+
+def _fees_reader(*names: str) -> ConditionReader:
+    fields = {name: _FEES[name] for name in names}
+    return ConditionReader(FieldVocabulary(DataDictionary.model_validate({"fields": fields})))
+
+
+def test_a_fraction_goes_to_the_share_field_not_the_amount_it_names() -> None:
+    reader = _fees_reader("dock_fees_usd", "charter_share_pct")
+    assert _triples(reader, "more than half the dock fees") == {("charter_share_pct", "gt", 50.0)}
+    assert _triples(reader, "more than two thirds of dock fees") == {
+        ("charter_share_pct", "gt", 66.6667)
+    }
+
+
+def test_a_fraction_with_no_share_field_is_no_threshold() -> None:
+    # "half the dock fees" is never dock fees over 0.5 dollars
+    assert _triples(_fees_reader("dock_fees_usd"), "more than half the dock fees") == set()
+    # a plain number still reads as the amount
+    assert _triples(_fees_reader("dock_fees_usd"), "dock fees over 5000") == {
+        ("dock_fees_usd", "gt", 5000.0)
+    }

@@ -443,3 +443,15 @@ def test_a_pronoun_sentence_with_its_own_condition_borrows_nothing(
     )
     rules = extractor.extract(text, source_type="sme")
     assert not any(("night_warden", "eq", True) in condition_set(r) for r in rules)
+
+
+def test_a_soft_limit_in_a_unit_the_field_does_not_use_is_no_soft_limit(
+    extractor_with_unstaffed: OfflineExtractor,
+) -> None:
+    text = (
+        "The guideline says 900 skaters a session, and an ice rink above that is referred. "
+        "I've approved them up to 1,200 seats when the stewards were trained."
+    )
+    rule = _only(extractor_with_unstaffed.extract(text, source_type="sme"))
+    assert ("skaters_per_session", "gt", 900) in condition_set(rule)
+    assert rule.soft_limit is None  # seats are not what the field counts
