@@ -30,8 +30,11 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"no (?:new )?(?:such )?(?:policy|policies|business|submissions?|risks?) "
             r"(?:may|can|will|shall) be (?:bound|written|quoted|accepted)|"
             r"(?:is|are|be|been) suspended|moratorium|turn(?:ed|s)? down|"
-            r"(?:do|does|will|shall|can) not (?:write|insure|accept|quote|bind|offer)|"
-            r"(?:won't|don't|doesn't|cannot|can't) (?:write|insure|accept|quote|bind|offer)|"
+            # (not "do not quote them yourself": the desk escalates, it does not decline)
+            r"(?:do|does|will|shall|can) not (?:write|insure|accept|quote|bind|offer)"
+            r"(?![\w ]{0,25}\b(?:yourself|yourselves|at the desk)\b)|"
+            r"(?:won't|don't|doesn't|cannot|can't) (?:write|insure|accept|quote|bind|offer)"
+            r"(?![\w ]{0,25}\b(?:yourself|yourselves|at the desk)\b)|"
             r"cannot be (?:bound|written)|out(?:side)? of (?:our |the )?appetite|"
             r"outside (?:our |the )?(?:appetite|program)|"
             r"excluded from (?:the |our )?[\w\s-]{0,40}?(?:program|appetite|class)\w*|"
@@ -45,8 +48,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:refer(?:s|red|ral|rals|ring)?|escalat(?:e|es|ed|ion)|"
             r"senior (?:underwriter |uw )?(?:review|approval|sign-off)|"
             r"(?:send|sends|sent|route|routes|routed|forward|forwards|forwarded|pass|passes|"
-            r"passed|goes|go) (?:\w+ ){0,3}?(?:up the line|to (?:a |the |our )?(?:senior|"
-            r"team lead|manager|underwriting manager|branch manager|home office|cat desk|"
+            r"passed|goes|go) (?:\w+ ){0,3}?(?:up the line|"
+            r"to (?:a |the |our |your |their )?(?:senior|team lead|manager|underwriting manager|"
+            r"branch manager|home office|cat desk|"
             r"specialty desk|\w+ underwriter)))\b",
             re.I,
         ),

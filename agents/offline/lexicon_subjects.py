@@ -100,6 +100,8 @@ NON_BUSINESS_WORDS = frozenset(
     declination exception exceptions decision decisions guidance trigger triggers check
     checks criterion criteria characteristic characteristics
     even just also really honestly simply merely then there here
+    manual manuals handbook handbooks supplement supplements bulletin bulletins guideline
+    guidelines circular circulars section sections chapter chapters appendix
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.

@@ -455,3 +455,24 @@ def test_a_soft_limit_in_a_unit_the_field_does_not_use_is_no_soft_limit(
     rule = _only(extractor_with_unstaffed.extract(text, source_type="sme"))
     assert ("skaters_per_session", "gt", 900) in condition_set(rule)
     assert rule.soft_limit is None  # seats are not what the field counts
+
+
+def test_a_document_noun_is_no_business_class(extractor: OfflineExtractor) -> None:
+    text = "The handbook limit is five furnaces; a sixth furnace means the file goes to a senior."
+    rule = _only(extractor.extract(text, source_type="training"))
+    assert condition_set(rule) == {("furnace_count", "gt", 5)}
+
+
+def test_going_to_your_team_lead_is_a_referral(extractor: OfflineExtractor) -> None:
+    text = "A studio running more than 5 furnaces goes to your team lead."
+    assert _only(extractor.extract(text)).action == "refer"
+
+
+def test_not_quoting_it_yourself_is_no_decline(extractor: OfflineExtractor) -> None:
+    text = (
+        "A studio running more than 5 furnaces goes to your team lead. "
+        "Do not decline these at the desk, and do not quote them yourself either."
+    )
+    assert [r.action for r in extractor.extract(text)] == ["refer"]
+    plain = "We do not quote studios running more than 5 furnaces."
+    assert _only(extractor.extract(plain)).action == "decline"
