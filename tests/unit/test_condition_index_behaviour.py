@@ -311,3 +311,23 @@ def test_a_key_twice_in_a_snapshot_serves_the_later_route() -> None:
         "Large TIV": (("RESULTS_IN", "Decline"),),
     }
     assert len(loaded) == 2
+
+
+def test_a_rules_history_survives_compaction_and_a_snapshot() -> None:
+    """The claims planner reads a rule's whole document: its history must not be lost."""
+    index = ConditionIndex()
+    for i in range(100):
+        history = json.dumps({"versions": [{"action": "refer", "n": i}]})
+        document = json.dumps(_document(f"Rule {i}", "refer"))
+        index.add(f"k{i}", f"Rule {i}", "ALL", [_c("tiv", "gt", i)], document, (), history)
+    index.add("bare", "Bare", "ALL", [_c("tiv", "gt", 500)], json.dumps(_document("Bare", "refer")))
+    for i in range(60):  # most of the slots dead: the index compacts itself
+        index.discard(f"k{i}")
+    assert index.compactions == 1
+    for served in (index, ConditionIndex.from_bytes(index.to_bytes())):
+        whole = served.rules[served.slot["k77"]].whole_document()  # type: ignore[union-attr]
+        assert whole is not None
+        assert whole["rule_name"] == "Rule 77"
+        assert whole["versions"] == [{"action": "refer", "n": 77}]
+        bare = served.rules[served.slot["bare"]].whole_document()  # type: ignore[union-attr]
+        assert bare is not None and "versions" not in bare
