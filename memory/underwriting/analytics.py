@@ -330,12 +330,13 @@ class GraphAnalytics:
         names = list(dict.fromkeys(rule_names))
         if not names:
             return []
+
+        async def from_routes(missing: list[str]) -> dict[str, DecisionPath | None]:
+            routes = index.routes_named(missing)  # leaves out a rule whose route is unknown
+            return {name: route_path(name, r) if r else None for name, r in routes.items()}
+
         cache = await read_cache(self.memory.db, self.namespace.group_id)
-        found: dict[str, DecisionPath | None] = cache.get_many("route", names)  # type: ignore[assignment]
-        routes = index.routes_named([name for name in names if name not in found])
-        made = {name: route_path(name, route) if route else None for name, route in routes.items()}
-        cache.put_many("route", made)  # type: ignore[arg-type]
-        found.update(made)
+        found = await read_through(cache, "route", names, from_routes)
         rest = [name for name in names if name not in found]
         read = {p.rule_name: p for p in await self.paths(rest)} if rest else {}
         return [
