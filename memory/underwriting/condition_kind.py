@@ -30,17 +30,14 @@ logger = logging.getLogger(__name__)
 CURRENT_EDGE = "e.invalid_at IS NULL AND e.expired_at IS NULL"
 # The current Rule nodes `n`: a rule is current unless it was retired (`invalid_at`) or
 # every edge it has was invalidated.
-RULE_NODES = (
-    "OPTIONAL MATCH (n)-[e:RELATES_TO]-() WITH n, count(e) AS total, "
-    f"sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live "
-    "WHERE n.invalid_at IS NULL AND (total = 0 OR live > 0) "
-)
+_LIVE = f"count(e) AS total, sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live"
+_STILL_CURRENT = "WHERE n.invalid_at IS NULL AND (total = 0 OR live > 0) "
+RULE_NODES = f"OPTIONAL MATCH (n)-[e:RELATES_TO]-() WITH n, {_LIVE} {_STILL_CURRENT}"
 # The same, with each rule's route: its current edges as [relation, other end's name].
 _RULE_ROUTES = (
-    "OPTIONAL MATCH (n)-[e:RELATES_TO]-(m) WITH n, count(e) AS total, "
-    f"sum(CASE WHEN {CURRENT_EDGE} THEN 1 ELSE 0 END) AS live, "
+    f"OPTIONAL MATCH (n)-[e:RELATES_TO]-(m) WITH n, {_LIVE}, "
     f"collect(CASE WHEN {CURRENT_EDGE} AND e.p_rule_name = n.name THEN [e.name, m.name] END) "
-    "AS route WHERE n.invalid_at IS NULL AND (total = 0 OR live > 0) "
+    f"AS route {_STILL_CURRENT}"
 )
 
 
