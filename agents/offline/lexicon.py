@@ -31,9 +31,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:may|can|will|shall) be (?:bound|written|quoted|accepted)|"
             r"(?:is|are|be|been) suspended|moratorium|turn(?:ed|s)? down|"
             # (not "do not quote them yourself": the desk escalates, it does not decline)
-            r"(?:do|does|will|shall|can) not (?:write|insure|accept|quote|bind|offer)"
-            r"(?![\w ]{0,25}\b(?:yourself|yourselves|at the desk)\b)|"
-            r"(?:won't|don't|doesn't|cannot|can't) (?:write|insure|accept|quote|bind|offer)"
+            r"(?:(?:do|does|will|shall|can) not|won't|don't|doesn't|cannot|can't) "
+            r"(?:write|insure|accept|quote|bind|offer)"
             r"(?![\w ]{0,25}\b(?:yourself|yourselves|at the desk)\b)|"
             r"cannot be (?:bound|written)|out(?:side)? of (?:our |the )?appetite|"
             r"outside (?:our |the )?(?:appetite|program)|"
