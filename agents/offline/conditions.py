@@ -117,10 +117,6 @@ def comparator(text: str, mention: NumberMention) -> str | None:
 
 def unit_fits(unit: str | None, info: FieldInfo) -> bool:
     """True when a number's unit word can measure the field ("barrels" for barrels/year)."""
-    return _unit_ok(unit, info)
-
-
-def _unit_ok(unit: str | None, info: FieldInfo) -> bool:
     if unit is None:
         return True
     if unit == "percent":
@@ -284,7 +280,7 @@ class ConditionReader:
             unit is not None
             and unit not in KNOWN_UNITS
             and not mention.attached
-            and not any(_unit_ok(unit, i) for i in numeric)
+            and not any(unit_fits(unit, i) for i in numeric)
         ):
             # "100 seats" with no field counting seats: a word after the number that no
             # field uses needs clear naming words before the number is placed anywhere.
@@ -295,7 +291,7 @@ class ConditionReader:
             # "more than half the revenue": a fraction is a share, never an amount (with
             # no share field it is no threshold at all, not revenue over 0.5)
             numeric = [i for i in numeric if i.unit in _SHARE_UNITS]
-        exact = [i for i in numeric if _unit_ok(unit, i)]
+        exact = [i for i in numeric if unit_fits(unit, i)]
         converted = {
             i.name: _CONVERSIONS[(unit, i.unit)] for i in numeric if (unit, i.unit) in _CONVERSIONS
         }
