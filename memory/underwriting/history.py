@@ -8,6 +8,7 @@ written another way has one version, valid from its node's creation.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -121,31 +122,36 @@ class OpenConflict:
         }
 
 
+def _one_per_pair(found: Iterable[OpenConflict]) -> list[OpenConflict]:
+    """One conflict per pair of rules (the first seen of each), by date, then rules."""
+    kept: dict[tuple[str, ...], OpenConflict] = {}
+    for conflict in found:
+        kept.setdefault(tuple(sorted(conflict.rules)), conflict)
+    return sorted(kept.values(), key=lambda c: (c.date or "", c.rules))
+
+
 async def open_conflicts(memory: GraphMemory, namespace: Namespace) -> list[OpenConflict]:
     """The open conflicts of a namespace: both rules current, neither settled yet."""
     index = await condition_index(memory, namespace)
     current = {entry.name for entry in index.rules if entry is not None}
-    found: dict[tuple[str, str], OpenConflict] = {}
-    for entry in index.rules:
-        if entry is None or not entry.document or '"text_ids"' not in entry.document:
-            continue
-        rule = json.loads(entry.document)
-        for c in rule.get("conflicts") or []:
-            other = c.get("rule_name")
-            if other not in current:
+
+    def noted() -> Iterator[OpenConflict]:
+        for entry in index.rules:
+            if entry is None or not entry.document or '"text_ids"' not in entry.document:
                 continue
-            pair = tuple(sorted((entry.name, other)))
-            found.setdefault(
-                (pair[0], pair[1]),
-                OpenConflict(
-                    rules=(entry.name, other),
-                    text_ids=tuple(c.get("text_ids") or ()),
-                    fields=tuple(c.get("fields") or ()),
-                    product_type=str(rule.get("product_type") or ""),
-                    date=c.get("date"),
-                ),
-            )
-    return sorted(found.values(), key=lambda c: (c.date or "", c.rules))
+            rule = json.loads(entry.document)
+            for c in rule.get("conflicts") or []:
+                other = c.get("rule_name")
+                if other in current:
+                    yield OpenConflict(
+                        rules=(entry.name, other),
+                        text_ids=tuple(c.get("text_ids") or ()),
+                        fields=tuple(c.get("fields") or ()),
+                        product_type=str(rule.get("product_type") or ""),
+                        date=c.get("date"),
+                    )
+
+    return _one_per_pair(noted())
 
 
 async def flagged_conflicts(memory: GraphMemory, namespace: Namespace) -> list[OpenConflict]:
@@ -155,22 +161,18 @@ async def flagged_conflicts(memory: GraphMemory, namespace: Namespace) -> list[O
     it (the settled side ends, the other is amended), so a rule's history shows when
     two texts disagreed and until when. Read from every rule's versions.
     """
-    found: dict[tuple[str, str], OpenConflict] = {}
-    for versions in await _every_rule(memory, namespace):
-        for version in versions:
-            for c in version.conflicts:
-                pair = tuple(sorted((version.rule_name, c.rule_name)))
-                found.setdefault(
-                    (pair[0], pair[1]),
-                    OpenConflict(
-                        rules=(version.rule_name, c.rule_name),
-                        text_ids=tuple(c.text_ids),
-                        fields=tuple(c.fields),
-                        product_type=version.product_type,
-                        date=c.date,
-                    ),
-                )
-    return sorted(found.values(), key=lambda c: (c.date or "", c.rules))
+    return _one_per_pair(
+        OpenConflict(
+            rules=(version.rule_name, c.rule_name),
+            text_ids=tuple(c.text_ids),
+            fields=tuple(c.fields),
+            product_type=version.product_type,
+            date=c.date,
+        )
+        for versions in await _every_rule(memory, namespace)
+        for version in versions
+        for c in version.conflicts
+    )
 
 
 __all__ = [
