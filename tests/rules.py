@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from schemas.rules import ExtractedRule
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from schemas.rules import Condition, ExtractedRule
+
+if TYPE_CHECKING:
+    from agents.offline.conditions import ConditionReader
+
+#: A condition as the tests compare it: (field, operator, value), list values as tuples.
+Triple = tuple[str, str, object]
 
 
-def condition_set(rule: ExtractedRule) -> set[tuple[str, str, object]]:
-    """A rule's conditions as (field, operator, value) triples, list values as tuples."""
+class _WithConditions(Protocol):
+    @property
+    def conditions(self) -> Sequence[Condition]: ...
+
+
+def condition_set(rule: _WithConditions) -> set[Triple]:
+    """A rule's (or a read clause's) conditions as triples, list values as tuples."""
     return {
         (c.field, c.operator, tuple(c.value) if isinstance(c.value, list) else c.value)
         for c in rule.conditions
     }
+
+
+def read_set(reader: ConditionReader, text: str, context: str = "") -> set[Triple]:
+    """The conditions a reader reads from a clause (after `context`), as triples."""
+    return condition_set(reader.read(text, context))
+
+
+def only_rule(rules: list[ExtractedRule]) -> ExtractedRule:
+    """The one rule of a text (a readable failure when there are more or none)."""
+    assert len(rules) == 1, [(r.action, r.conditions) for r in rules]
+    return rules[0]

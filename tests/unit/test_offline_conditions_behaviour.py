@@ -14,6 +14,7 @@ import pytest
 from agents.offline.conditions import ConditionReader, blank_parentheses
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
+from tests.rules import Triple, read_set
 
 FIELDS = {
     "berth_length_ft": {
@@ -103,8 +104,6 @@ FIELDS = {
     },
 }
 
-Triple = tuple[str, str, object]
-
 
 def _reader(fields: dict[str, dict[str, object]]) -> ConditionReader:
     """A condition reader over an invented dictionary.
@@ -116,23 +115,6 @@ def _reader(fields: dict[str, dict[str, object]]) -> ConditionReader:
         A reader with no topic set.
     """
     return ConditionReader(FieldVocabulary(DataDictionary.model_validate({"fields": fields})))
-
-
-def _triples(reader: ConditionReader, text: str, context: str = "") -> set[Triple]:
-    """The conditions read from a clause, list values as tuples (their order kept).
-
-    Args:
-        reader: The reader.
-        text: The clause.
-        context: Sentences before it.
-
-    Returns:
-        (field, operator, value) triples.
-    """
-    return {
-        (c.field, c.operator, tuple(c.value) if isinstance(c.value, list) else c.value)
-        for c in reader.read(text, context).conditions
-    }
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +196,7 @@ NUMBERS = [
 def test_numeric_conditions_of_a_clause(
     harbour: ConditionReader, text: str, expected: set[Triple]
 ) -> None:
-    assert _triples(harbour, text) == expected
+    assert read_set(harbour, text) == expected
 
 
 def test_a_value_keeps_the_type_of_its_field(harbour: ConditionReader) -> None:
@@ -379,18 +361,18 @@ SURVEY = {
 def test_the_field_a_number_belongs_to(
     fields: dict[str, dict[str, object]], text: str, context: str, expected: set[Triple]
 ) -> None:
-    assert _triples(_reader(fields), text, context) == expected
+    assert read_set(_reader(fields), text, context) == expected
 
 
 def test_a_bare_number_continues_the_topic_of_the_text() -> None:
     reader = _reader(FIELDS)
-    assert _triples(reader, "Fifteen or more are declined.") == set()
+    assert read_set(reader, "Fifteen or more are declined.") == set()
     reader.topic = "crew_count"  # "Two or more deckhands ... Fifteen or more ..."
-    assert _triples(reader, "Fifteen or more are declined.") == {("crew_count", "gte", 15)}
+    assert read_set(reader, "Fifteen or more are declined.") == {("crew_count", "gte", 15)}
 
 
 def test_the_topic_takes_a_number_in_its_own_unit() -> None:
     reader = _reader(SURVEY)
     reader.topic = "keeper_tenure_years"
     # 18 months = 1.5 years
-    assert _triples(reader, "Over 18 months is declined.") == {("keeper_tenure_years", "gt", 1.5)}
+    assert read_set(reader, "Over 18 months is declined.") == {("keeper_tenure_years", "gt", 1.5)}

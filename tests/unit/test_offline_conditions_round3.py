@@ -16,6 +16,7 @@ import pytest
 from agents.offline.conditions import ConditionReader
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
+from tests.rules import Triple, read_set
 
 FIELDS = {
     "berth_length_ft": {
@@ -66,28 +67,10 @@ FIELDS = {
     },
 }
 
-Triple = tuple[str, str, object]
-
 
 def _reader() -> ConditionReader:
     """A reader over the harbour dictionary, with no topic set."""
     return ConditionReader(FieldVocabulary(DataDictionary.model_validate({"fields": FIELDS})))
-
-
-def _triples(reader: ConditionReader, text: str) -> set[Triple]:
-    """The conditions read from a clause, list values as tuples.
-
-    Args:
-        reader: The reader.
-        text: The clause.
-
-    Returns:
-        (field, operator, value) triples.
-    """
-    return {
-        (c.field, c.operator, tuple(c.value) if isinstance(c.value, list) else c.value)
-        for c in reader.read(text).conditions
-    }
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +93,7 @@ def test_a_multiple_of_the_topic_value_is_a_threshold_on_the_topic() -> None:
     reader = _on_topic("berth_length_ft", 25.0)  # "Berths over 25 feet are referred."
     text = "Berths above one and a half times that are declined."
     # 1.5 x 25 = 37.5, not rounded to a whole foot
-    assert _triples(reader, text) == {("berth_length_ft", "gt", 37.5)}
+    assert read_set(reader, text) == {("berth_length_ft", "gt", 37.5)}
     (hit,) = reader.numbers(text)
     # "one and a half times" starts after "Berths above " and ends after "times"
     assert (hit.field, hit.value, hit.operator, hit.start, hit.end) == (
@@ -132,7 +115,7 @@ def test_a_multiple_keeps_the_type_of_the_topic_field() -> None:
 def test_a_multiple_is_rounded_to_six_places() -> None:
     reader = _on_topic("tow_distance_miles", 1 / 3)  # "a third of a mile"
     # 2 x 0.333333... = 0.666667 (to six places)
-    assert _triples(reader, "A tow yard over two times that.") == {
+    assert read_set(reader, "A tow yard over two times that.") == {
         ("tow_distance_miles", "gt", 0.666667)
     }
 
@@ -155,26 +138,26 @@ def test_a_multiple_with_nothing_to_multiply_is_no_threshold(
     reader = _reader()
     reader.topic, reader.topic_value = topic, value
     assert reader.numbers(text) == []
-    assert _triples(reader, text) == set()
+    assert read_set(reader, text) == set()
 
 
 def test_a_new_reader_has_no_topic_and_no_topic_value() -> None:
     reader = _reader()
     reader.topic = "berth_length_ft"  # the topic is set, no value compared on it yet
-    assert _triples(reader, "Above two times that is declined.") == set()
+    assert read_set(reader, "Above two times that is declined.") == set()
     reader = _reader()
     reader.topic_value = 25.0  # a value, but no field it was compared on
-    assert _triples(reader, "Above two times that is declined.") == set()
+    assert read_set(reader, "Above two times that is declined.") == set()
 
 
 def test_the_numbers_after_a_multiple_are_read() -> None:
     reader = _on_topic("berth_length_ft", 25.0)
-    assert _triples(reader, "Above two times that, or more than 12 deckhands.") == {
+    assert read_set(reader, "Above two times that, or more than 12 deckhands.") == {
         ("berth_length_ft", "gt", 50.0),
         ("crew_count", "gt", 12),
     }
     # with no value to multiply the multiple is skipped, the next number still read
-    assert _triples(_reader(), "Above two times that, or more than 12 deckhands.") == {
+    assert read_set(_reader(), "Above two times that, or more than 12 deckhands.") == {
         ("crew_count", "gt", 12)
     }
 
@@ -205,8 +188,8 @@ def test_a_change_of_limit_is_no_range(
 
 
 def test_a_change_of_limit_gives_no_condition(harbour: ConditionReader) -> None:
-    assert _triples(harbour, "Raised from 40 to 60 deckhands.") == set()
-    assert _triples(harbour, "A crew of 40 to 60 deckhands.") == {
+    assert read_set(harbour, "Raised from 40 to 60 deckhands.") == set()
+    assert read_set(harbour, "A crew of 40 to 60 deckhands.") == {
         ("crew_count", "gte", 40),
         ("crew_count", "lte", 60),
     }
@@ -232,7 +215,7 @@ def test_a_change_of_limit_gives_no_condition(harbour: ConditionReader) -> None:
 def test_a_counted_number_is_no_share(
     harbour: ConditionReader, text: str, expected: set[Triple]
 ) -> None:
-    assert _triples(harbour, text) == expected
+    assert read_set(harbour, text) == expected
 
 
 # --- a field synonym that ends in a time-window word -----------------------------------
@@ -261,14 +244,14 @@ def test_a_synonym_ending_in_a_window_word_names_the_field(
 
 def test_a_list_at_a_scale_end_is_open_ended(harbour: ConditionReader) -> None:
     # the salt index runs 1 to 9: "8 or 9" reaches the top
-    assert _triples(harbour, "A salt index of 8 or 9 is declined.") == {("salt_index", "gte", 8)}
+    assert read_set(harbour, "A salt index of 8 or 9 is declined.") == {("salt_index", "gte", 8)}
 
 
 def test_a_list_next_to_a_comparison_of_its_field_is_no_condition(
     harbour: ConditionReader,
 ) -> None:
     # "8 or 9" are examples of the range compared, not a second condition
-    assert _triples(harbour, "A salt index over 6, such as 8 or 9, is referred.") == {
+    assert read_set(harbour, "A salt index over 6, such as 8 or 9, is referred.") == {
         ("salt_index", "gt", 6)
     }
 
@@ -289,7 +272,7 @@ def test_a_list_next_to_a_comparison_of_its_field_is_no_condition(
 def test_a_state_code_inside_a_form_number_is_no_state(
     harbour: ConditionReader, text: str, expected: set[Triple]
 ) -> None:
-    assert _triples(harbour, text) == expected
+    assert read_set(harbour, text) == expected
 
 
 # --- a fraction is a share ---------------------------------------------------------------
@@ -317,16 +300,16 @@ def _fees_reader(*names: str) -> ConditionReader:
 
 def test_a_fraction_goes_to_the_share_field_not_the_amount_it_names() -> None:
     reader = _fees_reader("dock_fees_usd", "charter_share_pct")
-    assert _triples(reader, "more than half the dock fees") == {("charter_share_pct", "gt", 50.0)}
-    assert _triples(reader, "more than two thirds of dock fees") == {
+    assert read_set(reader, "more than half the dock fees") == {("charter_share_pct", "gt", 50.0)}
+    assert read_set(reader, "more than two thirds of dock fees") == {
         ("charter_share_pct", "gt", 66.6667)
     }
 
 
 def test_a_fraction_with_no_share_field_is_no_threshold() -> None:
     # "half the dock fees" is never dock fees over 0.5 dollars
-    assert _triples(_fees_reader("dock_fees_usd"), "more than half the dock fees") == set()
+    assert read_set(_fees_reader("dock_fees_usd"), "more than half the dock fees") == set()
     # a plain number still reads as the amount
-    assert _triples(_fees_reader("dock_fees_usd"), "dock fees over 5000") == {
+    assert read_set(_fees_reader("dock_fees_usd"), "dock fees over 5000") == {
         ("dock_fees_usd", "gt", 5000.0)
     }

@@ -12,6 +12,7 @@ import pytest
 from agents.offline.conditions import ConditionReader
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
+from tests.rules import Triple, read_set
 
 FIELDS = {
     "keeper_tenure_years": {
@@ -54,29 +55,11 @@ FIELDS = {
     },
 }
 
-Triple = tuple[str, str, object]
-
 
 @pytest.fixture(scope="module")
 def harbour() -> ConditionReader:
     """A reader over the harbour dictionary."""
     return ConditionReader(FieldVocabulary(DataDictionary.model_validate({"fields": FIELDS})))
-
-
-def _triples(reader: ConditionReader, text: str) -> set[Triple]:
-    """The conditions read from a clause, list values as tuples (their order kept).
-
-    Args:
-        reader: The reader.
-        text: The clause.
-
-    Returns:
-        (field, operator, value) triples.
-    """
-    return {
-        (c.field, c.operator, tuple(c.value) if isinstance(c.value, list) else c.value)
-        for c in reader.read(text).conditions
-    }
 
 
 CASES = [
@@ -141,7 +124,7 @@ CASES = [
 
 @pytest.mark.parametrize(("text", "expected"), CASES, ids=[t for t, _ in CASES])
 def test_values_of_a_clause(harbour: ConditionReader, text: str, expected: set[Triple]) -> None:
-    assert _triples(harbour, text) == expected
+    assert read_set(harbour, text) == expected
 
 
 @pytest.mark.parametrize(
@@ -161,4 +144,4 @@ def test_a_protective_flag_is_a_mitigant_not_a_condition(
 def test_no_state_field_no_states() -> None:
     fields = {k: v for k, v in FIELDS.items() if k != "harbour_state"}
     reader = ConditionReader(FieldVocabulary(DataDictionary.model_validate({"fields": fields})))
-    assert _triples(reader, "Boats in TX are referred.") == set()
+    assert read_set(reader, "Boats in TX are referred.") == set()

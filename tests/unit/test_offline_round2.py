@@ -13,8 +13,7 @@ from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.profile import parse_enum
 from schemas.fields import DataDictionary
-from schemas.rules import ExtractedRule
-from tests.rules import condition_set
+from tests.rules import condition_set, only_rule
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, LRO, GL"},
@@ -87,11 +86,6 @@ def extractor() -> OfflineExtractor:
     return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
 
 
-def _only(rules: list[ExtractedRule]) -> ExtractedRule:
-    assert len(rules) == 1, [(r.action, r.conditions) for r in rules]
-    return rules[0]
-
-
 # --- categorical values from the dictionary ---------------------------------------------
 
 
@@ -102,26 +96,26 @@ def test_quoted_values_of_a_closed_list_are_read_without_quotes() -> None:
 
 def test_value_of_a_closed_list_after_an_ordinal_label(extractor: OfflineExtractor) -> None:
     text = "Two things on docks. First, treated-timber decking: refer it. Concrete is fine."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "refer"
     assert condition_set(rule) == {("dock_material", "eq", "treated timber")}  # no 'first' class
 
 
 def test_values_of_an_example_list_name_the_field(extractor: OfflineExtractor) -> None:
     text = "Ashvale and Corvex kilns crack under load; a building with either one is declined."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "decline"
     assert ("kiln_brand", "in", ("ashvale", "corvex")) in condition_set(rule)
 
 
 def test_a_shared_head_noun_spreads_over_a_list(extractor: OfflineExtractor) -> None:
     text = "A marina whose only bilge pump is a manual or diesel pump is referred."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert ("pump_type", "in", ("manual pump", "diesel pump")) in condition_set(rule)
 
 
 def test_a_value_opening_a_hyphenated_compound(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("Steel grate-style decking is excluded from the program."))
+    rule = only_rule(extractor.extract("Steel grate-style decking is excluded from the program."))
     assert ("dock_material", "eq", "steel grate") in condition_set(rule)
 
 
@@ -173,7 +167,7 @@ def test_the_unit_word_after_a_number_names_no_field(extractor: OfflineExtractor
 
 
 def test_a_participle_coordinated_with_a_passive(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("A marina with more than 300 slips is rated and declined."))
+    rule = only_rule(extractor.extract("A marina with more than 300 slips is rated and declined."))
     assert rule.action == "decline" and ("slip_count", "gt", 300) in condition_set(rule)
 
 
@@ -182,7 +176,7 @@ def test_a_purpose_clause_does_not_set_the_action(extractor: OfflineExtractor) -
         "Any marina operating more than 80 slips is flagged for review so the broker can "
         "confirm a hull schedule is in force."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "flag_for_review"
     assert condition_set(rule) == {("occupancy", "eq", "marina"), ("slip_count", "gt", 80)}
 
@@ -192,7 +186,7 @@ def test_past_tense_inside_a_condition_still_states_a_rule(extractor: OfflineExt
         "When the contents were appraised more than five years ago and the contents value "
         "is above $2M, the underwriter must verify the appraisal."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "verify"
     assert ("contents_value_usd", "gt", 2_000_000) in condition_set(rule)
 
@@ -204,7 +198,7 @@ def test_a_signed_letter_that_satisfies_a_rule_is_its_mitigant(
         "A marina with more than 150 slips must be referred. A harbour master letter "
         "satisfies the requirement, and the risk may then be bound with the letter on file."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "refer"
     assert rule.mitigant_fields == ["harbour_master_letter"]
 
@@ -237,5 +231,7 @@ def test_a_scope_sentence_about_an_exclusion_is_no_rule(extractor: OfflineExtrac
 def test_practice_beyond_a_threshold_is_a_soft_limit(
     extractor: OfflineExtractor, practice: str
 ) -> None:
-    rule = _only(extractor.extract(f"A marina with more than 200 slips is referred. {practice}"))
+    rule = only_rule(
+        extractor.extract(f"A marina with more than 200 slips is referred. {practice}")
+    )
     assert rule.action == "refer" and rule.soft_limit == 240

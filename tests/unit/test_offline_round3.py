@@ -17,7 +17,7 @@ from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
-from tests.rules import condition_set
+from tests.rules import condition_set, only_rule
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, LRO, GL"},
@@ -93,11 +93,6 @@ def extractor() -> OfflineExtractor:
     return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
 
 
-def _only(rules: list[ExtractedRule]) -> ExtractedRule:
-    assert len(rules) == 1, [(r.action, r.conditions) for r in rules]
-    return rules[0]
-
-
 def _values(rules: list[ExtractedRule]) -> set[object]:
     return {c.value for r in rules for c in r.conditions if not isinstance(c.value, list)}
 
@@ -112,7 +107,7 @@ def test_a_multiple_of_the_value_just_compared(extractor: OfflineExtractor) -> N
     )
     rules = extractor.extract(text)
     assert 1.5 not in _values(rules)
-    decline = _only([r for r in rules if r.action == "decline"])
+    decline = only_rule([r for r in rules if r.action == "decline"])
     assert condition_set(decline) == {("glasshouse_height_ft", "gt", 45)}
 
 
@@ -127,16 +122,16 @@ def test_a_capital_m_glued_to_a_number_is_a_million() -> None:
 
 
 def test_a_million_records_decline(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("Above 2M customer records the cider mill is declined."))
+    rule = only_rule(extractor.extract("Above 2M customer records the cider mill is declined."))
     assert ("customer_records", "gt", 2_000_000) in condition_set(rule)
 
 
 def test_a_list_at_the_top_of_a_stated_scale_is_open_ended(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("Orchards with a frost rating of 7 or 8 are declined."))
+    rule = only_rule(extractor.extract("Orchards with a frost rating of 7 or 8 are declined."))
     assert condition_set(rule) == {("frost_rating", "gte", 7)}
-    rule = _only(extractor.extract("Frost rating 7 to 8: decline."))
+    rule = only_rule(extractor.extract("Frost rating 7 to 8: decline."))
     assert condition_set(rule) == {("frost_rating", "gte", 7)}
-    rule = _only(extractor.extract("Frost rating 1 or 2 orchards are written with a warranty."))
+    rule = only_rule(extractor.extract("Frost rating 1 or 2 orchards are written with a warranty."))
     assert ("frost_rating", "lte", 2) in condition_set(rule)
 
 
@@ -150,7 +145,7 @@ def test_a_change_of_limit_is_no_range(extractor: OfflineExtractor) -> None:
         "The referral point is raised from 40 to 60 hives. Apiaries with more than 60 hives "
         "are referred to the bee desk."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert ("hive_count", "gt", 60) in condition_set(rule)
     assert not any(c.operator in {"gte", "lte"} for c in rule.conditions)
 
@@ -163,18 +158,22 @@ def test_coverage_removed_by_an_endorsement_is_an_exclusion(extractor: OfflineEx
         "Where a pesticide log is not kept, the spray drift coverage part is excluded by "
         "endorsement; the rest of the policy may be written."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "exclude"
     assert condition_set(rule) == {("pesticide_log", "eq", False)}
 
 
 def test_outside_appetite_declines(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("Above 90 hives the apiary is outside appetite and declined."))
+    rule = only_rule(
+        extractor.extract("Above 90 hives the apiary is outside appetite and declined.")
+    )
     assert rule.action == "decline" and ("hive_count", "gt", 90) in condition_set(rule)
 
 
 def test_not_an_eligible_class_declines(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("A state-licensed falconry centre is not an eligible class."))
+    rule = only_rule(
+        extractor.extract("A state-licensed falconry centre is not an eligible class.")
+    )
     assert rule.action == "decline"
     assert condition_set(rule) == {("occupancy", "eq", "falconry centre")}
 
@@ -184,7 +183,7 @@ def test_a_negated_flag_ends_before_the_action(extractor: OfflineExtractor) -> N
         "An apiary with more than 40 hives that is not fenced is flagged for review by the "
         "bee specialist, whatever the hive type."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "flag_for_review"
     assert ("hive_count", "gt", 40) in condition_set(rule)
 
@@ -194,12 +193,12 @@ def test_what_we_can_verify_is_no_verification(extractor: OfflineExtractor) -> N
         "Orchards above 500 acres are declined: no frost work we can verify at underwriting "
         "changes that."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "decline"
 
 
 def test_an_agent_that_refers_is_no_business_class(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("The portal refers any apiary over 50 hives."))
+    rule = only_rule(extractor.extract("The portal refers any apiary over 50 hives."))
     assert rule.action == "refer"
     assert condition_set(rule) == {("hive_count", "gt", 50)}
 
@@ -209,7 +208,7 @@ def test_an_agent_that_refers_is_no_business_class(extractor: OfflineExtractor) 
 
 def test_a_bare_comparative_takes_the_complement(extractor: OfflineExtractor) -> None:
     text = "The program is built for orchards of up to 400 acres; larger orchards are referred."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "refer"
     assert condition_set(rule) == {("orchard_acres", "gt", 400)}
 
@@ -223,7 +222,7 @@ def test_a_comparative_that_disagrees_yields_nothing(extractor: OfflineExtractor
 
 def test_anything_inside_an_accepted_range(extractor: OfflineExtractor) -> None:
     text = "A spray interval of 14 days or more is fine; anything inside that is a referral."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert condition_set(rule) == {("spray_interval_days", "lt", 14)}
 
 
@@ -232,7 +231,7 @@ def test_no_longer_requires_then_a_comparative(extractor: OfflineExtractor) -> N
         "An orchard of 300 acres or less no longer requires a referral; larger orchards "
         "continue to be referred."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "refer"
     assert condition_set(rule) == {("orchard_acres", "gt", 300)}
 
@@ -295,7 +294,7 @@ def test_a_bare_prefix_does_not_snap_onto_an_example() -> None:
 
 
 def test_a_participle_with_its_object_ends_the_subject(extractor: OfflineExtractor) -> None:
-    rule = _only(
+    rule = only_rule(
         extractor.extract("A cider mill pressing more than 90 hives of honey is declined.")
     )
     assert not any(c.field == "occupancy" and "pressing" in str(c.value) for c in rule.conditions)
@@ -303,13 +302,13 @@ def test_a_participle_with_its_object_ends_the_subject(extractor: OfflineExtract
 
 def test_a_descriptive_aside_carries_no_trigger(extractor: OfflineExtractor) -> None:
     text = "A paraffin heater, common in glasshouses built between 1960 and 1975, is referred."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert condition_set(rule) == {("heater_type", "eq", "paraffin heater")}
 
 
 def test_a_number_with_a_time_word_no_field_uses_is_dropped(extractor: OfflineExtractor) -> None:
     text = "When more than 20 hives are moved for stays of under 30 nights, the apiary is referred."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert condition_set(rule) == {("hive_count", "gt", 20)}
 
 
@@ -346,7 +345,7 @@ def test_a_table_with_one_column_per_action(extractor: OfflineExtractor) -> None
 
 
 def test_a_slash_separates_alternative_classes(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("Cider mill / falconry centre risks are declined."))
+    rule = only_rule(extractor.extract("Cider mill / falconry centre risks are declined."))
     assert condition_set(rule) == {("occupancy", "in", ("cider mill", "falconry centre"))}
 
 
@@ -370,7 +369,7 @@ def test_a_verb_of_duration_names_the_duration_field() -> None:
     text = (
         "Before 2020 fairs were quoted on the day. Fairs lasting more than four days are referred."
     )
-    rule = _only(ex.extract(text))
+    rule = only_rule(ex.extract(text))
     assert condition_set(rule) == {("fair_days", "gt", 4)}
 
 
@@ -379,7 +378,7 @@ def test_an_alternative_outcome_is_the_rules_mitigant(extractor: OfflineExtracto
         "An apiary with more than 90 hives is declined; where it has a remote alarm, refer it "
         "instead."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "decline"
     assert "remote_alarm" in rule.mitigant_fields
 
@@ -416,7 +415,7 @@ def test_closer_than_that_after_an_accepted_distance() -> None:
         "A hive with 40 feet or more of clear ground to the nearest dwelling is acceptable; "
         "a hive closer than that is referred."
     )
-    rule = _only(ex.extract(text))
+    rule = only_rule(ex.extract(text))
     assert rule.action == "refer"
     assert ("hive_distance_ft", "lt", 40) in condition_set(rule)
 
@@ -426,7 +425,7 @@ def test_a_lifted_rule_is_a_withdrawal(extractor: OfflineExtractor) -> None:
         "Bulletin 7. The moratorium on apiaries with more than 90 hives is lifted. Those "
         "apiaries return to normal underwriting."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.withdrawn and rule.action == "decline"
     assert condition_set(rule) == {("hive_count", "gt", 90)}
 
@@ -436,7 +435,7 @@ def test_a_withdrawal_restated_in_the_same_text_is_dropped(extractor: OfflineExt
         "Referral of apiaries with more than 90 hives is discontinued. From this date an "
         "apiary with more than 90 hives is declined."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "decline" and not rule.withdrawn
 
 
@@ -445,7 +444,7 @@ def test_table_header_words_are_no_business_class(extractor: OfflineExtractor) -
         "Check | Program | Trigger | Action\n"
         "Hives | BOP | more than 40 hives | refer to the bee desk\n"
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert condition_set(rule) == {("hive_count", "gt", 40)}
 
 
@@ -454,7 +453,7 @@ def test_an_absolute_phrase_is_no_subject(extractor: OfflineExtractor) -> None:
         "With several swarms active in the county, new business is suspended for apiaries "
         "with more than 20 hives."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "decline"
     assert not any("swarm" in str(c.value) for c in rule.conditions)
 
@@ -464,13 +463,13 @@ def test_what_a_person_does_is_no_trigger(extractor: OfflineExtractor) -> None:
         "Cider mills with more than 5 presses are referred to the farm underwriter, who "
         "checks the ID scanning and the frost rating 8 history."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert not any(c.field in {"state", "frost_rating"} for c in rule.conditions)
 
 
 def test_a_missing_protection_alone_is_the_trigger(extractor: OfflineExtractor) -> None:
     text = "Whenever the application answers no to the remote alarm question, the desk verifies it."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "verify"
     assert condition_set(rule) == {("remote_alarm", "eq", False)}
 
@@ -483,7 +482,7 @@ def test_a_missing_protection_alone_is_no_conditional_approval(
 
 def test_what_is_verified_is_the_mitigant(extractor: OfflineExtractor) -> None:
     text = "Before binding any apiary with more than 40 hives, verify that a pesticide log is kept."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "verify"
     assert not any(c.field == "pesticide_log" for c in rule.conditions)
     assert rule.mitigant_fields == ["pesticide_log"]
@@ -501,13 +500,13 @@ def test_a_synonym_ending_in_a_window_word_names_the_field() -> None:
     }
     ex = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
     text = "Hives inspected within 14 days are acceptable, anything slower is referred."
-    rule = _only(ex.extract(text))
+    rule = only_rule(ex.extract(text))
     assert rule.action == "refer"
     assert condition_set(rule) == {("inspection_days", "gte", 14)}
 
 
 def test_a_singular_modifier_shares_the_plural_head(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("Cider or perry mills are declined."))
+    rule = only_rule(extractor.extract("Cider or perry mills are declined."))
     assert condition_set(rule) == {("occupancy", "in", ("cider mill", "perry mill"))}
-    rule = _only(extractor.extract("Falconry centres or cider mills are declined."))
+    rule = only_rule(extractor.extract("Falconry centres or cider mills are declined."))
     assert condition_set(rule) == {("occupancy", "in", ("falconry centre", "cider mill"))}

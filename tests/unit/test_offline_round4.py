@@ -15,8 +15,7 @@ from agents.offline.extractor import OfflineExtractor
 from agents.offline.textproc import content_tokens, split_sentences
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
-from schemas.rules import ExtractedRule
-from tests.rules import condition_set
+from tests.rules import condition_set, only_rule
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, LRO, GL"},
@@ -89,17 +88,12 @@ def extractor() -> OfflineExtractor:
     return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
 
 
-def _only(rules: list[ExtractedRule]) -> ExtractedRule:
-    assert len(rules) == 1, [(r.action, r.conditions) for r in rules]
-    return rules[0]
-
-
 # --- negation --------------------------------------------------------------------------
 
 
 def test_neither_nor_denies_both_flags(extractor: OfflineExtractor) -> None:
     text = "A kayak outfitter that has neither a night warden nor cctv monitoring is referred."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "refer"
     assert {("night_warden", "eq", False), ("cctv_monitoring", "eq", False)} <= condition_set(rule)
 
@@ -113,7 +107,7 @@ def test_neither_nor_that_cures_nothing_is_still_no_trigger(
 
 def test_cannot_confirm_denies_the_flag(extractor: OfflineExtractor) -> None:
     text = "A bookbindery that cannot confirm a rescue boat on every tour is declined."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "decline"
     assert ("rescue_boat", "eq", False) in condition_set(rule)
 
@@ -125,7 +119,9 @@ def test_a_listed_class_is_read_though_its_head_names_another_field(
     extractor: OfflineExtractor,
 ) -> None:
     # "plant" is no business word on its own here, but "annealing plant" is an example
-    rule = _only(extractor.extract("Every annealing plant is written subject to a kiln warranty."))
+    rule = only_rule(
+        extractor.extract("Every annealing plant is written subject to a kiln warranty.")
+    )
     assert rule.action == "approve_with_conditions"
     assert condition_set(rule) == {("occupancy", "eq", "annealing plant")}
 
@@ -151,21 +147,21 @@ def test_a_one_word_adverb_synonym_needs_its_phrase() -> None:
 
 def test_the_scope_of_an_endorsement_names_the_class(extractor: OfflineExtractor) -> None:
     text = "The puppet damage exclusion endorsement is attached to every puppet theatre policy."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "exclude"
     assert condition_set(rule) == {("occupancy", "eq", "puppet theatre")}
 
 
 def test_an_exclusion_that_is_added_excludes(extractor: OfflineExtractor) -> None:
     text = "Where hot glue vats are used, the glue burn exclusion is added."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "exclude"
     assert condition_set(rule) == {("glue_vats", "eq", True)}
 
 
 def test_classes_listed_in_parentheses_are_the_subject(extractor: OfflineExtractor) -> None:
     text = "Hobby submissions (puppet theatres, ice rinks) with glue pots are referred."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert ("occupancy", "in", ("puppet theatre", "ice rink")) in condition_set(rule)
 
 
@@ -174,7 +170,7 @@ def test_classes_listed_in_parentheses_are_the_subject(extractor: OfflineExtract
 
 def test_a_causative_participle_is_an_action(extractor: OfflineExtractor) -> None:
     text = "A bookbindery in a building put up before 1930 needs its wiring verified."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "verify"
     assert ("year_built", "lt", 1930) in condition_set(rule)
 
@@ -184,7 +180,7 @@ def test_approved_on_condition_is_a_conditional_approval(extractor: OfflineExtra
         "When glue pots are used, the quote is approved on condition that we receive the "
         "maintenance log."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "approve_with_conditions"
     assert ("glue_vats", "eq", True) in condition_set(rule)
 
@@ -236,7 +232,7 @@ def test_instead_of_the_last_action_softens_the_rule_before(
         "Glassblowing studios with more than 4 furnaces are declined. Where cctv monitoring "
         "is in place, the account is referred instead of declined."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "decline"
     assert "cctv_monitoring" in rule.mitigant_fields
 
@@ -246,7 +242,7 @@ def test_instead_of_the_last_action_softens_the_rule_before(
 
 def test_a_fraction_is_a_share_not_an_amount(extractor: OfflineExtractor) -> None:
     text = "If more than half the revenue comes from the gift shop, flag it for review."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert condition_set(rule) == {("gift_shop_revenue_pct", "gt", 50)}
 
 
@@ -257,7 +253,7 @@ def test_any_other_state_is_outside_the_states_named_before(
         "The kayak program is filed only in Maine, Oregon and Florida. A kayak outfitter "
         "located in any other state is declined."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert ("state", "not_in", ("ME", "OR", "FL")) in condition_set(rule)
     assert ("occupancy", "eq", "kayak outfitter") in condition_set(rule)
 
@@ -274,13 +270,13 @@ def test_a_synonym_with_its_own_negation_matches_any_negation(
         "Any ice rink open without an attendant on the ice is flagged for review.",
         "An ice rink with no attendant is flagged for review.",
     ):
-        rule = _only(extractor_with_unstaffed.extract(text))
+        rule = only_rule(extractor_with_unstaffed.extract(text))
         assert ("unattended_sessions", "eq", True) in condition_set(rule)
 
 
 def test_that_points_at_the_clause_s_own_number(extractor: OfflineExtractor) -> None:
     text = "The guide says twelve furnaces, and a glassblowing studio above that is referred."
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert ("furnace_count", "gt", 12) in condition_set(rule)
 
 
@@ -290,7 +286,7 @@ def test_exceptions_reaching_a_value_are_the_soft_limit(extractor: OfflineExtrac
         "finding: the cap works as a soft limit, with exceptions granted up to 9 furnaces. "
         "Past 9 the decline stands."
     )
-    rule = _only(extractor.extract(text, source_type="production"))
+    rule = only_rule(extractor.extract(text, source_type="production"))
     assert ("furnace_count", "gt", 6) in condition_set(rule)
     assert rule.soft_limit == 9
 
@@ -301,7 +297,7 @@ def test_a_soft_limit_in_the_field_s_unit_word(extractor_with_unstaffed: Offline
         "I've approved them up to 1,200 skaters when the stewards were trained. Past 1,200 "
         "I'd refer every time."
     )
-    rule = _only(extractor_with_unstaffed.extract(text, source_type="sme"))
+    rule = only_rule(extractor_with_unstaffed.extract(text, source_type="sme"))
     assert ("skaters_per_session", "gt", 900) in condition_set(rule)
     assert rule.soft_limit == 1200
 
@@ -373,7 +369,7 @@ def test_an_interview_answer_does_not_inherit_the_last_answer_s_product(
         "Q: Furnaces?\nA: More than 5 furnaces and I refer it."
     )
     rules = extractor.extract(text, source_type="sme")
-    refer = _only([r for r in rules if r.action == "refer"])
+    refer = only_rule([r for r in rules if r.action == "refer"])
     assert refer.product_type == "ALL"
 
 
@@ -383,7 +379,7 @@ def test_a_participle_after_anyone_ends_the_subject(extractor: OfflineExtractor)
 
 
 def test_a_lone_head_noun_is_the_example_it_ends(extractor: OfflineExtractor) -> None:
-    rule = _only(extractor.extract("A plant running more than 3 furnaces is referred."))
+    rule = only_rule(extractor.extract("A plant running more than 3 furnaces is referred."))
     assert ("occupancy", "eq", "annealing plant") in condition_set(rule)
 
 
@@ -393,7 +389,7 @@ def test_a_negation_stops_at_a_comma(extractor: OfflineExtractor) -> None:
         "No boat, I refer it."
     )
     rules = extractor.extract(text, source_type="sme")
-    refer = _only([r for r in rules if r.action == "refer"])
+    refer = only_rule([r for r in rules if r.action == "refer"])
     assert ("furnace_count", "gt", 3) in condition_set(refer)
     assert ("rescue_boat", "eq", True) not in condition_set(refer)
 
@@ -405,9 +401,9 @@ def test_rules_of_a_class_placed_on_several_products_apply_to_all(
         "Ice rinks and puppet theatres may be written on the GL or the BOP. Rinks with more "
         "than 3 furnaces are referred."
     )
-    rule = _only(extractor.extract(text, source="GL Class Guide - Rinks"))
+    rule = only_rule(extractor.extract(text, source="GL Class Guide - Rinks"))
     assert rule.product_type == "ALL"
-    rule = _only(extractor.extract(text.split(". ")[1], source="GL Class Guide - Rinks"))
+    rule = only_rule(extractor.extract(text.split(". ")[1], source="GL Class Guide - Rinks"))
     assert rule.product_type == "GL"
 
 
@@ -419,7 +415,7 @@ def test_lacking_one_is_the_absence_of_the_flag_named_before(
         "I'll still quote, but subject to a theft sublimit."
     )
     rules = extractor.extract(text, source_type="sme")
-    rule = _only([r for r in rules if r.action == "approve_with_conditions"])
+    rule = only_rule([r for r in rules if r.action == "approve_with_conditions"])
     assert ("cctv_monitoring", "eq", False) in condition_set(rule)
     assert ("occupancy", "eq", "ice rink") in condition_set(rule)
 
@@ -429,7 +425,7 @@ def test_how_a_rule_is_met_after_a_colon_is_no_rule(extractor: OfflineExtractor)
         "A bookbindery with revenue above $4 million must be verified before binding: stock "
         "and press layout are confirmed by a site visit."
     )
-    rule = _only(extractor.extract(text))
+    rule = only_rule(extractor.extract(text))
     assert rule.action == "verify"
     assert ("annual_revenue_usd", "gt", 4_000_000) in condition_set(rule)
 
@@ -452,20 +448,20 @@ def test_a_soft_limit_in_a_unit_the_field_does_not_use_is_no_soft_limit(
         "The guideline says 900 skaters a session, and an ice rink above that is referred. "
         "I've approved them up to 1,200 seats when the stewards were trained."
     )
-    rule = _only(extractor_with_unstaffed.extract(text, source_type="sme"))
+    rule = only_rule(extractor_with_unstaffed.extract(text, source_type="sme"))
     assert ("skaters_per_session", "gt", 900) in condition_set(rule)
     assert rule.soft_limit is None  # seats are not what the field counts
 
 
 def test_a_document_noun_is_no_business_class(extractor: OfflineExtractor) -> None:
     text = "The handbook limit is five furnaces; a sixth furnace means the file goes to a senior."
-    rule = _only(extractor.extract(text, source_type="training"))
+    rule = only_rule(extractor.extract(text, source_type="training"))
     assert condition_set(rule) == {("furnace_count", "gt", 5)}
 
 
 def test_going_to_your_team_lead_is_a_referral(extractor: OfflineExtractor) -> None:
     text = "A studio running more than 5 furnaces goes to your team lead."
-    assert _only(extractor.extract(text)).action == "refer"
+    assert only_rule(extractor.extract(text)).action == "refer"
 
 
 def test_not_quoting_it_yourself_is_no_decline(extractor: OfflineExtractor) -> None:
@@ -475,4 +471,4 @@ def test_not_quoting_it_yourself_is_no_decline(extractor: OfflineExtractor) -> N
     )
     assert [r.action for r in extractor.extract(text)] == ["refer"]
     plain = "We do not quote studios running more than 5 furnaces."
-    assert _only(extractor.extract(plain)).action == "decline"
+    assert only_rule(extractor.extract(plain)).action == "decline"
