@@ -15,12 +15,14 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from agents.ui.auth import COOKIE, check_write, token_matches
+from schemas.fields import FieldSpec
 
 if TYPE_CHECKING:
     from schemas.fields import DataDictionary
     from schemas.rules import ExtractedRule
 
 MAX_FORM_BYTES = 1_000_000
+_SOFT_LIMIT = FieldSpec(type="float", description="The limit a soft rule was approved up to.")
 
 
 async def _form(request: Request) -> FormData:
@@ -43,20 +45,33 @@ def _rule_path(name: str) -> str:
     return "/rules/" + quote(name, safe="")
 
 
-def _typed(text: str, kind: str, field: str) -> Any:
-    """A form value as its data-dictionary type."""
+_YES_NO = {"true": True, "yes": True, "false": False, "no": False}
+
+
+def _typed(text: str, field: str, spec: FieldSpec | None) -> Any:
+    """A form value as its data-dictionary type, by `schemas.submission.coerce_value`.
+
+    A form gives text: a yes/no field's words become a boolean and digits may be
+    grouped with commas. Text of a text field, or of a field the dictionary lacks,
+    is kept as typed.
+
+    Raises:
+        ValueError: The text does not fit the field's type.
+    """
+    from schemas.submission import SubmissionError, coerce_value
+
+    if spec is None or spec.type == "str":
+        return text
+    if spec.type == "bool":
+        value: Any = _YES_NO.get(text.lower(), text)
+        expected = "yes or no"
+    else:
+        value = text.replace(",", "")
+        expected = f"a number ({spec.type})"
     try:
-        if kind == "int":
-            return int(text.replace(",", ""))
-        if kind == "float":
-            return float(text.replace(",", ""))
-    except ValueError:
-        raise ValueError(f"{field} must be a number ({kind}), got {text!r}") from None
-    if kind == "bool":
-        if text.lower() not in ("true", "false", "yes", "no"):
-            raise ValueError(f"{field} must be yes or no, got {text!r}")
-        return text.lower() in ("true", "yes")
-    return text
+        return coerce_value(field, value, spec)
+    except SubmissionError:
+        raise ValueError(f"{field} must be {expected}, got {text!r}") from None
 
 
 def edited_rule(rule: ExtractedRule, form: FormData, fields: DataDictionary) -> ExtractedRule:
@@ -71,11 +86,10 @@ def edited_rule(rule: ExtractedRule, form: FormData, fields: DataDictionary) -> 
     for i, condition in enumerate(rule.conditions):
         raw = _text(form, f"value_{i}")
         spec = fields.fields.get(condition.field)
-        kind = spec.type if spec is not None else "str"
         if condition.operator in ("in", "not_in"):
-            value: Any = [_typed(v.strip(), kind, condition.field) for v in raw.split(",") if v]
+            value: Any = [_typed(v.strip(), condition.field, spec) for v in raw.split(",") if v]
         else:
-            value = _typed(raw, kind, condition.field) if raw else condition.value
+            value = _typed(raw, condition.field, spec) if raw else condition.value
         conditions.append(condition.model_copy(update={"value": value}))
     update: dict[str, Any] = {"conditions": conditions}
     threshold = rule.threshold
@@ -91,7 +105,7 @@ def edited_rule(rule: ExtractedRule, form: FormData, fields: DataDictionary) -> 
         if _text(form, key):
             update[name] = _text(form, key)
     soft = _text(form, "soft_limit")
-    update["soft_limit"] = _typed(soft, "float", "soft_limit") if soft else None
+    update["soft_limit"] = _typed(soft, "soft_limit", _SOFT_LIMIT) if soft else None
     mitigants = [line.strip() for line in _text(form, "mitigants").splitlines() if line.strip()]
     update["mitigants"] = mitigants
     edited = type(rule).model_validate({**rule.model_dump(), **update})
@@ -148,7 +162,7 @@ async def _submission(form: FormData, fields: DataDictionary) -> dict[str, Any]:
             raise SubmissionError("a submission must be a JSON object of field -> value")
         return data
     given = {name: _text(form, f"field_{name}") for name in fields.fields}
-    data = {name: _typed(v, fields.fields[name].type, name) for name, v in given.items() if v}
+    data = {name: _typed(v, name, fields.fields[name]) for name, v in given.items() if v}
     if not data:
         raise SubmissionError("fill in some fields, or paste a submission as JSON")
     return data

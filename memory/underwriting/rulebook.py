@@ -13,11 +13,17 @@ A `RuleGraph` is the generic `memory.model.SubGraph` of one rule. The ingestion
 agent's planner turns it into tool calls; bulk writers apply many at once with
 `apply_rule_graphs` (`GraphMemory.write_batch`). Both write what `GraphMemory`'s
 one-at-a-time upserts would (`apply_rule_graph_per_item`).
+
+What the reference path writes is decided apart from the store calls, by pure
+functions over plain data: `node_write` (a node's summary, properties and confidence,
+given what is stored under its key), `edge_writes` (the edges between the keys its
+nodes were written under) and `rules_in` (the rules that stored Rule records hold).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +35,7 @@ from schemas.rules import STORED, ExtractedRule
 if TYPE_CHECKING:
     from memory.embedders import EmbeddingPrefetch
     from memory.graph import GraphMemory
-    from memory.model import Namespace
+    from memory.model import EntityRecord, Namespace
 
 RuleGraph = SubGraph  # the subgraph of one rule (its name is the rule's name)
 
@@ -227,10 +233,83 @@ async def apply_rule_graphs(
     return await memory.write_batch(namespace, graphs, source=source, prefetch=prefetch)
 
 
+@dataclass(frozen=True)
+class NodeWrite:
+    """One node as the reference path upserts it (`GraphMemory.upsert_entity`'s arguments)."""
+
+    label: str
+    name: str
+    summary: str
+    properties: dict[str, Any]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class EdgeWrite:
+    """One edge as the reference path upserts it (`GraphMemory.upsert_relationship`'s)."""
+
+    source_key: str
+    relation: str
+    target_key: str
+    fact: str
+    properties: dict[str, Any]
+    confidence: float
+
+
+def node_write(
+    spec: EntitySpec,
+    existing: EntityRecord | None,
+    graph: RuleGraph,
+    shared_labels: Collection[str],
+) -> NodeWrite:
+    """Decide what to write for one node of a rule graph, given what is stored.
+
+    A node of a shared label (`NodeTypeDefinition.shared`) keeps what it holds and
+    the highest confidence (`memory.model.merge_shared`); any other node, such as
+    the Rule node, is overwritten with the graph's.
+
+    Args:
+        spec: The node of the graph.
+        existing: What is stored under the node's key in the namespace, None if nothing.
+        graph: The rule graph the node belongs to (its confidence is the node's).
+        shared_labels: The labels whose nodes many rules share.
+    """
+    summary, props, confidence = merge_shared(
+        spec, existing, graph.confidence, shared=spec.label in shared_labels
+    )
+    return NodeWrite(spec.label, spec.name, summary, props, confidence)
+
+
+def edge_writes(graph: RuleGraph, keys: Mapping[tuple[str, str], str]) -> list[EdgeWrite]:
+    """Decide the edges to write for a rule graph, in order, once its nodes are written.
+
+    Args:
+        graph: The rule graph.
+        keys: The key each of its nodes, by (label, name), was written under.
+
+    Raises:
+        KeyError: An edge names a node the graph does not write.
+    """
+    return [
+        EdgeWrite(
+            keys[rel.source],
+            rel.relation,
+            keys[rel.target],
+            rel.fact,
+            rel.properties,
+            graph.confidence,
+        )
+        for rel in graph.relationships
+    ]
+
+
 async def apply_rule_graph_per_item(
     memory: GraphMemory, namespace: Namespace | str, graph: RuleGraph, *, source: str
 ) -> tuple[WriteTally, WriteTally]:
     """Upsert a rule's nodes then edges one `GraphMemory` call at a time (the reference path).
+
+    Each node is read just before it is written, so `node_write` sees what the
+    nodes before it wrote too.
 
     Returns:
         The node tally and the edge tally.
@@ -241,29 +320,28 @@ async def apply_rule_graph_per_item(
         existing = await memory.get_entity(
             namespace, memory.entity_key(namespace, spec.label, spec.name)
         )
-        shared = spec.label in memory.ontology.shared_labels
-        summary, props, confidence = merge_shared(spec, existing, graph.confidence, shared=shared)
+        node = node_write(spec, existing, graph, memory.ontology.shared_labels)
         result = await memory.upsert_entity(
             namespace,
-            spec.label,
-            spec.name,
-            summary=summary,
-            properties=props,
+            node.label,
+            node.name,
+            summary=node.summary,
+            properties=node.properties,
             source=source,
-            confidence=confidence,
+            confidence=node.confidence,
         )
         keys[(spec.label, spec.name)] = result.key
         nodes.add(result.status)
-    for rel in graph.relationships:
+    for edge in edge_writes(graph, keys):
         result = await memory.upsert_relationship(
             namespace,
-            keys[rel.source],
-            rel.relation,
-            keys[rel.target],
-            fact=rel.fact,
-            properties=rel.properties,
+            edge.source_key,
+            edge.relation,
+            edge.target_key,
+            fact=edge.fact,
+            properties=edge.properties,
             source=source,
-            confidence=graph.confidence,
+            confidence=edge.confidence,
         )
         edges.add(result.status)
     return nodes, edges
@@ -277,16 +355,29 @@ def rule_from_properties(properties: dict[str, Any]) -> ExtractedRule | None:
         return None
 
 
+def rules_in(
+    records: Iterable[EntityRecord], names: Iterable[str] | None = None
+) -> list[ExtractedRule]:
+    """Return the structured rules that Rule records hold, in their order.
+
+    Args:
+        records: Stored nodes; those of other labels, and Rule nodes that hold no
+            whole rule, are skipped.
+        names: Only the rules of these names; None: all.
+    """
+    wanted = set(names) if names is not None else None
+    rules = []
+    for record in records:
+        if record.label != "Rule" or (wanted is not None and record.name not in wanted):
+            continue
+        rule = rule_from_properties(record.properties)
+        if rule is not None:
+            rules.append(rule)
+    return rules
+
+
 async def stored_rules(
     memory: GraphMemory, namespace: Namespace | str, names: Iterable[str] | None = None
 ) -> list[ExtractedRule]:
     """Return the structured rules stored in a namespace (optionally only some names)."""
-    wanted = set(names) if names is not None else None
-    rules = []
-    for entity in await memory.entities(namespace, "Rule"):
-        if wanted is not None and entity.name not in wanted:
-            continue
-        rule = rule_from_properties(entity.properties)
-        if rule is not None:
-            rules.append(rule)
-    return rules
+    return rules_in(await memory.entities(namespace, "Rule"), names)

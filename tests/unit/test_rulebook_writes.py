@@ -1,34 +1,23 @@
-"""Rules written to graph memory and read back, against an in-process stand-in store.
+"""What the rulebook decides to write, and which stored rules it reads back, over plain data.
 
-`apply_rule_graph_per_item` is the reference path of writing a rule: node by node,
-then edge by edge, through `GraphMemory`'s one-at-a-time calls. `stored_rules` reads
-the rules of a namespace back. `_Store` keeps what those calls write in dicts (no
-server), so a test can check what a later reader would find: the nodes, their
-summaries, properties, confidence and source, the edges between them, the tallies,
-and the rules read back. `apply_rule_graph(s)` hand their graphs to the batch writer,
-which `_Store` records.
+`apply_rule_graph_per_item` writes a rule node by node, then edge by edge: for each
+node `node_write` decides its summary, properties and confidence from what is stored
+under its key, and `edge_writes` gives the edges between the keys the nodes were
+written under. `stored_rules` keeps the rules that Rule records hold (`rules_in`).
+These are pure functions: the tests hand them graphs, stored records and keys as
+plain values. What ends up in the store (tallies, sources, namespaces, the order of
+read-back) is checked against the embedded FalkorDB in
+`tests/integration/test_rulebook_store.py`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+import pytest
 
-from memory.model import EntityRecord, WriteResult, WriteStatus, WriteTally
-from memory.underwriting import (
-    UNDERWRITING,
-    apply_rule_graph,
-    apply_rule_graph_per_item,
-    apply_rule_graphs,
-    rule_graph,
-    stored_rules,
-)
+from memory.model import EntityRecord
+from memory.underwriting import SHARED_LABELS, rule_graph
+from memory.underwriting.rulebook import EdgeWrite, NodeWrite, edge_writes, node_write, rules_in
 from schemas.rules import ExtractedRule
-
-if TYPE_CHECKING:
-    from memory.graph import GraphMemory
-    from memory.model import SubGraph
-
-NS = "agent__rules"
 
 KITCHEN = ExtractedRule.model_validate(
     {
@@ -47,264 +36,189 @@ KITCHEN = ExtractedRule.model_validate(
     }
 )
 
-
-class _Store:
-    """The calls of `GraphMemory` the rulebook makes, over dicts.
-
-    Nodes are keyed by namespace and "label/name" (the name case-folded); a write
-    is "created" for a new key, "unchanged" when summary, properties and
-    confidence are the same, else "updated".
-    """
-
-    ontology = UNDERWRITING
-
-    def __init__(self) -> None:
-        self.nodes: dict[tuple[str, str], EntityRecord] = {}
-        self.edges: dict[tuple[str, str, str, str], dict[str, Any]] = {}
-        self.batches: list[dict[str, Any]] = []
-        self.tallies = (WriteTally(created=7), WriteTally(updated=3))
-
-    @property
-    def memory(self) -> GraphMemory:
-        return cast("GraphMemory", self)
-
-    def entity_key(self, namespace: str, label: str, name: str) -> str:
-        return f"{namespace}/{label}/{name.casefold()}"
-
-    async def get_entity(self, namespace: str, key: str) -> EntityRecord | None:
-        return self.nodes.get((namespace, key))
-
-    def put(self, namespace: str, label: str, name: str, **fields: Any) -> None:
-        """Store a node as an earlier writer left it."""
-        key = self.entity_key(namespace, label, name)
-        self.nodes[(namespace, key)] = EntityRecord(
-            uuid=key, entity_key=key, label=label, name=name, **fields
-        )
-
-    async def upsert_entity(
-        self,
-        namespace: str,
-        label: str,
-        name: str,
-        *,
-        summary: str = "",
-        properties: dict[str, Any] | None = None,
-        source: str | None = None,
-        confidence: float | None = None,
-    ) -> WriteResult:
-        key = self.entity_key(namespace, label, name)
-        old = self.nodes.get((namespace, key))
-        record = EntityRecord(
-            uuid=key,
-            entity_key=key,
-            label=label,
-            name=name,
-            summary=summary,
-            properties=properties or {},
-            confidence=confidence,
-            last_update_source=source,
-        )
-        self.nodes[(namespace, key)] = record
-        same = old is not None and (old.summary, old.properties, old.confidence) == (
-            summary,
-            properties,
-            confidence,
-        )
-        status: WriteStatus = "created" if old is None else "unchanged" if same else "updated"
-        return WriteResult(status=status, key=key, uuid=key)
-
-    async def upsert_relationship(
-        self,
-        namespace: str,
-        source_key: str,
-        relation: str,
-        target_key: str,
-        *,
-        fact: str,
-        properties: dict[str, Any] | None = None,
-        source: str | None = None,
-        confidence: float | None = None,
-    ) -> WriteResult:
-        edge = (namespace, source_key, relation, target_key)
-        written = {"fact": fact, "properties": properties, "source": source}
-        old = self.edges.get(edge)
-        self.edges[edge] = {**written, "confidence": confidence}
-        status: WriteStatus = (
-            "created" if old is None else "unchanged" if old == self.edges[edge] else "updated"
-        )
-        return WriteResult(status=status, key="|".join(edge), uuid="|".join(edge))
-
-    async def entities(self, namespace: str, label: str | None = None) -> list[EntityRecord]:
-        if label is not None:
-            self.ontology.check_label(label)  # as GraphMemory does: an unknown label raises
-        found = [
-            record
-            for (ns, _), record in self.nodes.items()
-            if ns == namespace and label in (None, record.label)
-        ]
-        return sorted(found, key=lambda r: (r.label, r.name))
-
-    async def write_batch(
-        self,
-        namespace: str,
-        graphs: list[SubGraph],
-        *,
-        source: str | list[str],
-        prefetch: object = None,
-    ) -> tuple[WriteTally, WriteTally]:
-        self.batches.append(
-            {"namespace": namespace, "graphs": graphs, "source": source, "prefetch": prefetch}
-        )
-        return self.tallies
+SHARED = {"RiskFactor", "Outcome", "Source", "Mitigant"}
+KEYS = {
+    ("RiskFactor", "Cooking"): "key:risk",
+    ("Rule", "Open Kitchen"): "key:rule",
+    ("Outcome", "Refer"): "key:refer",
+    ("Source", "BOP guide"): "key:guide",
+    ("Mitigant", "Hood suppression"): "key:hood",
+}
 
 
-def _key(label: str, name: str) -> str:
-    return f"{NS}/{label}/{name.casefold()}"
-
-
-async def test_a_rule_written_into_an_empty_namespace_creates_its_nodes_and_edges() -> None:
-    store = _Store()
-    tallies = await apply_rule_graph_per_item(
-        store.memory, NS, rule_graph(KITCHEN), source="ingest:bop.md"
+def _record(label: str, name: str, **fields: object) -> EntityRecord:
+    """A node as an earlier writer left it."""
+    return EntityRecord.model_validate(
+        {"uuid": f"u:{name}", "entity_key": f"k:{name}", "label": label, "name": name, **fields}
     )
-    assert tallies == (WriteTally(created=5), WriteTally(created=4))
-    nodes = {(r.label, r.name): r for r in store.nodes.values()}
-    assert {k: (r.summary, r.confidence, r.last_update_source) for k, r in nodes.items()} == {
-        ("RiskFactor", "Cooking"): ("", 0.5, "ingest:bop.md"),
-        ("Rule", "Open Kitchen"): ("Open flame cooking is referred.", 0.5, "ingest:bop.md"),
-        ("Outcome", "Refer"): ("", 0.5, "ingest:bop.md"),
-        ("Source", "BOP guide"): ("", 0.5, "ingest:bop.md"),
-        ("Mitigant", "Hood suppression"): ("", 0.5, "ingest:bop.md"),
-    }
-    assert nodes[("RiskFactor", "Cooking")].properties == {"risk_category": "operations"}
-    assert nodes[("Outcome", "Refer")].properties == {"action": "refer"}
-    assert nodes[("Source", "BOP guide")].properties == {"source_type": "manual"}
-    assert nodes[("Mitigant", "Hood suppression")].properties == {}
-    assert nodes[("Rule", "Open Kitchen")].properties["outcome_description"] == (
-        "Open flame cooking is referred."
-    )
-    rule = _key("Rule", "Open Kitchen")
-    assert set(store.edges) == {
-        (NS, _key("RiskFactor", "Cooking"), "TRIGGERS", rule),
-        (NS, rule, "RESULTS_IN", _key("Outcome", "Refer")),
-        (NS, rule, "DERIVED_FROM", _key("Source", "BOP guide")),
-        (NS, _key("Mitigant", "Hood suppression"), "OVERRIDES", rule),
-    }
-    assert store.edges[(NS, rule, "RESULTS_IN", _key("Outcome", "Refer"))] == {
-        "fact": "[BOP] Rule 'Open Kitchen' results in refer. Open flame cooking is referred.",
-        "properties": {"product_type": "BOP", "rule_name": "Open Kitchen", "action": "refer"},
-        "source": "ingest:bop.md",
-        "confidence": 0.5,
-    }
-    assert {(e["source"], e["confidence"]) for e in store.edges.values()} == {
-        ("ingest:bop.md", 0.5)
-    }
 
 
-async def test_a_rule_written_twice_changes_nothing_the_second_time() -> None:
-    store = _Store()
+def _writes(existing: dict[tuple[str, str], EntityRecord]) -> dict[tuple[str, str], NodeWrite]:
     graph = rule_graph(KITCHEN)
-    await apply_rule_graph_per_item(store.memory, NS, graph, source="ingest:bop.md")
-    again = await apply_rule_graph_per_item(store.memory, NS, graph, source="ingest:bop.md")
-    assert again == (WriteTally(unchanged=5), WriteTally(unchanged=4))
+    written = [
+        node_write(spec, existing.get((spec.label, spec.name)), graph, SHARED_LABELS)
+        for spec in graph.entities
+    ]
+    assert [(w.label, w.name) for w in written] == [(s.label, s.name) for s in graph.entities]
+    return {(w.label, w.name): w for w in written}
 
 
-async def test_shared_nodes_keep_what_they_hold_and_a_rule_node_is_overwritten() -> None:
-    store = _Store()
-    store.put(
-        NS,
-        "RiskFactor",
-        "cooking",
-        summary="Cooking on the premises.",
-        properties={"risk_category": "occupancy", "seen_in": "GL guide"},
-        confidence=0.95,
+def test_the_shared_labels_are_the_ontologys() -> None:
+    assert SHARED_LABELS == SHARED
+
+
+def test_a_rule_into_an_empty_namespace_writes_every_node_as_its_graph_has_it() -> None:
+    writes = _writes({})
+    assert {k: (w.summary, w.confidence) for k, w in writes.items()} == {
+        ("RiskFactor", "Cooking"): ("", 0.5),
+        ("Rule", "Open Kitchen"): ("Open flame cooking is referred.", 0.5),
+        ("Outcome", "Refer"): ("", 0.5),
+        ("Source", "BOP guide"): ("", 0.5),
+        ("Mitigant", "Hood suppression"): ("", 0.5),
+    }
+    assert writes[("RiskFactor", "Cooking")].properties == {"risk_category": "operations"}
+    assert writes[("Outcome", "Refer")].properties == {"action": "refer"}
+    assert writes[("Source", "BOP guide")].properties == {"source_type": "manual"}
+    assert writes[("Mitigant", "Hood suppression")].properties == {}
+    rule = writes[("Rule", "Open Kitchen")].properties
+    assert rule["outcome_description"] == "Open flame cooking is referred."
+    assert rule == KITCHEN.model_dump(mode="json")
+
+
+def test_the_edges_join_the_keys_the_nodes_were_written_under() -> None:
+    edges = edge_writes(rule_graph(KITCHEN), KEYS)
+    assert [(e.source_key, e.relation, e.target_key) for e in edges] == [
+        ("key:risk", "TRIGGERS", "key:rule"),
+        ("key:rule", "RESULTS_IN", "key:refer"),
+        ("key:rule", "DERIVED_FROM", "key:guide"),
+        ("key:hood", "OVERRIDES", "key:rule"),
+    ]
+    assert edges[1] == EdgeWrite(
+        "key:rule",
+        "RESULTS_IN",
+        "key:refer",
+        "[BOP] Rule 'Open Kitchen' results in refer. Open flame cooking is referred.",
+        {"product_type": "BOP", "rule_name": "Open Kitchen", "action": "refer"},
+        0.5,
     )
-    store.put(NS, "Mitigant", "Hood Suppression", confidence=0.2)
-    store.put(
-        NS,
-        "Rule",
-        "Open Kitchen",
-        summary="An older wording.",
-        properties={"rule_name": "Open Kitchen", "old": True},
-        confidence=0.99,
-    )
-    # The same outcome in another namespace is not this namespace's node.
-    store.put("agent__other", "Outcome", "Refer", properties={"action": "decline"}, confidence=1)
-    nodes, edges = await apply_rule_graph_per_item(
-        store.memory, NS, rule_graph(KITCHEN), source="ingest:bop.md"
-    )
-    # The risk factor keeps all it held: unchanged. The mitigant gains confidence.
-    assert (nodes, edges) == (
-        WriteTally(created=2, updated=2, unchanged=1),
-        WriteTally(created=4),
-    )
-    by_key = {key: r for (ns, key), r in store.nodes.items() if ns == NS}
-    risk = by_key[_key("RiskFactor", "Cooking")]
-    assert (risk.summary, risk.properties, risk.confidence) == (
+    assert {e.confidence for e in edges} == {0.5}
+    graph = rule_graph(KITCHEN)
+    assert [(e.fact, e.properties) for e in edges] == [
+        (r.fact, r.properties) for r in graph.relationships
+    ]
+
+
+def test_an_edge_to_a_node_not_written_is_refused() -> None:
+    keys = {k: v for k, v in KEYS.items() if k != ("Outcome", "Refer")}
+    with pytest.raises(KeyError):
+        edge_writes(rule_graph(KITCHEN), keys)
+    keys = {k: v for k, v in KEYS.items() if k != ("RiskFactor", "Cooking")}
+    with pytest.raises(KeyError):
+        edge_writes(rule_graph(KITCHEN), keys)
+
+
+def test_a_confident_rule_writes_its_nodes_and_edges_with_its_confidence() -> None:
+    graph = rule_graph(KITCHEN.model_copy(update={"confidence": "high"}))
+    assert {node_write(s, None, graph, SHARED_LABELS).confidence for s in graph.entities} == {0.9}
+    assert {e.confidence for e in edge_writes(graph, KEYS)} == {0.9}
+
+
+def test_shared_nodes_keep_what_they_hold_and_a_rule_node_is_overwritten() -> None:
+    stored = {
+        ("RiskFactor", "Cooking"): _record(
+            "RiskFactor",
+            "cooking",
+            summary="Cooking on the premises.",
+            properties={"risk_category": "occupancy", "seen_in": "GL guide"},
+            confidence=0.95,
+        ),
+        ("Mitigant", "Hood suppression"): _record("Mitigant", "Hood Suppression", confidence=0.2),
+        ("Source", "BOP guide"): _record("Source", "BOP guide", summary="The BOP manual."),
+        ("Rule", "Open Kitchen"): _record(
+            "Rule",
+            "Open Kitchen",
+            summary="An older wording.",
+            properties={"rule_name": "Open Kitchen", "old": True},
+            confidence=0.99,
+        ),
+    }
+    writes = _writes(stored)
+    # The risk factor keeps all it held (its summary, its values on conflict, the
+    # highest confidence) and gains what it lacked.
+    risk = writes[("RiskFactor", "Cooking")]
+    assert (risk.name, risk.summary, risk.properties, risk.confidence) == (
+        "Cooking",
         "Cooking on the premises.",
         {"risk_category": "occupancy", "seen_in": "GL guide"},
         0.95,
     )
-    assert by_key[_key("Mitigant", "Hood suppression")].confidence == 0.5
-    rule = by_key[_key("Rule", "Open Kitchen")]
+    # The mitigant gains confidence; the source keeps its summary.
+    assert writes[("Mitigant", "Hood suppression")].confidence == 0.5
+    source = writes[("Source", "BOP guide")]
+    assert (source.summary, source.properties) == ("The BOP manual.", {"source_type": "manual"})
+    rule = writes[("Rule", "Open Kitchen")]
     assert (rule.summary, rule.confidence) == ("Open flame cooking is referred.", 0.5)
     assert "old" not in rule.properties
-    outcome = by_key[_key("Outcome", "Refer")]
+    assert rule.properties == KITCHEN.model_dump(mode="json")
+    outcome = writes[("Outcome", "Refer")]
     assert (outcome.properties, outcome.confidence) == ({"action": "refer"}, 0.5)
-    assert await stored_rules(store.memory, NS) == [KITCHEN]
 
 
-async def test_stored_rules_reads_back_the_rules_of_a_namespace_by_name() -> None:
-    store = _Store()
-    rules = {
-        name: KITCHEN.model_copy(update={"rule_name": name})
-        for name in ("Alpha", "Bravo", "Charlie")
-    }
-    for rule in rules.values():
-        await apply_rule_graph_per_item(store.memory, NS, rule_graph(rule), source="s")
+def test_a_stored_node_without_confidence_takes_the_rules() -> None:
+    graph = rule_graph(KITCHEN)
+    [outcome] = [s for s in graph.entities if s.label == "Outcome"]
+    stored = _record("Outcome", "Refer", properties={"note": "x"})
+    assert node_write(outcome, stored, graph, SHARED_LABELS) == NodeWrite(
+        "Outcome", "Refer", "", {"action": "refer", "note": "x"}, 0.5
+    )
+
+
+def test_a_node_of_a_label_no_one_shares_is_overwritten() -> None:
+    graph = rule_graph(KITCHEN)
+    [risk] = [s for s in graph.entities if s.label == "RiskFactor"]
+    stored = _record(
+        "RiskFactor", "Cooking", summary="Old.", properties={"seen_in": "GL"}, confidence=0.95
+    )
+    assert node_write(risk, stored, graph, {"Outcome"}) == NodeWrite(
+        "RiskFactor", "Cooking", "", {"risk_category": "operations"}, 0.5
+    )
+    assert node_write(risk, stored, graph, {"RiskFactor"}) == NodeWrite(
+        "RiskFactor", "Cooking", "Old.", {"risk_category": "operations", "seen_in": "GL"}, 0.95
+    )
+
+
+def _stored_rule(rule: ExtractedRule) -> EntityRecord:
+    """The Rule node `rule_graph` writes for a rule, as a reader gets it back."""
+    [node] = [s for s in rule_graph(rule).entities if s.label == "Rule"]
+    return _record("Rule", node.name, summary=node.summary, properties=node.properties)
+
+
+def test_rules_in_keeps_the_whole_rules_of_rule_records_by_name() -> None:
+    alpha, bravo, charlie = (
+        KITCHEN.model_copy(update={"rule_name": name}) for name in ("Alpha", "Bravo", "Charlie")
+    )
     # A Rule node that holds no whole rule, and another label's node whose properties
     # look like a rule (the generic memory lets any node hold any properties).
-    store.put(NS, "Rule", "Draft", properties={"rule_name": "Draft"})
-    other = rules["Alpha"].model_copy(update={"rule_name": "Hood Rule"})
-    store.put(NS, "Mitigant", "Hood Rule", properties=other.model_dump(mode="json"))
-    alpha, bravo, charlie = rules["Alpha"], rules["Bravo"], rules["Charlie"]
-    assert await stored_rules(store.memory, NS) == [alpha, bravo, charlie]
-    assert await stored_rules(store.memory, NS, ["Charlie", "Alpha"]) == [alpha, charlie]
-    assert await stored_rules(store.memory, NS, iter(["Charlie"])) == [charlie]
-    assert await stored_rules(store.memory, NS, ["Draft", "Nobody"]) == []
-    assert await stored_rules(store.memory, NS, []) == []
-    assert await stored_rules(store.memory, "agent__other") == []
-
-
-async def test_apply_rule_graph_hands_one_graph_to_the_batch_writer() -> None:
-    store = _Store()
-    graph = rule_graph(KITCHEN)
-    assert await apply_rule_graph(store.memory, NS, graph, source="ingest:bop.md") == (
-        WriteTally(created=7),
-        WriteTally(updated=3),
-    )
-    assert store.batches == [
-        {"namespace": NS, "graphs": [graph], "source": "ingest:bop.md", "prefetch": None}
+    lookalike = alpha.model_copy(update={"rule_name": "Hood Rule"})
+    records = [
+        _stored_rule(charlie),
+        _record("Rule", "Draft", properties={"rule_name": "Draft"}),
+        _stored_rule(alpha),
+        _record("Mitigant", "Hood Rule", properties=lookalike.model_dump(mode="json")),
+        _stored_rule(bravo),
     ]
+    assert rules_in(records) == [charlie, alpha, bravo]
+    assert rules_in(records, None) == [charlie, alpha, bravo]
+    assert rules_in(records, ["Charlie", "Alpha"]) == [charlie, alpha]
+    assert rules_in(records, iter(["Charlie"])) == [charlie]
+    assert rules_in(records, ["Draft", "Nobody", "Hood Rule"]) == []
+    assert rules_in(records, []) == []
+    assert rules_in([]) == []
+    assert rules_in(iter(records), ("Bravo",)) == [bravo]
 
 
-async def test_apply_rule_graphs_hands_every_graph_its_source_and_the_prefetch() -> None:
-    store = _Store()
-    graphs = [rule_graph(KITCHEN), rule_graph(KITCHEN.model_copy(update={"rule_name": "B"}))]
-    prefetch = object()
-    tallies = await apply_rule_graphs(
-        store.memory,
-        NS,
-        graphs,
-        source=["ingest:a.md", "ingest:b.md"],
-        prefetch=prefetch,  # type: ignore[arg-type]
-    )
-    assert tallies == (WriteTally(created=7), WriteTally(updated=3))
-    assert store.batches == [
-        {
-            "namespace": NS,
-            "graphs": graphs,
-            "source": ["ingest:a.md", "ingest:b.md"],
-            "prefetch": prefetch,
-        }
-    ]
+def test_a_retired_rule_is_read_back_with_its_history() -> None:
+    retired = KITCHEN.model_copy(update={"valid_to": "2026-01-01"})
+    [node] = rule_graph(retired, history={"versions": []}, retired=True).entities
+    record = _record("Rule", node.name, properties=node.properties)
+    assert rules_in([record]) == [retired]
