@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
+from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.conditions import ConditionReader, NumericHit
 from agents.offline.subjects import SubjectReader
@@ -27,6 +28,16 @@ _NEW_PREDICATE = re.compile(
 #: Left in a trigger where a proviso was cut off, so the approval it qualified still reads
 #: as conditional ("may be written provided that ..." -> "may be written if").
 _CONDITIONAL_MARK = "only if"
+#: "it comes to me": the speaker is who a case is referred to.
+_TO_SPEAKER = re.compile(
+    r"\s+(?:then\s+|always\s+)?(?:comes?|goes|go)\s+(?:straight\s+|directly\s+|up\s+)?"
+    r"to me\b",
+    re.I,
+)
+#: A subject that names every case of a kind ("any", "every", "all"), not one case.
+_GENERIC_SUBJECT = re.compile(r"^\W*(?:any|every|all|each)\b", re.I)
+#: "should have been ...": hindsight on a case, or the rule a review restates.
+_HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
 _ACTION_WORD = {
     "declin": "decline",
     "refer": "refer",
@@ -142,7 +153,8 @@ class ClauseAnalyzer:
         Returns:
             The analysis.
         """
-        text = strip_connectors(clause)
+        # "don't quote until you have confirmed X" -> "verify X": a check, not a decline
+        text = lxd.HOLD_UNTIL_CHECKED.sub("verify", strip_connectors(clause))
         trigger, mitigants = split_mitigant(text)
         trigger = lx.PERSON_RELATIVE.sub(" ", lx.DESCRIPTIVE_SPAN.sub(",", trigger))
         trigger = lx.IGNORED_SPAN.sub(" ", lx.REASON_SPAN.sub(" ", trigger))
@@ -165,6 +177,7 @@ class ClauseAnalyzer:
             _narrative(trigger)
             or result.waivable
             or lx.OTHERS_PRACTICE.match(text)
+            or lxd.INDIRECT_QUESTION.search(trigger)
             or lx.EXEMPTION.search(trigger)
         ):
             result.action = detect_action(trigger)
@@ -178,7 +191,9 @@ class ClauseAnalyzer:
         result.protective_pos = extracted.protective_pos
         result.protective_neg = extracted.protective_neg
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
-        result.occupancy = self.subjects.read(trigger) or self.subjects.scope(trigger)
+        # "it comes to me" is a predicate (a referral to the speaker), no business class
+        subject = _TO_SPEAKER.sub(" is referred", trigger)
+        result.occupancy = self.subjects.read(subject) or self.subjects.scope(subject)
         if not result.occupancy and self._only_borrowed_states(trigger, result.conditions):
             result.conditions = []  # "any other state" with no subject would reach every risk
         result.anaphor_size = bool(lxc.SIZE_ANAPHOR.search(trigger))
@@ -265,6 +280,8 @@ def _narrative(trigger: str) -> bool:
     if match is None:
         return False
     before = trigger[: match.start()]
+    if _GENERIC_SUBJECT.match(before) and _HINDSIGHT.match(match.group(0)):
+        return False  # "any foam cutting should have been flagged": the rule a review states
     return not (lx.SUBORDINATOR.match(before) and re.search(r"\b(?:must|shall)\b", trigger))
 
 

@@ -7,7 +7,8 @@ exception cues, hedges, decision-quality cues and clause-structure patterns.
 
 Comparator phrases live in `agents.offline.lexicon_comparators`; products, subject
 words, state names, protective words and rule categories in
-`agents.offline.lexicon_subjects`.
+`agents.offline.lexicon_subjects`; discourse cues (holding a quote for a check, reported
+questions, a bare "fine") in `agents.offline.lexicon_discourse`.
 """
 
 from __future__ import annotations
@@ -50,7 +51,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"passed|goes|go) (?:\w+ ){0,3}?(?:up the line|"
             r"to (?:a |the |our |your |their )?(?:senior|team lead|manager|underwriting manager|"
             r"branch manager|home office|cat desk|"
-            r"specialty desk|\w+ underwriter)))\b",
+            r"specialty desk|[\w-]+ desk|\w+ underwriter)))\b|"
+            # "above that it comes to me": the speaker is who it is referred to
+            r"\b(?:it|they|that|those|these|this|which)\s+(?:then\s+|always\s+)?"
+            r"(?:comes?|goes|go)\s+(?:straight\s+|directly\s+|up\s+)?to me\b",
             re.I,
         ),
     ),
@@ -69,7 +73,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:is|are|be) (?:excluded|removed) (?:from [\w\s-]{0,40}?)?by (?:an? |the )?"
             r"[\w\s-]{0,40}?(?:endorsement|exclusion)\b|"
             r"\b(?:is|are|be) excluded (?:from|under|on) (?:the |this |that )?(?:policy|coverage|"
-            r"form|package)",
+            r"form|package)|"
+            # "... are not covered by the GL policy": left out of the policy's cover
+            r"\b(?:is|are) not covered (?:by|under) (?:the |this |that |our |its |their )?"
+            r"(?:[\w-]+ ){0,2}?(?:policy|form|coverage part|coverage)\b",
             re.I,
         ),
     ),
@@ -81,7 +88,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"inspection (?:is )?required|"
             r"(?:obtain|request|order|require|get)s? (?:an? |the )?[\w\s'-]{0,40}?"
             r"(?:inspection|survey|report|appraisal|valuation|documentation|proof) "
-            r"(?:before|prior to) (?:quot|bind|issu)\w*)\b",
+            r"(?:before|prior to) (?:quot|bind|issu)\w*|"
+            # "the permit must be obtained and checked against the applicant's name"
+            r"check(?:s|ed)? (?:\w+ )?against)\b",
             re.I,
         ),
     ),
@@ -100,7 +109,12 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"so long as|on condition)|(?:may|can) (?:still )?(?:write|bind|accept)|"
             r"carr(?:y|ies) (?:an? |the )?[\w\s%&/-]{0,40}?(?:deductible|warranty|endorsement|"
             r"surcharge)|(?:is|are) (?:written|bound|quoted) (?:\w+ ){0,2}?with (?:an? |the )?"
-            r"[\w\s%&/-]{0,40}?(?:deductible|warranty|endorsement|condition|surcharge))\b",
+            r"[\w\s%&/-]{0,40}?(?:deductible|warranty|endorsement|condition|surcharge)|"
+            # "I'll write, but only with X", "are written, but with X and Y as conditions"
+            r"(?:write|bind|quote|accept|take|written|bound|quoted|accepted)(?: it| them)?,? "
+            r"but (?:only )?(?:with|if|on condition)|"
+            r"as (?:the |a )?conditions? (?:of|for) (?:the |a )?(?:quote|binding|cover|coverage|"
+            r"acceptance|policy))\b",
             re.I,
         ),
     ),
@@ -125,7 +139,10 @@ NEGATORS = re.compile(
     r"\b(?:no|not|without|never|nor|instead of|rather than|don't|do not|does not|"
     r"doesn't|isn't|is not|won't|avoid|clear|clears|cleared|clearing|waive|waives|waived|"
     # the negation's reach ends at a comma: "No plan, I refer it" refers
-    r"lift|lifts|remove|removes)[^\w,;:]+(?:\w+[^\w,;:]+){0,2}$|\bthan\s+(?:an?\s+)?$",
+    r"lift|lifts|remove|removes)[^\w,;:]+(?:\w+[^\w,;:]+){0,2}$|\bthan\s+(?:an?\s+)?$|"
+    # "is not, by itself, a reason to refer": what is no ground for the action
+    r"\bnot\b[^.;:]{0,30}?\b(?:a |any |the )?(?:reason|ground|grounds|cause|basis)\s+"
+    r"(?:to|for)\s+(?:an?\s+)?$",
     re.I,
 )
 
@@ -230,8 +247,13 @@ NOT_A_MITIGANT = re.compile(
 )
 #: Spans that should not yield trigger conditions.
 IGNORED_SPAN = re.compile(
+    # opening the clause, the concession ends at its comma: "Regardless of product, X ..."
+    r"^\W*(?:regardless of|even (?:when|if|though)|irrespective of|no matter|"
+    r"whatever (?:the|its|their))\b[^,;:]*,|"
     r"\b(?:regardless of|even (?:when|if|though)|irrespective of|no matter|"
-    r"whatever (?:the|its|their))\b[^;:]*",
+    r"whatever (?:the|its|their))\b[^;:]*|"
+    # "..., security contractor or not": whichever way the flag goes
+    r",\s*(?:with or without\s+[\w\s-]{1,40}?|[\w\s-]{1,40}?\s+or not)(?=\s*[,.;:]|\s*$)",
     re.I,
 )
 #: "The moratorium ... is lifted", "Team-lead referral of ... is discontinued": the
@@ -355,7 +377,9 @@ LEADING_CONNECTOR = re.compile(
     r"^\s*(?:(?:because of|due to|owing to|in light of|as a result of)\b[^,;:]{0,80},\s*|"
     r"(?:however|separately|also|additionally|likewise|similarly|in addition|"
     r"going forward|in practice|honestly|otherwise|then|finally|moreover|note|yeah|so|"
-    r"but|and|taken alone|on its own|by contrast|in short)\b,?\s*)+",
+    r"but|and|taken alone|on its own|by contrast|in short)\b,?\s*|"
+    # a one-word answer before the rule: "No. Pyrotechnics - we decline"
+    r"(?:yes|no|nope|yep|sure|right|correct|exactly|absolutely)[.!]\s+)+",
     re.I,
 )
 SUBORDINATOR = re.compile(

@@ -111,6 +111,36 @@ INSTRUMENT_NOUNS = frozenset(
     "exclusion endorsement warranty sublimit deductible surcharge clause form".split()
 )
 PRONOUNS = frozenset("it they them these those this that he she".split())
+#: Premises head nouns too general to name a business class alone ("a sprinklered
+#: store", "big centres"); refused only as a one-word value.
+GENERIC_HEADS = frozenset(
+    """
+    store stores shop shops facility facilities establishment establishments venue venues
+    center centers centre centres outlet outlets place places space spaces plant plants
+    """.split()
+)
+#: Pieces, sides and points of things: never the head of a business class ("parts for
+#: aircraft", "the Property side", "the strongest point"), though they may qualify one
+#: ("auto parts store").
+PIECE_HEADS = frozenset(
+    "part parts piece pieces component components side sides point points matter matters "
+    "need needs view views".split()
+)
+#: Abstract nouns of discussion: a subject holding one names no business class ("the
+#: concern is answered when ...", "the outcome diverges").
+DISCOURSE_NOUNS = frozenset(
+    """
+    concern concerns issue issues problem problems reason reasons worry worries factor
+    factors consideration considerations fact facts requirement requirements approach
+    situation situations circumstance circumstances scenario scenarios aspect aspects
+    outcome outcomes result results
+    """.split()
+)
+#: Nouns ending in "-ly": not sentence adverbs ("Family, ..." opens a noun phrase).
+LY_NOUNS = frozenset(
+    "family assembly supply rally ally belly jelly anomaly monopoly butterfly firefly "
+    "lily holly bully italy fly reply".split()
+)
 
 # --- states ----------------------------------------------------------------------------------
 

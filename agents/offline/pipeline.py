@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
 from agents.offline.anaphora import antecedent
@@ -14,29 +13,19 @@ from agents.offline.clauses import (
     ClauseAnalyzer,
     action_from_word,
 )
-from agents.offline.conditions import NumericHit, unit_fits
+from agents.offline.conditions import NumericHit
+from agents.offline.contrast import contrast, elaboration, instead
+from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.scales import directed, inverted
+from agents.offline.softlimits import drop_restatements, soft_limit
 from agents.offline.textproc import Sentence, split_clauses, subject_only
 from agents.offline.texts import single_product
 from agents.offline.vocab import FieldVocabulary
-from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
 from schemas.rules import Condition
 
 _CONTEXT_SENTENCES = 3
-
-
-def find_product(text: str) -> str | None:
-    """The product a text names: "ALL" for "every product", else the first product name."""
-    if lxs.ALL_PRODUCTS.search(text):
-        return "ALL"
-    hits = [
-        (m.start(), name) for name, pattern in lxs.PRODUCT_PATTERNS for m in pattern.finditer(text)
-    ]
-    return min(hits)[1] if hits else None
-
-
-_INSTEAD = re.compile(r"\binstead\b", re.I)
-_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than)\s+(?:being\s+)?(\w+)", re.I)
+__all__ = ["TextReader", "find_product", "single_product"]
 
 
 class TextReader:
@@ -58,9 +47,11 @@ class TextReader:
         self.topic_value: float | None = None  # and the value it was compared with
         self.sentences: list[Sentence] = []
         self.used: set[int] = set()  # sentences that made, merged into or amended a rule
+        self.waived: set[int] = set()  # sentences that waive an earlier rule's action
         self._current = -1
         self._accepted: _Pending | None = None  # the previous sentence's accepted range
         self._dangling: tuple[int, _Pending] | None = None  # conditions no clause acted on
+        self._bridged: _Pending | None = None  # dangling conditions kept over a comment
 
     def read(self, sentences: list[Sentence]) -> list[RuleDraft]:
         """Read all sentences and return the drafts found.
@@ -89,60 +80,41 @@ class TextReader:
                 if product and not self.drafts[-1].product_explicit:
                     self.drafts[-1].product = product
                     self.drafts[-1].product_explicit = True
-            if not created:
+            if not created and sentence.index not in self.waived:
                 self._evidence(sentence)
-        return self._drop_restatements()
+        return drop_restatements(self.drafts)
 
     def _sentence(self, sentence: Sentence, context: str) -> bool:
-        created = False
-        under = lx.UNDER_THE_RULE.search(sentence.text) or lx.RULE_QUOTED.search(sentence.text)
-        if under:
-            action = action_from_word(under.group(1))
-            found = self.analyzer.reader.read(under.group(2), context)
-            if action and found.conditions:
-                created |= self._add(action, found.conditions, sentence, sentence.text)
+        created = self._quoted_rule(sentence, context)
         pending: _Pending | None = self._accepted or self._antecedent(sentence)
         self._accepted = None
-        self._dangling = None
+        kept, self._dangling = self._dangling, None
+        stated = waived = False  # a clause stated an action or condition / waived one
+        fine: list[str] = []  # protections a clause of this sentence accepted
         previous_mitigant = ""
         done: list[str] = []
         clauses = split_clauses(sentence.text)
         for i, clause in enumerate(clauses):
             if subject_only(clause, clauses[i + 1] if i + 1 < len(clauses) else None):
                 clause = f"{clause} are"  # ends the subject noun phrase
+            done.append(clause)
+            if self._waiver(clause, sentence, waived):
+                pending, waived = None, True
+                continue
+            waived = False
             self.analyzer.reader.topic = self.topic
             self.analyzer.reader.topic_value = self.topic_value
-            a = self.analyzer.analyze(clause, " ".join([context, *done]))
-            done.append(clause)
+            a = self.analyzer.analyze(clause, " ".join([context, *done[:-1]]))
             conditions = self._conditions(a, pending)
-            lone_flag = (  # "Buildings without sprinklers are referred": the missing flag
-                not conditions
-                and pending is None
-                and bool(a.protective_neg)
-                and a.action not in {None, "approve_with_conditions"}
-            )
-            if a.action and (conditions or lone_flag) and not a.continuation:
-                alternative = self._alternative(a, conditions, sentence)
-                if alternative:
-                    self._attach(alternative, [a.text])
-                elif self._elaboration(a, conditions, sentence):
-                    self._attach(a.mitigant_fields + a.protective_pos, [a.text])
-                elif self._is_contrast(a, conditions) or self.analyzer.subjects.mitigated_outcome(
-                    clause, previous_mitigant
-                ):
-                    self._attach(a.mitigant_fields + a.protective_pos, [a.text])
-                else:
-                    created |= self._add_from(a, conditions, pending, sentence)
-            elif (
-                not conditions
-                and self.drafts
-                and (
-                    a.waivable
-                    or a.mitigant_fields
-                    or (a.protective_pos and (a.action or lx.MITIGANT_CUE.search(sentence.text)))
-                )
-            ):
-                self._attach(a.mitigant_fields + a.protective_pos, [a.text])
+            flags = [c.field for c in conditions if c.value is True]
+            if not a.action and len(flags) == len(conditions) and lxd.FINE.search(a.trigger):
+                # "If they use X, fine; if not, I refer it": X is what the referral spares
+                fine, conditions = flags + a.protective_pos, []
+            elif a.action and not conditions and fine and kept and kept[0] == sentence.index - 1:
+                conditions = list(kept[1].conditions)  # the sentence before says what "it" is
+                a.mitigant_fields = a.mitigant_fields + fine
+            stated |= bool(a.action or conditions or a.protective_pos or a.protective_neg)
+            created |= self._act(a, conditions, pending, sentence, (clause, previous_mitigant))
             if conditions:
                 self.last_conditions = conditions
             if conditions and not a.action:
@@ -152,17 +124,106 @@ class TextReader:
                 pending = None
             elif not conditions and pending is not None and pending.accepted:
                 pending = None  # an accepted range reaches the next clause only
-            if any(h.field for h in a.numbers):
-                self.last_numbers = a.numbers
-            compared = [h for h in a.numbers if h.operator]
-            if compared:
-                self.topic, self.topic_value = compared[-1].field, compared[-1].value
+            self._note_numbers(a)
             previous_mitigant = " ".join(a.mitigant_texts) or previous_mitigant
+        self._close(sentence, pending, created, stated, kept)
+        return created
+
+    def _quoted_rule(self, sentence: Sentence, context: str) -> bool:
+        """The written rule a case narrative quotes ("declined it under the X rule")."""
+        under = lx.UNDER_THE_RULE.search(sentence.text) or lx.RULE_QUOTED.search(sentence.text)
+        if not under:
+            return False
+        action = action_from_word(under.group(1))
+        found = self.analyzer.reader.read(under.group(2), context)
+        if not (action and found.conditions):
+            return False
+        return self._add(action, found.conditions, sentence, sentence.text)
+
+    def _waiver(self, clause: str, sentence: Sentence, waived: bool) -> bool:
+        """True for a clause that waives an earlier rule's action (or follows one).
+
+        "The referral is waived when X; in that case ...": X goes to the rule waived,
+        and neither clause is a rule of its own.
+        """
+        waiver = read_waiver(clause, self.analyzer)
+        if waiver is None and not (waived and CONSEQUENCE.match(clause)):
+            return False
+        if waiver is not None and waive(waiver, self.drafts, sentence.index):
+            self.used.add(sentence.index)
+        self.waived.add(sentence.index)
+        return True
+
+    def _act(
+        self,
+        a: ClauseAnalysis,
+        conditions: list[Condition],
+        pending: _Pending | None,
+        sentence: Sentence,
+        said: tuple[str, str],
+    ) -> bool:
+        """Make the clause's rule, or attach what it says to the rule before. True if made.
+
+        `said` is the clause as written and the mitigant text of the clause before it.
+        """
+        lone_flag = (  # "Buildings without sprinklers are referred": the missing flag
+            not conditions
+            and pending is None
+            and bool(a.protective_neg)
+            and a.action not in {None, "approve_with_conditions"}
+        )
+        if a.action and (conditions or lone_flag) and not a.continuation:
+            alternative = instead(self.drafts, a, conditions, sentence.index)
+            if alternative:
+                self._attach(alternative, [a.text])
+            elif (
+                elaboration(self.drafts, a, conditions, sentence, self.analyzer)
+                or contrast(self.drafts, a, conditions, self.vocab.occupancy)
+                or self.analyzer.subjects.mitigated_outcome(*said)
+            ):
+                self._attach(a.mitigant_fields + a.protective_pos, [a.text])
+            else:
+                return self._add_from(a, conditions, pending, sentence)
+        elif (
+            not conditions
+            and self.drafts
+            and (
+                a.waivable
+                or a.mitigant_fields
+                or (a.protective_pos and (a.action or lx.MITIGANT_CUE.search(sentence.text)))
+            )
+        ):
+            self._attach(a.mitigant_fields + a.protective_pos, [a.text])
+        return False
+
+    def _note_numbers(self, a: ClauseAnalysis) -> None:
+        """Remember the clause's numbers (for "above that") and its compared field."""
+        if any(h.field for h in a.numbers):
+            self.last_numbers = a.numbers
+        compared = [h for h in a.numbers if h.operator]
+        if compared:
+            self.topic, self.topic_value = compared[-1].field, compared[-1].value
+
+    def _close(
+        self,
+        sentence: Sentence,
+        pending: _Pending | None,
+        created: bool,
+        stated: bool,
+        kept: tuple[int, _Pending] | None,
+    ) -> None:
+        """Keep what the next sentence may act on: an accepted range, dangling conditions."""
         if pending is not None and pending.accepted:
             self._accepted = pending
         elif pending is not None and not created:
             self._dangling = (sentence.index, pending)
-        return created
+        elif (
+            not stated
+            and kept is not None
+            and kept[1] is not self._bridged
+            and not question_between(self.sentences, kept[0], sentence.index)
+        ):
+            self._dangling, self._bridged = (sentence.index, kept[1]), kept[1]  # one comment
 
     def _antecedent(self, sentence: Sentence) -> _Pending | None:
         """The previous sentence's actionless conditions, when this one acts on them."""
@@ -208,89 +269,6 @@ class TextReader:
             conditions += [c for c in self.last_conditions if c.field not in fields]
         return conditions
 
-    def _is_contrast(self, a: ClauseAnalysis, conditions: list[Condition]) -> bool:
-        """True for "a sprinklered building may be written" after "unsprinklered ... referred"."""
-        protective = a.protective_pos + a.mitigant_fields
-        if not protective or not self.drafts:
-            return False
-        last = self.drafts[-1]
-        if self._other_subject(conditions, last.conditions):
-            return False  # another business class: a rule of its own, not a contrast
-        negatives = {c.field for c in last.conditions if c.value is False}
-        if any(f in last.mitigant_fields or f in negatives for f in a.protective_pos):
-            return True
-        # "Apartments with a pool are referred. Where the pool is fenced, the desk may
-        # write it subject to ...": a conditional approval of the same subject, once a
-        # protection is present, is the earlier rule's mitigant, not a rule of its own.
-        return (
-            a.action == "approve_with_conditions"
-            and last.action != a.action
-            and all(any(c == o for o in last.conditions) for c in conditions)
-        )
-
-    def _elaboration(
-        self, a: ClauseAnalysis, conditions: list[Condition], sentence: Sentence
-    ) -> bool:
-        """True for how the rule before a colon is met, not a rule of its own.
-
-        "... must be verified before binding: values and yard layout are confirmed by an
-        inspection": the same action after a colon, on nothing but a phrase no dictionary
-        lists as a business class.
-        """
-        if not self.drafts or not conditions:
-            return False
-        last = self.drafts[-1]
-        if last.sentence_index != sentence.index or last.action != a.action:
-            return False
-        start = sentence.text.find(a.text[:20])
-        if start <= 0 or ":" not in sentence.text[:start]:
-            return False
-        examples = self.analyzer.subjects.example_set
-        return all(
-            c.field == self.vocab.occupancy
-            and not (isinstance(c.value, str) and c.value in examples)
-            for c in conditions
-        )
-
-    def _alternative(
-        self, a: ClauseAnalysis, conditions: list[Condition], sentence: Sentence
-    ) -> list[str]:
-        """Flags that soften the rule just read: "... is declined; where Y, refer it instead".
-
-        Returns the boolean fields of a clause that says "instead" right after a rule of
-        the same sentence and names nothing but flags that rule lacks ([] otherwise).
-        """
-        if not self.drafts or not _INSTEAD.search(a.text):
-            return []
-        last = self.drafts[-1]
-        if last.action == a.action:
-            return []
-        replaced = _INSTEAD_OF.search(a.text)  # "... is referred instead of declined"
-        names_last = replaced is not None and action_from_word(replaced.group(1)) == last.action
-        if not (
-            last.sentence_index == sentence.index
-            or (names_last and last.sentence_index == sentence.index - 1)
-        ):
-            return []
-        known = {c.field for c in last.conditions}
-        flags = [c.field for c in conditions if c.value is True and c.field not in known]
-        return flags if len(flags) == len(conditions) else []
-
-    def _other_subject(self, conditions: list[Condition], before: list[Condition]) -> bool:
-        """True when a clause names a business class the earlier rule does not."""
-
-        def heads(conds: list[Condition]) -> set[str]:
-            values = [
-                v
-                for c in conds
-                if c.field == self.vocab.occupancy
-                for v in (c.value if isinstance(c.value, list) else [c.value])
-            ]
-            return {str(v).split()[-1] for v in values if str(v).split()}
-
-        mine = heads(conditions)
-        return bool(mine) and not mine & heads(before)
-
     def _add_from(
         self,
         a: ClauseAnalysis,
@@ -323,29 +301,7 @@ class TextReader:
         withdrawn: bool = False,
     ) -> bool:
         """Create a draft, or merge into an identical earlier one. True when created."""
-        product = find_product(clause) or find_product(sentence.raw)
-        explicit = product is not None
-        if product is None:
-            product = self._question_product(sentence)
-            explicit = product is not None
-        if (
-            product is None
-            and self.drafts
-            and self.drafts[-1].product_explicit
-            and not self._question_between(self.drafts[-1].sentence_index, sentence.index)
-        ):
-            product, explicit = self.drafts[-1].product, True
-        if product is None:
-            # "Section 8.5 of the Property manual is amended: ... Any building more than
-            # 4 miles ... is referred": the one product named before the rule.
-            start = max(  # in an interview, the answer since the last question
-                (s.index for s in self.sentences[: sentence.index] if s.is_question), default=0
-            )
-            product = single_product(
-                " ".join(s.raw for s in self.sentences[start : sentence.index])
-            )
-        if product is None and self._placed_on_several_products():
-            product = "ALL"  # "gyms may be written on the GL or the BOP": not the title's only
+        product, explicit = rule_product(clause, sentence, self.sentences, self.drafts)
         draft = RuleDraft(
             action=action,
             conditions=conditions,
@@ -371,27 +327,6 @@ class TextReader:
         before = self.sentences[sentence.index - 1].text if sentence.index else ""
         return f"{before} {sentence.text}"
 
-    def _placed_on_several_products(self) -> bool:
-        """True when the text places its business on more than one product."""
-        for sentence in self.sentences:
-            match = lxs.PRODUCT_PLACEMENT.search(sentence.text)
-            if match is None:
-                continue
-            rest = sentence.text[match.start() :]
-            if sum(1 for _, pattern in lxs.PRODUCT_PATTERNS if pattern.search(rest)) > 1:
-                return True
-        return False
-
-    def _question_between(self, first: int, last: int) -> bool:
-        """True when a question opens a new topic between two sentences (an interview)."""
-        return any(s.is_question for s in self.sentences[first + 1 : last])
-
-    def _question_product(self, sentence: Sentence) -> str | None:
-        for prev in reversed(self.sentences[max(0, sentence.index - 3) : sentence.index]):
-            if prev.is_question:
-                return find_product(prev.text)
-        return None
-
     def _attach(self, fields: list[str], texts: list[str]) -> None:
         if self.drafts:
             self.drafts[-1].add_mitigants(fields, texts)
@@ -409,72 +344,6 @@ class TextReader:
             self._attach(fields, [text] if fields else [])
         if exception:
             self.used.add(sentence.index)
-            target = self._soft_limit(text) or self.drafts[-1]
+            target = soft_limit(text, self.drafts, self.vocab) or self.drafts[-1]
             if text not in target.historical:
                 target.historical.append(text)
-
-    def _soft_limit(self, text: str) -> RuleDraft | None:
-        """Read "we've gone up to 23" / "written two-year-old businesses" evidence."""
-        mentions: list[NumberMention] = []
-        for match in lx.SOFT_LIMIT_CUE.finditer(text):
-            found = find_numbers(text[match.end() : match.end() + 60])
-            if found and found[0].start <= 2:
-                mentions.append(found[0])
-        for match in lx.AGE_EXCEPTION.finditer(text):
-            found = find_numbers(match.group(0)[match.start(1) - match.start() :])
-            if found:
-                mentions.append(NumberMention(found[0].value, "years", 0, 0, 0))
-        for mention in mentions:
-            target = self._soft_target(mention)
-            if target is not None:
-                return target
-        return None
-
-    def _soft_target(self, mention: NumberMention) -> RuleDraft | None:
-        for draft in reversed(self.drafts):
-            for cond in draft.conditions:
-                info = self.vocab.fields.get(cond.field)
-                if info is None or info.kind != "numeric" or isinstance(cond.value, bool):
-                    continue
-                if not isinstance(cond.value, int | float) or cond.operator in {"eq", "in"}:
-                    continue
-                value = mention.value
-                if info.unit == "rate" and mention.unit == "percent":
-                    value /= 100.0
-                if mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):
-                    continue
-                beyond = (
-                    value > cond.value if cond.operator in {"gt", "gte"} else (value < cond.value)
-                )
-                if beyond and draft.soft_limit is None:
-                    draft.soft_limit = float(value)
-                    return draft
-        return None
-
-    def _drop_restatements(self) -> list[RuleDraft]:
-        """Drop "past 45 we decline" when 45 is an earlier rule's soft limit.
-
-        A withdrawal of a rule the same text states anew on the same fields ("referral
-        ... is discontinued; ... is declined") is dropped too: the new statement replaces
-        it, and a withdrawal of the same day would end the new rule as well.
-        """
-        stated = [{c.field for c in d.conditions} for d in self.drafts if not d.withdrawn]
-        kept: list[RuleDraft] = []
-        for draft in self.drafts:
-            if draft.withdrawn and {c.field for c in draft.conditions} in stated:
-                continue
-            restated = any(
-                old.soft_limit is not None
-                and old.action == draft.action
-                and any(
-                    c.field == o.field
-                    and isinstance(c.value, int | float)
-                    and abs(float(c.value) - old.soft_limit) < 1e-9
-                    for c in draft.conditions
-                    for o in old.conditions
-                )
-                for old in kept
-            )
-            if not restated:
-                kept.append(draft)
-        return kept

@@ -9,38 +9,20 @@ ineligible ..." -> ["bar", "tavern", "nightclub"]. Words that belong to other fi
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_subjects as lxs
+from agents.offline.noun_phrases import drop_adverb, kept_words, noun_phrase, plural, singular
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
-from memory.underwriting.fieldlink.numbers import find_numbers, stem
+from memory.underwriting.fieldlink.numbers import stem
 
-_STOP = frozenset(
-    """
-    is are was were be been being must may might can could should shall will would need needs
-    require requires required has have had do does did with without in on of over under above
-    below more less fewer than at for within from that which who whose where when including
-    include includes built constructed located dispensing operating using having like as if
-    unless to by per into exceed exceeds exceeding drop drops land lands stays remains older
-    younger newer greater automatically always generally typically usually normally never
-    only also still require referred declined excluded flagged verified written bound get gets
-    whenever while during after before because since due outside across then larger smaller
-    bigger higher lower longer shorter wider taller heavier open opened closed closing
-    used using stay stays staying holding held storing stored working doing does done
-    closer nearer farther further else otherwise worse better
-    apply applies limit limits cover covers follow follows mean means
-    move moves moved change changes changed rise rises fall falls continue continues
-    inside slower faster sooner later earlier return returns
-    """.split()
-)
 _IMPERATIVE = frozenset(
     "decline refer verify flag attach tell record count check write bind exclude confirm "
     "make keep send route do don't please note".split()
 )
-_CONTRACTION = re.compile(r"(?:n't|'ve|'re|'ll|'d|'m|’ve|’re|’ll)$|^(?:that|it|there|what)'s$")
-_PERSONAL = frozenset({"we", "i", "you", "they", "he", "she"})
 _ACTION_VERBS = frozenset({"decline", "refer", "exclude"})
 _REFUSAL = re.compile(
     r"^(?:we|the company|the carrier)\s+(?:will not|won't|do not|don't|does not|cannot|"
@@ -53,8 +35,6 @@ _REPORTING = re.compile(
     r"indicates|provides|reads)\s+(?:that\s+)?",
     re.I,
 )
-#: Verb forms of an action: the subject ends before them.
-_ACTION_WORD = re.compile(r"^(?:declin|refer|exclud|verif|confirm|flag|escalat|approv|reject)\w*$")
 #: "ninja or obstacle-course gyms": a singular modifier shares the plural head after it.
 _SHARED_HEAD = re.compile(
     r"\b([a-z][\w-]*[^s\W])\s+(or|and)\s+([a-z][\w-]*)\s+([a-z][\w-]*s)\b", re.I
@@ -66,61 +46,25 @@ _SCOPE = re.compile(
     re.I,
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
-_NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()/]")
-
-
-def _noun_phrase(text: str) -> str:
-    """The leading noun phrase of a clause, ending right before a verb or preposition.
-
-    Returns "" when the phrase runs into a number, punctuation or the end of the clause
-    (then it is not a subject: "Decline.", "Effective January 1").
-    """
-    words: list[str] = []
-    for match in _NP_WORD.finditer(text):
-        word = match.group(0)
-        low = word.lower().strip("'’")
-        if low in _STOP:
-            return " ".join(words).replace(" ,", ",").strip(" ,")
-        if _ACTION_WORD.match(low):  # "the senior confirms", "the portal refers": an agent
-            return "" if not words or words[-1] != "," else " ".join(words)[:-2].strip(" ,")
-        if word in {";", ":", "(", ")"} or word[0].isdigit() or find_numbers(word):
-            return ""
-        if _CONTRACTION.search(low) or low in _PERSONAL:
-            return ""
-        if (
-            words
-            and low.endswith("ing")
-            and (
-                words[-1].lower().endswith("s")
-                or words[-1].lower() in lxs.GENERIC_NOUNS
-                or words[-1].lower() in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
-            )
-        ):  # "roofers using torches", "any insured running ten trucks": a participle
-            return " ".join(words).replace(" ,", ",").strip(" ,")
-        if words and low.endswith("ing") and _ends_participle(text[match.end() :]):
-            # "a contractor subletting more than ...": a participle with its object
-            return " ".join(words).replace(" ,", ",").strip(" ,")
-        words.append(word)
-    return ""
-
-
-def _ends_participle(rest: str) -> bool:
-    """True when the word after an -ing word opens its object or complement."""
-    nxt = _NP_WORD.search(rest)
-    if nxt is None:
-        return False
-    low = nxt.group(0).lower()
-    return low in _STOP or low in lxs.DETERMINERS or low[0].isdigit() or bool(find_numbers(low))
-
-
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    return word
+#: "policies issued to tutoring centers, senior centers and music schools carry ...".
+_ISSUED_TO = re.compile(
+    r"\b(?:polic(?:y|ies)|coverage|quotes?)\s+(?:issued|written|sold|offered|bound)\s+"
+    r"(?:to|for)\s+(?P<list>[^.;:()]+)",
+    re.I,
+)
+#: "a building leased to a recycling center tenant": the tenant's business class.
+_LEASED_TO = re.compile(
+    r"\b(?:leased|rented|let|sublet)\s+to\s+(?:an?|the)\s+(?P<name>(?:[a-z][\w-]*\s+){1,3}?)"
+    r"(?:tenants?|occupants?|lessees?)\b",
+    re.I,
+)
+_HEADING_LABELS = frozenset({"subject", "re", "topic", "scope"})
+#: "'bale' means ...", "A hot desk is defined as ...": a definition names no class.
+_DEFINITION = re.compile(
+    r"^\s*(?:(?:[\w-]+\s+){0,2}definitions?\s*:\s*)?(?:[\"'‘“][^\"'’”]{1,40}[\"'’”]|"
+    r"[\w\s-]{1,40}?)\s+(?:means|shall mean|is defined as|are defined as|denotes)\b",
+    re.I,
+)
 
 
 class SubjectReader:
@@ -139,12 +83,16 @@ class SubjectReader:
         self.foreign_phrases: list[tuple[str, ...]] = [
             p for info in vocab.fields.values() for p in info.phrases
         ]
-        self.heads: set[str] = {
-            p[-1]
-            for info in vocab.fields.values()
-            if info.kind in {"bool", "numeric"}
-            for p in info.phrases
-        }
+        # "machining centers" (a count) makes "center" a head only with its own words:
+        # "recycling centers" stays a class, "centers" alone or "CNC centers" does not.
+        self.measured_heads: dict[str, list[set[str]]] = {}
+        for info in vocab.fields.values():
+            for p in info.phrases if info.kind in {"bool", "numeric"} else []:
+                # a flag's head stays a flag ("a clean inspection"); a count's head only
+                # with the words it is counted by
+                rest = set(p[:-1]) if info.kind == "numeric" else set()
+                self.measured_heads.setdefault(p[-1], []).append(rest)
+        self.heads: set[str] = set()
         # "membrane roofs", "aluminum wiring": the head noun names a categorical field
         # other than the business class, so the subject is a value of that field.
         self.heads |= {
@@ -165,6 +113,11 @@ class SubjectReader:
         self.field_words: set[str] = self.carrier_words | {
             w for info in vocab.fields.values() if info.kind != "occupancy" for w in info.tokens
         }
+        self.words_of_field: list[set[str]] = [
+            info.desc_tokens | info.tokens
+            for info in vocab.fields.values()
+            if info.kind != "occupancy"
+        ]
         self.enum_values: list[str] = [
             v for info in vocab.categorical() for v in info.values if len(v) > 2
         ]
@@ -178,7 +131,9 @@ class SubjectReader:
         Returns:
             Lower-case singular values; several for a list subject.
         """
-        text = _PARENTHESES.sub(" ", strip_connectors(clause))  # "Private party (weddings)"
+        if _DEFINITION.match(clause):
+            return []
+        text = _PARENTHESES.sub(" ", drop_adverb(strip_connectors(clause)))
         reporting = _REPORTING.match(text)
         if reporting:
             text = text[reporting.end() :]
@@ -194,16 +149,19 @@ class SubjectReader:
             text = text.split(None, 1)[1]
         elif first in _IMPERATIVE:
             return []
-        phrase = _SHARED_HEAD.sub(r"\1 \4 \2 \3 \4", _noun_phrase(text))
+        phrase = _SHARED_HEAD.sub(r"\1 \4 \2 \3 \4", noun_phrase(text))
         for value in self.enum_values:  # "knob and tube" is one value, not a list
             phrase = value_pattern(value.lower()).sub(" ", phrase)
         head = phrase.split()[-1].lower() if phrase.split() else ""
-        if _singular(head) in lxs.INSTRUMENT_NOUNS:
+        if singular(head) in lxs.INSTRUMENT_NOUNS:
             return []  # "the glue burn exclusion is attached ...": an instrument, no class
         values = self._values(phrase)
         listed = self._listed_in_parentheses(clause)
         if listed and not (values and all(v in self.example_set for v in values)):
             return listed  # "Hobby submissions (puppet theatres, ice rinks)"
+        if not values and prep and "," in text:
+            # "On the Property side, a sign shop in ...": the subject follows the comma
+            return self.read(text.split(",", 1)[1])
         return values
 
     def _values(self, phrase: str) -> list[str]:
@@ -235,10 +193,77 @@ class SubjectReader:
             the dictionary lists ([] otherwise).
         """
         match = _SCOPE.search(clause)
-        if not match:
+        if match:
+            value = self._clean(match.group(1))
+            return [value] if value and value in self.example_set else []
+        issued = _ISSUED_TO.search(clause)
+        if issued:
+            return self._plural_list(issued.group("list"))
+        leased = _LEASED_TO.search(clause)
+        value = self._clean(leased.group("name")) if leased else None
+        return [value] if value else []
+
+    def heading(self, label: str | None, body: str) -> list[str]:
+        """The classes a bulletin's "Subject:" line scopes its rules to.
+
+        "Subject: General liability for body art establishments (tattoo and piercing
+        studios)." -> ["tattoo studio", "piercing studio"]: the parenthesis lists the
+        classes when every item is a plural class noun, else the plural noun phrase
+        after "for" names one class.
+
+        Args:
+            label: The sentence's label ("Subject", "Re", ...).
+            body: The sentence without its label.
+
+        Returns:
+            The classes ([] when the sentence is no subject line or names none).
+        """
+        if (label or "").strip().lower() not in _HEADING_LABELS:
             return []
-        value = self._clean(match.group(1))
-        return [value] if value and value in self.example_set else []
+        inner = _PARENTHESES.search(body)
+        if inner:
+            shared = _SHARED_HEAD.sub(r"\1 \4 \2 \3 \4", inner.group(0)[1:-1])
+            listed = self._plural_list(shared, strict=False)
+            if listed:
+                return listed
+        after = re.search(r"\bfor\s+([^.;:()]+)", _PARENTHESES.sub(" ", body))
+        return self._plural_list(after.group(1), strict=False) if after else []
+
+    def _plural_list(self, text: str, strict: bool = True) -> list[str]:
+        """The classes of a list of plural nouns, up to the verb after its last item.
+
+        "tutoring centers, senior centers and music schools carry ..." gives three
+        classes; a list whose items are not all plural nouns gives none. Not `strict`
+        (a subject line's own list), words other fields are described with may stay.
+        """
+        names: list[str] = []
+        for item in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", text):
+            words = item.split()
+            end = next((i for i, w in enumerate(words[:3]) if plural(w)), None)
+            if end is None:
+                return []
+            names.append(" ".join(words[: end + 1]))
+            if end < len(words) - 1:
+                break  # the verb after the last item ends the list
+        values = [self._clean(n) if strict else self._named(n) for n in names]
+        if not all(values):
+            return []
+        return list(dict.fromkeys(v for v in values if v))
+
+    def _named(self, item: str) -> str | None:
+        """A class named outright: plain words, none generic, no other field's value."""
+        words = re.findall(r"[a-z][\w-]*", item.lower())
+        while words and words[0] in lxs.DETERMINERS:
+            words.pop(0)
+        refused = lxs.GENERIC_NOUNS | lxs.NON_BUSINESS_WORDS | lxs.DISCOURSE_NOUNS
+        if not words or len(words) > 4 or any(w in refused for w in words):
+            return None
+        value = " ".join([*words[:-1], singular(words[-1])])
+        if value in lxs.GENERIC_HEADS or any(
+            value_pattern(v.lower()).search(value) for v in self.enum_values
+        ):
+            return None
+        return value
 
     def mitigated_outcome(self, clause: str, mitigant_text: str) -> bool:
         """True when the subject is qualified by the previous mitigant ("alarmed risks").
@@ -253,7 +278,7 @@ class SubjectReader:
         if not mitigant_text:
             return False
         stems = {t.stem for t in content_tokens(mitigant_text)}
-        phrase = _noun_phrase(strip_connectors(clause))
+        phrase = noun_phrase(strip_connectors(clause))
         words = [w.lower() for w in phrase.split()]
         return any(w.endswith("ed") and stem(w) in stems for w in words)
 
@@ -261,7 +286,7 @@ class SubjectReader:
         for _, pattern in lxs.PRODUCT_PATTERNS:
             item = pattern.sub(" ", item)
         item = lxs.STATE_NAME_RE.sub(" ", item)
-        words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", item)]
+        words = [w.rstrip("'’") for w in re.findall(r"[A-Za-z][\w'’-]*", item)]
         while len(words) > 1 and words[0].lower() in lxs.DETERMINERS:
             words.pop(0)
         while len(words) > 1 and "-" in words[0]:
@@ -273,35 +298,53 @@ class SubjectReader:
             low = value_pattern(value.lower()).sub(" ", low)
         tokens = content_tokens(low)
         drop: set[int] = set()
+        # "roof coverings" names "roof covering": plurals meet the phrase in the singular
+        single = [replace(t, stem=stem(singular(t.text.lower()))) for t in tokens]
         for phrase in self.foreign_phrases:
-            for first, last in find_phrase(tokens, phrase, max_gap=0):
+            for first, last in find_phrase(single, phrase, max_gap=0):
                 drop.update(range(first, last + 1))
         for mention in self.vocab.bool_mentions(tokens):
             drop.update(range(mention.first, mention.last + 1))
-        kept = [
-            t.text.lower()
-            for i, t in enumerate(tokens)
-            if i not in drop
-            and t.text.lower() not in lxs.GENERIC_NOUNS
-            and t.text.lower() not in lxs.NON_BUSINESS_WORDS
-            and t.text.lower() not in lxs.DETERMINERS
-        ]
+        kept = kept_words(tokens, drop)
         if not kept or len(kept) > 4 or any(len(w) > 4 and w.endswith("ed") for w in kept):
             return None
-        if any(w.endswith(("'s", "’s")) or stem(w) in lxs.NON_BUSINESS_WORDS for w in kept):
+        # "senior centers": a premises head makes a modifier part of the class name
+        named = kept[-1:] if kept[-1] in lxs.GENERIC_HEADS else kept
+        if any(w.endswith(("'s", "’s")) for w in kept) or any(
+            stem(w) in lxs.NON_BUSINESS_WORDS for w in named
+        ):
             return None
-        value = " ".join([*kept[:-1], _singular(kept[-1])])
+        if (
+            kept[-1] in lxs.PIECE_HEADS
+            or any(w in lxs.DISCOURSE_NOUNS for w in kept)
+            or any(self._negated_field_word(w) or w[0].isdigit() for w in kept)
+        ):
+            return None  # "non-sterile compounding", "part C-11": a field's word, a code
+        value = " ".join([*kept[:-1], singular(kept[-1])])
         if value in self.example_set:
             return value  # the dictionary names it a business class ("printing plant")
-        if stem(kept[-1]) in self.heads:
+        if stem(kept[-1]) in self.heads or self._measured_head(kept):
             return None
         if len(kept) == 1 and stem(kept[0]) in self.carrier_words:
             return None
-        if len(kept) > 1 and all(stem(w) in self.field_words for w in kept):
+        if len(kept) > 1 and any(all(stem(w) in f for w in kept) for f in self.words_of_field):
             return None  # "vacant rentable area": a measured field's words, no business
         if len(kept) == 1 and stem(kept[0]) in self.vocab.name_tokens:
             return None
-        return self._canonical(value)
+        value = self._canonical(value)
+        return None if value in lxs.GENERIC_HEADS else value
+
+    def _measured_head(self, kept: list[str]) -> bool:
+        """True when the words end in a measured field's phrase ("bowling lanes")."""
+        others = {stem(w) for w in kept[:-1]}
+        return any(
+            len(kept) == 1 or not rest or rest & others
+            for rest in self.measured_heads.get(stem(kept[-1]), [])
+        )
+
+    def _negated_field_word(self, word: str) -> bool:
+        """True for "non" + a word another field is named with ("nonsterile")."""
+        return word.startswith("non") and stem(word[3:].lstrip("-")) in self.field_words
 
     def _canonical(self, value: str) -> str:
         """Snap a value onto a dictionary example when the words clearly agree.

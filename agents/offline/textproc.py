@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_subjects as lxs
+from agents.offline.tables import table_rows
 from memory.underwriting.fieldlink.numbers import stem
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
@@ -38,7 +39,6 @@ IMPERATIVE = re.compile(
 _SPEAKER = re.compile(
     r"^(?:q|a|question|answer|decision|outcome|finding|reviewer|result|qa|disposition)$", re.I
 )
-_CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}")
 
 
 @dataclass(frozen=True)
@@ -166,75 +166,6 @@ def split_sentences(text: str) -> list[Sentence]:
 
 #: A "label" with a finite verb is a clause that a colon explains: "That's a decline: ...".
 _CLAUSE_LABEL = re.compile(r"\b(?:that|it|this|there)[’']s\b|\b(?:is|are)\b", re.I)
-
-
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in _CELL_SPLIT.split(line.strip().strip("|")) if c.strip()]
-
-
-def table_rows(lines: list[str]) -> list[str]:
-    """Rewrite tables written as text into one sentence per row.
-
-    A table is a header line and at least one row with the same number (2 or more) of
-    cells, separated by pipes, tabs or runs of spaces. Each row becomes
-    "<header 1> <cell 1>, <header 2> <cell 2>: <last cell>." (the last column usually
-    holds the action), so "7-8 | frame | refer" under "PPC | Construction | Action"
-    reads "PPC 7-8, Construction frame: refer.". Other lines are kept.
-
-    Args:
-        lines: The lines of a text.
-
-    Returns:
-        The lines with table rows rewritten.
-    """
-    rows = [line for line in lines if not re.fullmatch(r"[\s|:+=-]+", line)]
-    cells = [
-        _cells(line) if ("|" in line or "\t" in line or "  " in line.strip()) else []
-        for line in rows
-    ]
-    out: list[str] = []
-    header: list[str] | None = None
-    for i, line in enumerate(rows):
-        width = len(cells[i])
-        if header is not None and width == len(header) and _action_columns(header):
-            out.extend(_action_column_rows(header, cells[i]))
-            continue
-        if header is not None and width == len(header):
-            # A number needs its column's name ("PPC 7-8"), and so does a cell under a
-            # phrase ("Required protection"); a word under a one-word label stands alone.
-            pairs = [
-                f"{h} {c}" if re.search(r"\d", c) or len(h.split()) > 1 else c
-                for h, c in zip(header[:-1], cells[i][:-1], strict=True)
-            ]
-            out.append(f"{', '.join(pairs)}: {cells[i][-1]}.")
-            continue
-        header = None
-        headed = not any(re.search(r"\d", c) for c in cells[i])  # a header names columns
-        if width >= 2 and headed and i + 1 < len(rows) and len(cells[i + 1]) == width:
-            header = cells[i]
-            continue
-        out.append(line)
-    return out
-
-
-def _action_columns(header: list[str]) -> list[int]:
-    """Columns whose header states an action ("Refer when ... is above"), when 2 or more."""
-    found = [
-        i
-        for i, h in enumerate(header)
-        if i and any(pattern.search(h) for _, pattern in lx.ACTION_CUES)
-    ]
-    return found if len(found) >= 2 else []
-
-
-def _action_column_rows(header: list[str], cells: list[str]) -> list[str]:
-    """One sentence per action column: "Music festival: decline when ... is above 12,000"."""
-    rows: list[str] = []
-    for i in _action_columns(header):
-        if not re.search(r"\w", cells[i]):
-            continue  # "-": no threshold for this action
-        rows.append(f"{header[0]} {cells[0]}, {header[i]} {cells[i]}.")
-    return rows
 
 
 def subject_only(clause: str, following: str | None) -> bool:

@@ -195,9 +195,12 @@ class FieldVocabulary:
         openers |= {w[len(p) :] for w in openers for p in ("un", "non") if w.startswith(p)}
         negation = any(t.text.lower() in _NEGATION_WORDS for t in tokens)
         for info in self.of_kind("bool"):
+            before = len(found)
             for phrase in info.phrases:
                 if phrase[0] in openers or (negation and phrase[0] in _NEGATION_WORDS):
                     found.extend(_match_bool(tokens, info.name, phrase))
+            if len(found) == before:
+                found.extend(_reversed_pairs(tokens, info))
             if partial and info.protective:
                 heads = {p[-1] for p in info.phrases}
                 for i, tok in enumerate(tokens):
@@ -238,21 +241,17 @@ class FieldVocabulary:
             gaps = [pos - i for i in range(max(0, pos - 3), pos) if tokens[i].stem == info.unit]
             if gaps:
                 score += 2.0 if min(gaps) <= 2 else 1.0
+        # The unit words right after the number ("30 feet", "2,500 square feet") are the
+        # number's unit, not words naming the field: every field measured in that unit
+        # would otherwise score.
+        unit_span = _unit_span(tokens, pos)
         for phrase in info.phrases:
             weight = 2.0 if len(phrase) > 1 else 1.0
             for first, last in _find(tokens, phrase):
-                score += weight * max(prox(first), prox(last))
-        # The unit word right after the number ("30 feet") is the number's unit, not a
-        # word naming the field: every field measured in feet would otherwise score.
-        unit_at = (
-            pos + 1
-            if pos is not None
-            and pos + 1 < len(tokens)
-            and canonical_unit(tokens[pos + 1].text) in KNOWN_UNITS
-            else -1
-        )
+                if first not in unit_span or last not in unit_span:
+                    score += weight * max(prox(first), prox(last))
         for i, tok in enumerate(tokens):
-            if i == unit_at:
+            if i in unit_span:
                 continue
             if tok.text.lower() in _DURATION_VERBS and "duration" in info.tokens:
                 score += prox(i)  # "events lasting more than three days": a duration
@@ -261,6 +260,19 @@ class FieldVocabulary:
             elif tok.stem in info.desc_tokens and tok.stem not in lxs.STOPWORDS:
                 score += 0.3 / math.sqrt(1 + _desc_df(self, tok.stem)) * prox(i)
         return score
+
+
+def _unit_span(tokens: list[Token], pos: int | None) -> set[int]:
+    """Token indexes of the unit written right after the number at `pos` (one or two words)."""
+    if pos is None or pos + 1 >= len(tokens):
+        return set()
+    two = " ".join(t.text for t in tokens[pos + 1 : pos + 3])
+    unit = canonical_unit(two) if pos + 2 < len(tokens) else None
+    # a two-word unit ("square feet") reads as one unit, not as its first word's stem
+    # ("3 years business" is years, then a word naming the field)
+    if unit in KNOWN_UNITS and unit != stem(two.split()[0]):
+        return {pos + 1, pos + 2}
+    return {pos + 1} if canonical_unit(tokens[pos + 1].text) in KNOWN_UNITS else set()
 
 
 def _desc_df(vocab: FieldVocabulary, token: str) -> int:
@@ -309,6 +321,30 @@ def _negated_after(tokens: list[Token], last: int) -> bool:
         and after[0] in _AFTER_NEGATION
         and (after[1].endswith("ed") or after[1] in _IRREGULAR_PARTICIPLES)
     )
+
+
+def _reversed_pairs(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
+    """A two-word name said the other way round: "overnight boarding" in "boards ... overnight".
+
+    English turns a compound into a verb phrase by swapping its words ("boarding pets" /
+    "pets boarded"); only a plural object may sit between them ("the cap is working"
+    is no "working space"). Not a full-phrase match, so one in the written order wins.
+    """
+    hits: list[BoolMention] = []
+    for phrase in info.phrases:
+        if len(phrase) != 2 or set(phrase) & _NEGATION_WORDS:
+            continue
+        for first, last in _find(tokens, (phrase[1], phrase[0]))[:1]:
+            # next to each other, or around the verb's object ("boards animals overnight")
+            between = [t.text.lower() for t in tokens[first + 1 : last]]
+            if not between or (len(between) == 1 and _plural_noun(between[0])):
+                negated = _negated_before(tokens, first) or _negated_after(tokens, last)
+                hits.append(BoolMention(info.name, first, last, negated, False))
+    return hits[:1]
+
+
+def _plural_noun(word: str) -> bool:
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list[BoolMention]:

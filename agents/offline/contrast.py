@@ -1,0 +1,141 @@
+"""Clauses that qualify the rule just read instead of stating one of their own.
+
+"... is declined; where Y, refer it instead" (an alternative), "... must be verified:
+values are confirmed by an inspection" (how the rule is met), "a sprinklered building
+may be written" after "unsprinklered buildings are referred" (a contrast): each gives
+the rule before its mitigants, and makes no rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline.assemble import RuleDraft
+from agents.offline.clauses import ClauseAnalysis, ClauseAnalyzer, action_from_word
+from agents.offline.textproc import Sentence
+from schemas.rules import Condition
+
+_INSTEAD = re.compile(r"\binstead\b", re.I)
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than)\s+(?:being\s+)?(\w+)", re.I)
+
+
+def contrast(
+    drafts: list[RuleDraft],
+    a: ClauseAnalysis,
+    conditions: list[Condition],
+    occupancy: str | None,
+) -> bool:
+    """True for "a sprinklered building may be written" after "unsprinklered ... referred".
+
+    Args:
+        drafts: The rules read so far.
+        a: The clause.
+        conditions: Its conditions.
+        occupancy: The business-class field of the dictionary.
+
+    Returns:
+        Whether the clause names a protection of the rule before rather than a rule.
+    """
+    protective = a.protective_pos + a.mitigant_fields
+    if not protective or not drafts:
+        return False
+    last = drafts[-1]
+    if _other_subject(conditions, last.conditions, occupancy):
+        return False  # another business class: a rule of its own, not a contrast
+    negatives = {c.field for c in last.conditions if c.value is False}
+    if any(f in last.mitigant_fields or f in negatives for f in a.protective_pos):
+        return True
+    # "Apartments with a pool are referred. Where the pool is fenced, the desk may
+    # write it subject to ...": a conditional approval of the same subject, once a
+    # protection is present, is the earlier rule's mitigant, not a rule of its own.
+    return (
+        a.action == "approve_with_conditions"
+        and last.action != a.action
+        and all(any(c == o for o in last.conditions) for c in conditions)
+    )
+
+
+def elaboration(
+    drafts: list[RuleDraft],
+    a: ClauseAnalysis,
+    conditions: list[Condition],
+    sentence: Sentence,
+    analyzer: ClauseAnalyzer,
+) -> bool:
+    """True for how the rule before a colon is met, not a rule of its own.
+
+    "... must be verified before binding: values and yard layout are confirmed by an
+    inspection": the same action after a colon, on nothing but a phrase no dictionary
+    lists as a business class.
+
+    Args:
+        drafts: The rules read so far.
+        a: The clause.
+        conditions: Its conditions.
+        sentence: Its sentence.
+        analyzer: The clause analyzer (its subject reader knows the listed classes).
+
+    Returns:
+        Whether the clause only says how the rule before is met.
+    """
+    if not drafts or not conditions:
+        return False
+    last = drafts[-1]
+    if last.sentence_index != sentence.index or last.action != a.action:
+        return False
+    start = sentence.text.find(a.text[:20])
+    if start <= 0 or ":" not in sentence.text[:start]:
+        return False
+    examples = analyzer.subjects.example_set
+    return all(
+        c.field == analyzer.vocab.occupancy
+        and not (isinstance(c.value, str) and c.value in examples)
+        for c in conditions
+    )
+
+
+def instead(
+    drafts: list[RuleDraft], a: ClauseAnalysis, conditions: list[Condition], index: int
+) -> list[str]:
+    """Flags that soften the rule just read: "... is declined; where Y, refer it instead".
+
+    Args:
+        drafts: The rules read so far.
+        a: The clause.
+        conditions: Its conditions.
+        index: Index of the clause's sentence.
+
+    Returns:
+        The boolean fields of a clause that says "instead" right after a rule of the
+        same sentence and names nothing but flags that rule lacks ([] otherwise).
+    """
+    if not drafts or not _INSTEAD.search(a.text):
+        return []
+    last = drafts[-1]
+    if last.action == a.action:
+        return []
+    replaced = _INSTEAD_OF.search(a.text)  # "... is referred instead of declined"
+    names_last = replaced is not None and action_from_word(replaced.group(1)) == last.action
+    if not (last.sentence_index == index or (names_last and last.sentence_index == index - 1)):
+        return []
+    known = {c.field for c in last.conditions}
+    flags = [c.field for c in conditions if c.value is True and c.field not in known]
+    return flags if len(flags) == len(conditions) else []
+
+
+def _other_subject(
+    conditions: list[Condition], before: list[Condition], occupancy: str | None
+) -> bool:
+    """True when a clause names a business class the earlier rule does not."""
+
+    def heads(conds: list[Condition]) -> set[str]:
+        values = [
+            v
+            for c in conds
+            if c.field == occupancy
+            for v in (c.value if isinstance(c.value, list) else [c.value])
+        ]
+        return {str(v).split()[-1] for v in values if str(v).split()}
+
+    mine = heads(conditions)
+    return bool(mine) and not mine & heads(before)

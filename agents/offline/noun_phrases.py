@@ -1,0 +1,126 @@
+"""The grammar of a clause's subject: where its noun phrase ends, which words it keeps.
+
+"Roofers using torches are declined" -> "Roofers"; "Independently, GL policies ..." ->
+"GL policies ..."; "glazing thinner than ..." -> "glazing". Generic English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline import lexicon_subjects as lxs
+from agents.offline.textproc import Token
+from memory.underwriting.fieldlink.numbers import find_numbers
+
+_STOP = frozenset(
+    """
+    is are was were be been being must may might can could should shall will would need needs
+    require requires required has have had do does did with without in on of over under above
+    below more less fewer than at for within from that which who whose where when including
+    include includes built constructed located dispensing operating using having like as if
+    unless to by per into exceed exceeds exceeding drop drops land lands stays remains older
+    younger newer greater automatically always generally typically usually normally never
+    only also still require referred declined excluded flagged verified written bound get gets
+    whenever while during after before because since due outside across then larger smaller
+    bigger higher lower longer shorter wider taller heavier open opened closed closing
+    used using stay stays staying holding held storing stored working doing does done
+    closer nearer farther further else otherwise worse better
+    apply applies limit limits cover covers follow follows mean means
+    move moves moved change changes changed rise rises fall falls continue continues
+    inside slower faster sooner later earlier return returns
+    """.split()
+)
+_CONTRACTION = re.compile(r"(?:n't|'ve|'re|'ll|'d|'m|’ve|’re|’ll)$|^(?:that|it|there|what)'s$")
+_PERSONAL = frozenset({"we", "i", "you", "they", "he", "she", "it"})
+#: Verb forms of an action: the subject ends before them.
+_ACTION_WORD = re.compile(r"^(?:declin|refer|exclud|verif|confirm|flag|escalat|approv|reject)\w*$")
+#: "Independently, GL policies ...": a sentence adverb and its comma open the clause.
+_SENTENCE_ADVERB = re.compile(r"^\s*([A-Za-z]{4,}ly)\s*,\s*")
+_NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()/]")
+
+
+def noun_phrase(text: str) -> str:
+    """The leading noun phrase of a clause, ending right before a verb or preposition.
+
+    Returns "" when the phrase runs into a number, punctuation or the end of the clause
+    (then it is not a subject: "Decline.", "Effective January 1").
+    """
+    words: list[str] = []
+    for match in _NP_WORD.finditer(text):
+        word = match.group(0)
+        low = word.lower().strip("'’")
+        if low in _STOP:
+            if low == "than" and words and words[-1].lower().endswith("er"):
+                words.pop()  # "glazing thinner than ...": a comparative, not a noun
+            return " ".join(words).replace(" ,", ",").strip(" ,")
+        if _ACTION_WORD.match(low):  # "the senior confirms", "the portal refers": an agent
+            return "" if not words or words[-1] != "," else " ".join(words)[:-2].strip(" ,")
+        if word in {";", ":", "(", ")"} or word[0].isdigit() or find_numbers(word):
+            return ""
+        if _CONTRACTION.search(low) or low in _PERSONAL:
+            return ""
+        if (
+            words
+            and low.endswith("ing")
+            and (
+                words[-1].lower().endswith("s")
+                or words[-1].lower() in lxs.GENERIC_NOUNS
+                or words[-1].lower() in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
+            )
+        ):  # "roofers using torches", "any insured running ten trucks": a participle
+            return " ".join(words).replace(" ,", ",").strip(" ,")
+        if words and low.endswith("ing") and _ends_participle(text[match.end() :]):
+            # "a contractor subletting more than ...": a participle with its object
+            return " ".join(words).replace(" ,", ",").strip(" ,")
+        words.append(word)
+    return ""
+
+
+def drop_adverb(text: str) -> str:
+    """Remove a leading sentence adverb: "Independently, GL policies ..." -> "GL policies ..."."""
+    match = _SENTENCE_ADVERB.match(text)
+    if match and match.group(1).lower() not in lxs.LY_NOUNS:
+        return text[match.end() :]
+    return text
+
+
+def _ends_participle(rest: str) -> bool:
+    """True when the word after an -ing word opens its object or complement."""
+    nxt = _NP_WORD.search(rest)
+    if nxt is None:
+        return False
+    low = nxt.group(0).lower()
+    return low in _STOP or low in lxs.DETERMINERS or low[0].isdigit() or bool(find_numbers(low))
+
+
+def kept_words(tokens: list[Token], drop: set[int]) -> list[str]:
+    """The words of a subject that may name a class: no generic or non-business words.
+
+    A non-business word right before a premises head stays ("senior centers").
+    """
+    premises = bool(tokens) and tokens[-1].text.lower() in lxs.GENERIC_HEADS
+    return [
+        t.text.lower()
+        for i, t in enumerate(tokens)
+        if i not in drop
+        and t.text.lower() not in lxs.GENERIC_NOUNS
+        and (t.text.lower() not in lxs.NON_BUSINESS_WORDS or (premises and i == len(tokens) - 2))
+        and t.text.lower() not in lxs.DETERMINERS
+    ]
+
+
+def plural(word: str) -> bool:
+    """A plural noun: ends in "s" but not like "glass", "bus" or "basis"."""
+    low = word.lower()
+    return len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is"))
+
+
+def singular(word: str) -> str:
+    """The singular of a plural noun ("bakeries" -> "bakery"), else the word."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word

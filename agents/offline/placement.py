@@ -1,0 +1,93 @@
+"""Which product a rule is placed on: named in its sentence, its question, or the text.
+
+A rule takes the product its clause or sentence names; else the one the interview
+question before it names; else the product of the rule just before (unless a question
+opened a new topic in between); else the one product named since the last question;
+else "ALL" when the text places its business on several products.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.offline import lexicon_subjects as lxs
+from agents.offline.assemble import RuleDraft
+from agents.offline.textproc import Sentence
+from agents.offline.texts import single_product
+
+#: "Regardless of product, ...": a rule that holds on every product.
+_WHATEVER_PRODUCT = re.compile(
+    r"\b(?:regardless of|irrespective of|whatever(?: the)?|no matter (?:the|which|what))\s+"
+    r"(?:the\s+)?(?:products?|lines?(?: of business)?|programs?)\b",
+    re.I,
+)
+
+
+def find_product(text: str) -> str | None:
+    """The product a text names: "ALL" for "every product", else the first product name."""
+    if lxs.ALL_PRODUCTS.search(text) or _WHATEVER_PRODUCT.search(text):
+        return "ALL"
+    hits = [
+        (m.start(), name) for name, pattern in lxs.PRODUCT_PATTERNS for m in pattern.finditer(text)
+    ]
+    return min(hits)[1] if hits else None
+
+
+def question_between(sentences: Sequence[Sentence], first: int, last: int) -> bool:
+    """True when a question opens a new topic between two sentences (an interview)."""
+    return any(s.is_question for s in sentences[first + 1 : last])
+
+
+def rule_product(
+    clause: str, sentence: Sentence, sentences: Sequence[Sentence], drafts: list[RuleDraft]
+) -> tuple[str | None, bool]:
+    """The product of a rule read from a clause, and whether the text names it for it.
+
+    Args:
+        clause: The clause that states the rule.
+        sentence: Its sentence.
+        sentences: All sentences of the text.
+        drafts: The rules read before it.
+
+    Returns:
+        The product (None when nothing places it) and whether it is explicit.
+    """
+    product = (
+        find_product(clause) or find_product(sentence.raw) or _question_product(sentences, sentence)
+    )
+    if product is not None:
+        return product, True
+    if (
+        drafts
+        and drafts[-1].product_explicit
+        and not question_between(sentences, drafts[-1].sentence_index, sentence.index)
+    ):
+        return drafts[-1].product, True
+    # "Section 8.5 of the Property manual is amended: ... Any building more than 4 miles
+    # ... is referred": the one product named before the rule; in an interview, in the
+    # answer since the last question.
+    start = max((s.index for s in sentences[: sentence.index] if s.is_question), default=0)
+    product = single_product(" ".join(s.raw for s in sentences[start : sentence.index]))
+    if product is None and _placed_on_several_products(sentences):
+        product = "ALL"  # "gyms may be written on the GL or the BOP": not the title's only
+    return product, False
+
+
+def _placed_on_several_products(sentences: Sequence[Sentence]) -> bool:
+    """True when the text places its business on more than one product."""
+    for sentence in sentences:
+        match = lxs.PRODUCT_PLACEMENT.search(sentence.text)
+        if match is None:
+            continue
+        rest = sentence.text[match.start() :]
+        if sum(1 for _, pattern in lxs.PRODUCT_PATTERNS if pattern.search(rest)) > 1:
+            return True
+    return False
+
+
+def _question_product(sentences: Sequence[Sentence], sentence: Sentence) -> str | None:
+    for prev in reversed(sentences[max(0, sentence.index - 3) : sentence.index]):
+        if prev.is_question:
+            return find_product(prev.text)
+    return None

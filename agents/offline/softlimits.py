@@ -1,0 +1,99 @@
+"""Soft limits read from practice evidence, and restatements of them dropped.
+
+"I've signed off on stores up to about $900,000" after a rule on the same numeric field
+is that rule's soft limit; "past 900,000 we decline" afterwards restates the boundary
+rather than stating a rule of its own.
+"""
+
+from __future__ import annotations
+
+from agents.offline import lexicon as lx
+from agents.offline.assemble import RuleDraft
+from agents.offline.conditions import unit_fits
+from agents.offline.vocab import FieldVocabulary
+from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+
+
+def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> RuleDraft | None:
+    """Read "we've gone up to 23" / "written two-year-old businesses" evidence.
+
+    Args:
+        text: An evidence sentence.
+        drafts: The drafts read so far (the latest is tried first).
+        vocab: The field vocabulary.
+
+    Returns:
+        The draft that received a soft limit, or None.
+    """
+    mentions: list[NumberMention] = []
+    for match in lx.SOFT_LIMIT_CUE.finditer(text):
+        found = find_numbers(text[match.end() : match.end() + 60])
+        if found and found[0].start <= 2:
+            mentions.append(found[0])
+    for match in lx.AGE_EXCEPTION.finditer(text):
+        found = find_numbers(match.group(0)[match.start(1) - match.start() :])
+        if found:
+            mentions.append(NumberMention(found[0].value, "years", 0, 0, 0))
+    for mention in mentions:
+        target = _soft_target(mention, drafts, vocab)
+        if target is not None:
+            return target
+    return None
+
+
+def _soft_target(
+    mention: NumberMention, drafts: list[RuleDraft], vocab: FieldVocabulary
+) -> RuleDraft | None:
+    """The latest draft whose numeric threshold the mentioned value lies beyond."""
+    for draft in reversed(drafts):
+        for cond in draft.conditions:
+            info = vocab.fields.get(cond.field)
+            if info is None or info.kind != "numeric" or isinstance(cond.value, bool):
+                continue
+            if not isinstance(cond.value, int | float) or cond.operator in {"eq", "in"}:
+                continue
+            value = mention.value
+            if info.unit == "rate" and mention.unit == "percent":
+                value /= 100.0
+            if mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):
+                continue
+            beyond = value > cond.value if cond.operator in {"gt", "gte"} else value < cond.value
+            if beyond and draft.soft_limit is None:
+                draft.soft_limit = float(value)
+                return draft
+    return None
+
+
+def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
+    """Drop "past 45 we decline" when 45 is an earlier rule's soft limit.
+
+    A withdrawal of a rule the same text states anew on the same fields ("referral
+    ... is discontinued; ... is declined") is dropped too: the new statement replaces
+    it, and a withdrawal of the same day would end the new rule as well.
+
+    Args:
+        drafts: The drafts of one text, in text order.
+
+    Returns:
+        The drafts kept.
+    """
+    stated = [{c.field for c in d.conditions} for d in drafts if not d.withdrawn]
+    kept: list[RuleDraft] = []
+    for draft in drafts:
+        if draft.withdrawn and {c.field for c in draft.conditions} in stated:
+            continue
+        restated = any(
+            old.soft_limit is not None
+            and old.action == draft.action
+            and any(
+                c.field == o.field
+                and isinstance(c.value, int | float)
+                and abs(float(c.value) - old.soft_limit) < 1e-9
+                for c in draft.conditions
+                for o in old.conditions
+            )
+            for old in kept
+        )
+        if not restated:
+            kept.append(draft)
+    return kept

@@ -1,0 +1,143 @@
+"""Tables written as text, rewritten into one sentence per rule-bearing row or cell.
+
+Three shapes are read:
+
+* a plain table: "PPC | Construction | Action" over "7-8 | frame | refer" reads
+  "PPC 7-8, Construction frame: refer.";
+* a table with several action columns: "Class | Refer when ... | Decline when ..." gives
+  one sentence per action column;
+* a grid: the header's columns after the first are ranges of one measured quantity
+  ("| Glazing | Under 10,000 sq ft | 10,000 sq ft and over |") and each row names a
+  value with an action per cell. Each cell that is not a plain acceptance becomes
+  "Glazing glass, under 10,000 sq ft: refer to ...". "Write; X required" reads as a
+  conditional acceptance ("write subject to X"); a bare "Write" states no rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline import lexicon as lx
+
+_CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}")
+#: A cell that accepts the risk as it is: "Write", "Accept", "OK", "Yes".
+_PLAIN_ACCEPT = re.compile(
+    r"^\s*(?:write|accept(?:able)?|approve|eligible|bind|quote|ok|yes)\s*\.?\s*$", re.I
+)
+#: "Write; 5% deductible required": an acceptance with what it requires after it.
+_ACCEPT_WITH = re.compile(
+    r"^\s*(?:write|accept(?:able)?|approve|eligible|bind|quote)\s*[;,:-]+\s*(?P<rest>.+)$", re.I
+)
+#: "... required" after a conditional acceptance: what the condition is, not a check.
+_REQUIRED = re.compile(r"\s+(?:is\s+|are\s+)?(?:required|needed|mandatory)\s*\.?\s*$", re.I)
+_ACTION_WORD = re.compile(
+    r"\b(?:write|accept\w*|approv\w*|eligible|ineligible|bind|quote|declin\w*|refer\w*|"
+    r"exclud\w*|verif\w*|flag\w*|attach\w*|submit\w*)\b",
+    re.I,
+)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in _CELL_SPLIT.split(line.strip().strip("|")) if c.strip()]
+
+
+def table_rows(lines: list[str]) -> list[str]:
+    """Rewrite tables written as text into one sentence per row (or grid cell).
+
+    A table is a header line and at least one row with the same number (2 or more) of
+    cells, separated by pipes, tabs or runs of spaces. Other lines are kept.
+
+    Args:
+        lines: The lines of a text.
+
+    Returns:
+        The lines with table rows rewritten.
+    """
+    rows = [line for line in lines if not re.fullmatch(r"[\s|:+=-]+", line)]
+    cells = [
+        _cells(line) if ("|" in line or "\t" in line or "  " in line.strip()) else []
+        for line in rows
+    ]
+    out: list[str] = []
+    header: list[str] | None = None
+    grid = False
+    for i, line in enumerate(rows):
+        width = len(cells[i])
+        if header is not None and width == len(header):
+            if grid:
+                out.extend(_grid_cells(header, cells[i]))
+            elif _action_columns(header):
+                out.extend(_action_column_rows(header, cells[i]))
+            else:
+                out.append(_plain_row(header, cells[i]))
+            continue
+        header, grid = None, False
+        following = cells[i + 1 : i + 2]
+        if width >= 2 and following and len(following[0]) == width:
+            if _grid_header(cells[i], following[0]):
+                header, grid = cells[i], True
+                continue
+            if not any(re.search(r"\d", c) for c in cells[i]):  # a header names columns
+                header = cells[i]
+                continue
+        out.append(line)
+    return out
+
+
+def _plain_row(header: list[str], cells: list[str]) -> str:
+    """One row as "<header 1> <cell 1>, ...: <last cell>." (the last cell is the action)."""
+    # A number needs its column's name ("PPC 7-8"), and so does a cell under a phrase
+    # ("Required protection"); a word under a one-word label stands alone.
+    pairs = [
+        f"{h} {c}" if re.search(r"\d", c) or len(h.split()) > 1 else c
+        for h, c in zip(header[:-1], cells[:-1], strict=True)
+    ]
+    return f"{', '.join(pairs)}: {cells[-1]}."
+
+
+def _grid_header(header: list[str], first_row: list[str]) -> bool:
+    """True for a grid: ranges across the header, a named value and actions in each row."""
+    return (
+        len(header) >= 3
+        and not re.search(r"\d", header[0])
+        and all(re.search(r"\d", h) for h in header[1:])
+        and not re.search(r"\d", first_row[0])
+        and all(_ACTION_WORD.search(c) for c in first_row[1:])
+    )
+
+
+def _grid_cells(header: list[str], cells: list[str]) -> list[str]:
+    """One sentence per cell of a grid row that states more than a plain acceptance."""
+    if re.search(r"\d", cells[0]):
+        return []
+    sentences: list[str] = []
+    for column, cell in zip(header[1:], cells[1:], strict=True):
+        if _PLAIN_ACCEPT.match(cell) or not _ACTION_WORD.search(cell):
+            continue
+        accepted = _ACCEPT_WITH.match(cell)
+        rest = _REQUIRED.sub("", accepted.group("rest")) if accepted else ""
+        action = f"write subject to {rest}" if accepted else cell
+        action = action.replace(";", ",").rstrip(" .")
+        rng = column[0].lower() + column[1:]
+        sentences.append(f"{header[0]} {cells[0].lower()}, {rng}: {action}.")
+    return sentences
+
+
+def _action_columns(header: list[str]) -> list[int]:
+    """Columns whose header states an action ("Refer when ... is above"), when 2 or more."""
+    found = [
+        i
+        for i, h in enumerate(header)
+        if i and any(pattern.search(h) for _, pattern in lx.ACTION_CUES)
+    ]
+    return found if len(found) >= 2 else []
+
+
+def _action_column_rows(header: list[str], cells: list[str]) -> list[str]:
+    """One sentence per action column: "Music festival: decline when ... is above 12,000"."""
+    rows: list[str] = []
+    for i in _action_columns(header):
+        if not re.search(r"\w", cells[i]):
+            continue  # "-": no threshold for this action
+        rows.append(f"{header[0]} {cells[0]}, {header[i]} {cells[i]}.")
+    return rows

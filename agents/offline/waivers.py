@@ -1,0 +1,150 @@
+"""Waivers: a clause that lifts an earlier rule's action when a protection holds.
+
+"Pawn shops are referred. The referral is waived when a vault is on file." / "If the
+building is sprinklered, the referral is not required" / "a sprinklered store does not
+need to be referred at all": the clause states no rule of its own; the protection it
+names (a boolean field of the data dictionary) is a mitigant of the latest rule with
+the action it waives. Only general English (action nouns, waiver predicates,
+subordinators) is used here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agents.offline.assemble import RuleDraft
+    from agents.offline.clauses import ClauseAnalyzer
+
+#: An action named as a noun, and the action it is.
+_NOUN_ACTION = {
+    "referral": "refer",
+    "decline": "decline",
+    "declination": "decline",
+    "exclusion": "exclude",
+    "verification": "verify",
+    "flag": "flag_for_review",
+}
+#: "the referral is waived", "the referral may be skipped", "the referral is not required".
+_NOUN_WAIVED = re.compile(
+    r"\b(?:the|this|that|such|its|their|any)\s+(?:[\w-]+\s+)?"
+    r"(?P<noun>referral|decline|declination|exclusion|verification|flag)s?\s+"
+    r"(?:(?:is|are|will be|would be|may be|can be|could be|shall be|should be|gets?)\s+"
+    r"(?:then\s+|also\s+|simply\s+)?"
+    r"(?:waived|skipped|dropped|lifted|dispensed with|set aside|omitted|"
+    r"not (?:required|needed|necessary)|unnecessary)|"
+    r"(?:does|do) not apply|doesn't apply|(?:isn't|aren't) (?:required|needed|necessary))\b",
+    re.I,
+)
+#: "the concern is considered answered when X": what makes the rule before give way.
+_CONCERN_CURED = re.compile(
+    r"\b(?:the|this|that|such|its|their)\s+(?:[\w-]+\s+)?"
+    r"(?:concern|issue|exposure|problem|hazard|objection)s?\s+"
+    r"(?:is|are|will be|would be|may be|can be|shall be)\s+"
+    r"(?:considered\s+|treated as\s+|deemed\s+|then\s+)?"
+    r"(?:answered|addressed|resolved|satisfied|met|cured|mitigated|overcome|taken care of|"
+    r"dealt with)\b",
+    re.I,
+)
+#: "...; in that case the account may be bound ...": what follows from a waiver.
+CONSEQUENCE = re.compile(r"^\W*(?:in (?:that|which|this|such a) case|if so|then)\b", re.I)
+#: "does not need to be referred", "need not be declined".
+_VERB_WAIVED = re.compile(
+    r"\b(?:(?:does|do|will|would) not|doesn't|don't|won't)\s+(?:need|have)\s+to\s+be\s+"
+    r"(?P<verb>referr|declin|exclud|flagg|verifi)\w*|"
+    r"\b(?:need not|needn't)\s+be\s+(?P<verb2>referr|declin|exclud|flagg|verifi)\w*",
+    re.I,
+)
+_VERB_ACTION = {
+    "referr": "refer",
+    "declin": "decline",
+    "exclud": "exclude",
+    "flagg": "flag_for_review",
+    "verifi": "verify",
+}
+#: What opens the protection's own clause.
+_SUBORDINATOR = re.compile(
+    r"\b(?:if|when|whenever|where|once|provided(?: that)?|as long as|so long as)\b", re.I
+)
+#: How many sentences back the waived rule may be.
+_REACH = 2
+
+
+@dataclass
+class Waiver:
+    """An action a clause lifts, and the protections it lifts it for."""
+
+    action: str | None  # None: whatever the rule before does ("the concern is answered")
+    fields: list[str]
+    text: str
+
+
+def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
+    """The waiver a clause states, or None.
+
+    Args:
+        clause: One clause of a sentence.
+        analyzer: The clause analyzer (its vocabulary names the protections).
+
+    Returns:
+        The waived action with the boolean fields named where the waiver holds (none
+        when the clause names no protection), or None when the clause waives nothing.
+    """
+    noun = _NOUN_WAIVED.search(clause)
+    verb = None if noun else _VERB_WAIVED.search(clause)
+    cured = None if noun or verb else _CONCERN_CURED.search(clause)
+    action: str | None = None
+    if noun is not None:
+        action, match = _NOUN_ACTION[noun.group("noun").lower()], noun
+    elif verb is not None:
+        word = (verb.group("verb") or verb.group("verb2")).lower()
+        action, match = _VERB_ACTION[word], verb
+    elif cured is not None:
+        match = cured
+    else:
+        return None
+    where = _protection_text(clause, match, subject=verb is not None)
+    return Waiver(action, analyzer.mitigant_fields(where) if where else [], where)
+
+
+def _protection_text(clause: str, match: re.Match[str], subject: bool) -> str:
+    """The words that say when the waiver holds.
+
+    "If X, the referral is not required ..." -> X; "the referral is waived when X" ->
+    X; "an X store does not need to be referred" -> the subject before the predicate.
+    """
+    before = clause[: match.start()]
+    opening = _SUBORDINATOR.search(before)
+    if opening is not None:
+        return before[opening.end() :].strip(" ,")
+    after = _SUBORDINATOR.search(clause, match.end())
+    if after is not None:
+        return re.split(r"[;:]", clause[after.end() :])[0].strip(" ,.")
+    return before.strip(" ,") if subject else ""
+
+
+def waive(waiver: Waiver, drafts: list[RuleDraft], sentence_index: int) -> bool:
+    """Attach a waiver's protections to the latest nearby rule with the action it lifts.
+
+    Args:
+        waiver: The waiver read from a clause.
+        drafts: The drafts read so far.
+        sentence_index: Index of the waiver's sentence.
+
+    Returns:
+        True when a rule received the protections.
+    """
+    if not waiver.fields:
+        return False
+    for draft in reversed(drafts):
+        if draft.sentence_index < sentence_index - _REACH:
+            return False
+        if waiver.action in (None, draft.action):
+            draft.add_mitigants(waiver.fields, [waiver.text])
+            return True
+    return False
+
+
+__all__ = ["CONSEQUENCE", "Waiver", "read_waiver", "waive"]
