@@ -18,8 +18,8 @@ from agents.ingestion.practice import read_approvals, with_practice
 from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.consolidate import consolidate
 from schemas.fields import DataDictionary
-from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
+from tests.rules import knowledge_text as text
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
@@ -90,12 +90,6 @@ def rule(
         "date": "2023-01-10",
     }
     return ExtractedRule.model_validate({**base, **update})
-
-
-def text(text_id: str, body: str, kind: str = "sme", date: str = "2024-05-02") -> KnowledgeText:
-    return KnowledgeText(
-        id=text_id, text=body, source=f"Note {text_id}", source_type=kind, date=date
-    )  # type: ignore[arg-type]
 
 
 def shape(claim: ExtractedRule) -> tuple[str, list[tuple[str, str, Any]]]:
