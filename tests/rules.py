@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from schemas.ingestion import KnowledgeText
 from schemas.rules import Condition, ExtractedRule
 
 if TYPE_CHECKING:
@@ -36,3 +37,12 @@ def only_rule(rules: list[ExtractedRule]) -> ExtractedRule:
     """The one rule of a text (a readable failure when there are more or none)."""
     assert len(rules) == 1, [(r.action, r.conditions) for r in rules]
     return rules[0]
+
+
+def knowledge_text(
+    text_id: str, body: str, kind: str = "sme", date: str = "2024-05-02"
+) -> KnowledgeText:
+    """A dated text of one source type, its source named after its id."""
+    return KnowledgeText(
+        id=text_id, text=body, source=f"Note {text_id}", source_type=kind, date=date
+    )  # type: ignore[arg-type]

@@ -209,7 +209,7 @@ async def extract_and_disambiguate(
         warnings += more
         async with memory_of(ctx) as memory:  # practice about stated rules, read as claims
             current = await known_rules(memory, ns, texts)
-        rules = with_practice(texts, rules, current)
+        rules = with_practice(texts, rules, current, fields_of(ctx))
         heard = {r.text_id for r in rules}  # a text of practice yields claims, not rules
         warnings = [
             w for w in warnings if not any(w == f"text {t!r}: no rules found" for t in heard)

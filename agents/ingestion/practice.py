@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from agents.ingestion.conform import changes_known, conform
+from agents.ingestion.evidence import best_spoken, evidenced, field_near, limit_said, spoken_of
 from agents.ingestion.matching import (
     RuleRevision,
     limit_signature,
@@ -32,6 +34,7 @@ from agents.offline.practice_text import (
     COMMON_UNITS,
     REFUSED,
     SQFT,
+    approval_units,
     field_words,
     read_limits,
     says,
@@ -42,11 +45,9 @@ from memory import GraphMemory, Namespace
 from memory.underwriting import GraphAnalytics, condition_index
 from memory.underwriting.consolidate import STATEMENT_TYPES, signature
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
-
-_NEAR = 40  # characters around a number in which its field's words must appear
-_ORDERING = frozenset({"gt", "gte", "lt", "lte"})
 
 
 def read_revisions(text: KnowledgeText) -> list[RuleRevision]:
@@ -81,53 +82,6 @@ def _revision(
     )
 
 
-def _field_near(rule: ExtractedRule, sentence: str, number: NumberMention) -> bool:
-    """True when the words of the rule's limit field sit next to the number."""
-    signature = limit_signature(rule)
-    if signature is None:
-        return False
-    words = field_words(signature[1])
-    around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
-    return bool(words) and any(w in around.lower() for w in words) and _unit_fits(rule, number)
-
-
-def _unit_fits(rule: ExtractedRule, number: NumberMention) -> bool:
-    """A number with a unit fits a limit with a unit only when the units agree.
-
-    One unit may say less than the other ("$" against "USD per sq ft"), not otherwise.
-    """
-    limit_unit = rule.threshold.unit if rule.threshold is not None else None
-    if not limit_unit or not number.unit:
-        return True
-    mine, theirs = unit_words(number.unit), unit_words(limit_unit)
-    if not mine or not theirs:
-        return True
-    pairs = zip(mine, theirs, strict=False)  # the shorter unit's words
-    return all(a.startswith(b) or b.startswith(a) for a, b in pairs)
-
-
-def evidenced(rule: ExtractedRule, text: str) -> bool:
-    """True when the text speaks of every condition of the rule but its numeric limit.
-
-    A categorical condition needs its value in the text ("jewelry store"), a yes / no
-    one its field's words: practice binds to the rule it is about, not to every rule
-    with a limit on the same field.
-    """
-    lowered = text if text.islower() else SQFT.sub("sqft", text).lower()
-    signature = limit_signature(rule)
-    for c in rule.conditions:
-        if signature is not None and c.field == signature[1] and c.operator in _ORDERING:
-            continue
-        values = c.value if isinstance(c.value, list) else [c.value]
-        if all(isinstance(v, bool) for v in values):
-            words = field_words(c.field)
-            if words and not any(w in lowered for w in words):
-                return False
-        elif not any(says(lowered, str(v).lower()) for v in values):
-            return False
-    return True
-
-
 def read_approvals(text: KnowledgeText, known: Sequence[ExtractedRule]) -> list[ExtractedRule]:
     """Approvals past a known limit ("22 employees ... approved"), as practice claims."""
     product = find_product(text.text) or single_product(text.source)
@@ -141,11 +95,10 @@ def read_approvals(text: KnowledgeText, known: Sequence[ExtractedRule]) -> list[
         and k.action != "approve_with_conditions"  # practice bends what stops a risk
     ]
     claims: dict[str, ExtractedRule] = {}
-    # A log's case is a line (its number and its outcome often in two sentences).
-    for sentence in (line.strip() for line in text.text.splitlines() if line.strip()):
+    for sentence, start in approval_units(text.text):
         if not APPROVED.search(sentence) or REFUSED.search(sentence):
             continue
-        for number in find_numbers(sentence):
+        for number in (n for n in find_numbers(sentence) if n.start >= start):
             for rule in _about(known, sentence, number, words):
                 signature, limit = limit_signature(rule), limit_value(rule)
                 if signature is None or limit is None:
@@ -170,7 +123,7 @@ def _about(
     alone ("6.5 road miles"): then the one rule of the text's words whose limit's unit
     follows the number, when the unit says more than an amount or a share.
     """
-    near = [r for r in rules if _field_near(r, line, number)]
+    near = best_spoken([r for r in rules if field_near(r, line, number)], words)
     if near or "\n" not in words.strip():
         return near
     after = unit_words(line[number.end : number.end + 20])
@@ -198,7 +151,7 @@ def _revision_claims(
     claims = []
     for revision in revisions:
         targets = revision_targets(known, revision)
-        named = [t for t in targets if _spoken_of(t, revision.text.lower(), [])]
+        named = [t for t in targets if spoken_of(t, revision.text.lower(), [])]
         if len(named) == 0 and len({signature(t.product_type, t.conditions) for t in targets}) > 1:
             continue
         claims += [revision_claim(t, revision) for t in targets]
@@ -244,21 +197,6 @@ def _retargeted(
     return rule.model_copy(update={"product_type": target.product_type})
 
 
-def _spoken_of(rule: ExtractedRule, words: str, numbers: Sequence[NumberMention]) -> bool:
-    """True when a text speaks of a rule: its limit (field words or value) or its values."""
-    signature = limit_signature(rule)
-    if signature is None:
-        return any(not isinstance(c.value, bool) for c in rule.conditions) or any(
-            w in words for c in rule.conditions for w in field_words(c.field)
-        )
-    return any(w in words for w in field_words(signature[1])) or _limit_said(rule, numbers)
-
-
-def _limit_said(rule: ExtractedRule, numbers: Sequence[NumberMention]) -> bool:
-    limit = limit_value(rule)
-    return any(n.value == limit and _unit_fits(rule, n) for n in numbers)
-
-
 def _relieved_rule(
     known: Sequence[ExtractedRule], text: KnowledgeText, words: str
 ) -> ExtractedRule | None:
@@ -274,11 +212,11 @@ def _relieved_rule(
     for rule in known:
         if product not in (None, "ALL") and rule.product_type not in (product, "ALL"):
             continue
-        if evidenced(rule, words) and _spoken_of(rule, words, numbers):
+        if evidenced(rule, words) and spoken_of(rule, words, numbers):
             latest[signature(rule.product_type, rule.conditions)] = rule
-    found = list(latest.values())
+    found = best_spoken(list(latest.values()), words)
     if len(found) > 1:
-        found = [r for r in found if _limit_said(r, numbers)]
+        found = [r for r in found if limit_said(r, numbers)]
     return found[0] if len(found) == 1 else None
 
 
@@ -328,9 +266,13 @@ async def known_rules(
     Rules with a condition on a field whose words the texts use, or whose value they
     say (a limit's number, "the $7.5 million line"; a class of business), found in the
     condition index (no scan of the stored documents); none when no text is one of
-    practice.
+    practice, or a statement that withdraws a rule or names the figure it replaces.
     """
-    talk = [SQFT.sub("sqft", t.text).lower() for t in texts if t.source_type not in STATEMENT_TYPES]
+    talk = [
+        SQFT.sub("sqft", t.text).lower()
+        for t in texts
+        if t.source_type not in STATEMENT_TYPES or changes_known(t.text)
+    ]
     if not talk:
         return []
     index = await condition_index(memory, namespace)
@@ -357,10 +299,24 @@ def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
     return any(says(t, str(v).lower()) for v in values for t in talk if len(str(v)) > 2)
 
 
+def _case_of(read: ExtractedRule, known: Sequence[ExtractedRule]) -> bool:
+    """True when a rule read from a decision log is one case of a known rule, not a rule.
+
+    "31 ft ... declined by the senior underwriter" under a known "refer over 24 ft":
+    the known rule's shape, with neither its limit nor its action.
+    """
+    shape = signature(read.product_type, read.conditions)
+    same = [k for k in known if signature(k.product_type, k.conditions) == shape]
+    return bool(same) and all(
+        k.action != read.action and limit_value(k) != limit_value(read) for k in same
+    )
+
+
 def with_practice(
     texts: Sequence[KnowledgeText],
     extracted: Sequence[ExtractedRule],
     current: Sequence[ExtractedRule],
+    fields: DataDictionary | None = None,
 ) -> list[ExtractedRule]:
     """The claims of a batch of texts: what each extracted, and its practice about known rules.
 
@@ -369,12 +325,13 @@ def with_practice(
     rules earlier texts of the batch stated. Where a text's practice speaks of a limit
     (its field and direction), the text's own reading of that limit as a rule of its
     own is dropped: "anything above 23 is still declined" bends the stated 20, it is
-    not a second rule.
+    not a second rule. Each text's claims first take the form of the known rules they
+    restate or amend (`agents.ingestion.conform`; `fields` gives the whole-number fields).
     """
     known = list(current)
     out: list[ExtractedRule] = []
     for text in texts:
-        mine = [r for r in extracted if r.text_id == text.id]
+        mine = conform([r for r in extracted if r.text_id == text.id], text.text, known, fields)
         if text.source_type in STATEMENT_TYPES:  # a manual or a bulletin states rules
             out += mine
             known += mine
@@ -399,6 +356,8 @@ def with_practice(
         mine = [r for r in mine if not is_relief(r)]
         bent = {_bearing(p) for p in practice}
         kept = [r for r in mine if _bearing(r) is None or _bearing(r) not in bent]
+        if text.source_type == "production":
+            kept = [r for r in kept if not _case_of(r, known)]
         practice, kept = _relieve(reliefs, known, text, practice, kept)
         out += practice + kept
         known += kept

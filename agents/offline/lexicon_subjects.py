@@ -34,7 +34,9 @@ PRODUCT_PLACEMENT = re.compile(
 )
 ALL_PRODUCTS = re.compile(
     r"\b(?:every|all|any|each) (?:products?|lines?(?: of business)?|programs?)\b|"
-    r"\bon (?:every|all) products?\b",
+    r"\bon (?:every|all) products?\b|"
+    r"\b(?:whatever|regardless of|irrespective of|no matter)(?: (?:the|its|their|which))? "
+    r"(?:products?|lines?(?: of business)?|programs?)\b",
     re.I,
 )
 APPLIES_TO = re.compile(

@@ -111,6 +111,17 @@ _ASKED_FURTHEST = re.compile(
     re.I,
 )
 _ANSWER = re.compile(r"^\s*(?:a|answer)\s*:\s*", re.I)
+#: "How many have you accepted?", "How much bigger?": a question about how far practice went.
+_EXTENT = re.compile(
+    _SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close)\b",
+    re.I,
+)
+#: What a question asks practice did: "the biggest you've taken", "how many ... accepted".
+_PRACTISED = re.compile(
+    APPROVED.pattern + r"|\b(?:taken|took|written|wrote|gone|done|let (?:through|go)|allowed)\b",
+    re.I,
+)
+_SPEAKER = re.compile(r"^\s*(?:[A-Z][\w.' -]{0,30})\s*:\s*")
 #: "Is that absolute?" / "Is that a hard stop for you?", answered "No".
 _FIRM_ASKED = re.compile(
     r"^\W*(?:q\s*:\s*)?(?:is|are) (?:that|this|it|they|those)\s+(?:an?\s+)?(?:absolute|firm|"
@@ -119,9 +130,9 @@ _FIRM_ASKED = re.compile(
 )
 _DENIED = re.compile(r"^\s*(?:a|answer)\s*:\s*(?:no|not really|not always)\b", re.I)
 #: A number that names a document part ("Section 5.2", "Rule 12"), not a limit.
-_CITED = re.compile(
+CITED = re.compile(
     r"\b(?:sections?|rules?|chapters?|clauses?|parts?|articles?|paragraphs?|items?|steps?|"
-    r"forms?|bulletins?|standards?|slides?|modules?)\s*$|§\s*$",
+    r"forms?|bulletins?|standards?|slides?|modules?)\s*(?:[a-z]{1,2}[-.]?\s*)?$|§\s*$",
     re.I,
 )
 _LOOK_AHEAD = 4  # sentences after a guideline in which its approvals may follow
@@ -148,6 +159,35 @@ def _answered(question: str, answer: str) -> list[float]:
     start = label.end() if label else 0
     numbers = find_numbers(answer[start:])
     return [numbers[0].value] if numbers and numbers[0].start <= 2 else []
+
+
+def approval_units(text: str) -> list[tuple[str, int]]:
+    """The lines of a text that may record an approval, each with where its values start.
+
+    A line is a unit of its own (a log's case: its number and outcome often in two
+    sentences), values anywhere in it. A question about how far practice went ("How many
+    have you accepted?", or "How much bigger?" after an answer that approved) joins the
+    answer's first sentence: values from the answer only, the question's words naming
+    the field.
+
+    Returns:
+        (unit text, offset of its first value) pairs, in text order.
+    """
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    units: list[tuple[str, int]] = [(line, 0) for line in lines]
+    for at, line in enumerate(lines[:-1]):
+        question = line.rstrip()
+        if not question.endswith("?") or not _EXTENT.search(question):
+            continue
+        before = lines[at - 1] if at else ""
+        if not (_PRACTISED.search(question) or (APPROVED.search(before) and len(question) < 40)):
+            continue
+        answer = _sentences(_SPEAKER.sub("", lines[at + 1], count=1))
+        if not answer or REFUSED.search(answer[0]):
+            continue
+        asked = REFUSED.sub("", _SPEAKER.sub("", question, count=1)) + " approved:"
+        units.append((f"{asked} {answer[0]}", len(asked) + 1))
+    return units
 
 
 def _disowned(after: Sequence[str]) -> bool:
@@ -178,7 +218,7 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
             limits = [
                 n
                 for n in numbers
-                if (cue is None or n.end <= cue.start()) and not _CITED.search(sentence[: n.start])
+                if (cue is None or n.end <= cue.start()) and not CITED.search(sentence[: n.start])
             ]
             approved = _approved_values(sentence)
             window = sentences[number + 1 : number + 1 + _LOOK_AHEAD]
@@ -199,10 +239,12 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
 
 __all__ = [
     "APPROVED",
+    "CITED",
     "COMMON_UNITS",
     "REFUSED",
     "SQFT",
     "LimitReading",
+    "approval_units",
     "field_words",
     "read_limits",
     "says",

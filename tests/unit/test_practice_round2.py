@@ -19,6 +19,7 @@ from memory.underwriting.consolidate import consolidate
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
+from tests.rules import knowledge_text as text
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, LRO, GL"},
@@ -99,12 +100,6 @@ def hull_rule(**update: Any) -> ExtractedRule:
         "conditions": [{"field": "hull_age_years", "operator": "gt", "value": 30}],
     }
     return rule(**{**hull, **update})
-
-
-def text(text_id: str, body: str, kind: str = "sme", date: str = "2024-05-02") -> KnowledgeText:
-    return KnowledgeText(
-        id=text_id, text=body, source=f"Note {text_id}", source_type=kind, date=date
-    )  # type: ignore[arg-type]
 
 
 def claims_of(

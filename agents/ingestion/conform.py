@@ -1,0 +1,243 @@
+"""A text's claims in the form of the known rules they restate or amend.
+
+Two texts about one rule rarely write it the same way. A training note says "two or
+more violations" where the manual said "more than one"; a bulletin says "a laundromat
+with more than 24 dryers ... (the previous trigger of twenty no longer applies)" of a
+rule the handbook wrote on the dryer count alone, or names no product for a rule the
+manual set on one. Read as written, each is a rule of its own: the handbook's stays
+current beside it. Here a claim takes the form of the known rule it speaks of, so the
+consolidation policy (`memory.underwriting.consolidate`) sees the same rule:
+
+* **integer steps**: on a whole-number field (`int` in the data dictionary) `gte 2`
+  is `gt 1` and `lte 9` is `lt 10`; a claim written the other way than a known rule
+  of its signature, on the same limit, is written the rule's way;
+* **a withdrawal** that names a rule by what it does ("Part C-11 (decline of locations
+  with more than one retort) is withdrawn") ends the one known rule whose limit field
+  and value it names, whatever the reading of its own conditions;
+* **an earlier figure named**: a statement that names the figure it replaces ("the
+  earlier figure of four", "the previous trigger of twenty", "raised from 20")
+  amends the one known rule with that limit on the claim's field and direction: it
+  takes that rule's product and its other conditions (a condition both have must
+  agree, else it is a rule of its own);
+* **an amendment**: a statement that says it amends or replaces ("Section 9.4 is
+  amended") is about the known rules on its limit's field and direction when they
+  all have one shape: it takes that shape.
+
+Generic English only; the fields come from the data dictionary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.ingestion.evidence import best_spoken, evidenced, field_share
+from agents.ingestion.matching import limit_value
+from agents.offline import lexicon as lx
+from agents.offline.practice_text import CITED, SQFT
+from memory.underwriting.consolidate import is_statement, signature
+from memory.underwriting.fieldlink.numbers import find_numbers
+from schemas.fields import DataDictionary
+from schemas.rules import Condition, ExtractedRule, Operator, Threshold
+
+_STEP: dict[str, tuple[Operator, int]] = {
+    "gte": ("gt", -1),
+    "gt": ("gte", 1),
+    "lte": ("lt", 1),
+    "lt": ("lte", -1),
+}
+_UP, _DOWN = frozenset({"gt", "gte"}), frozenset({"lt", "lte"})
+#: Words just before a number that make it the figure a statement replaces.
+_EARLIER = re.compile(
+    r"(?:\b(?:previous(?:ly)?|earlier|former(?:ly)?|prior|old|original)\b[\w\s,-]{0,30}?"
+    r"|\b(?:raised|lowered|increased|reduced|decreased|moved|changed|cut)\s+from\s+"
+    r"|\binstead of\s+|\((?:was|previously)\s+)"
+    r"(?:the\s+|a\s+|of\s+|at\s+|was\s+|is\s+)*$",
+    re.I,
+)
+_WINDOW = 45  # characters before a number in which its "earlier" words must sit
+#: A statement that says it changes rules already written ("Section 9.4 is amended").
+_AMENDS = re.compile(
+    r"\b(?:is|are|has been|have been|was|were)\s+(?:hereby\s+|now\s+)?(?:amended|replaced|"
+    r"superseded|revised|updated|raised|lowered)\b|\b(?:amends|replaces|supersedes)\b",
+    re.I,
+)
+
+
+def earlier_figures(text: str) -> list[float]:
+    """The figures a text says it replaces ("the earlier figure of four" -> 4.0)."""
+    return [
+        n.value
+        for n in find_numbers(text)
+        if _EARLIER.search(text[max(0, n.start - _WINDOW) : n.start])
+        and not CITED.search(text[: n.start])  # "Part 3", "Section 9.4" name no figure
+    ]
+
+
+def changes_known(text: str) -> bool:
+    """True when a statement says it changes rules already written (so they must be read)."""
+    return bool(_AMENDS.search(text) or lx.WITHDRAWN.search(text) or earlier_figures(text))
+
+
+def _direction(operator: str) -> str | None:
+    return "up" if operator in _UP else "down" if operator in _DOWN else None
+
+
+def _stepped(condition: Condition) -> Condition | None:
+    """The same whole-number condition written with the other strictness."""
+    if condition.operator not in _STEP or isinstance(condition.value, bool | list | str):
+        return None
+    operator, step = _STEP[condition.operator]
+    return Condition(field=condition.field, operator=operator, value=condition.value + step)
+
+
+def _key(condition: Condition) -> tuple[str, str, str]:
+    value = condition.value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = float(value)
+    return condition.field, condition.operator, repr(value)
+
+
+def _with_conditions(claim: ExtractedRule, conditions: list[Condition]) -> ExtractedRule:
+    """The claim with other conditions (its threshold follows its field's condition)."""
+    threshold = claim.threshold
+    if threshold is not None:
+        same = [c for c in conditions if c.field == threshold.field and _direction(c.operator)]
+        if same and isinstance(same[0].value, int | float):
+            threshold = Threshold(
+                field=threshold.field,
+                operator=same[0].operator,
+                value=float(same[0].value),
+                unit=threshold.unit,
+            )
+    return claim.model_copy(update={"conditions": conditions, "threshold": threshold})
+
+
+def _integer_steps(
+    claim: ExtractedRule, known: Sequence[ExtractedRule], fields: DataDictionary
+) -> ExtractedRule:
+    """The claim with each whole-number limit written as the known rule of its signature has it."""
+    shape = signature(claim.product_type, claim.conditions)
+    rules = [k for k in known if signature(k.product_type, k.conditions) == shape]
+    if not rules:
+        return claim
+    theirs = {_key(c) for k in rules for c in k.conditions}
+    conditions = list(claim.conditions)
+    for at, condition in enumerate(conditions):
+        spec = fields.fields.get(condition.field)
+        other = _stepped(condition) if spec is not None and spec.type == "int" else None
+        if other is not None and _key(condition) not in theirs and _key(other) in theirs:
+            conditions[at] = other
+    return claim if conditions == claim.conditions else _with_conditions(claim, conditions)
+
+
+def _limit_of(rule: ExtractedRule, field: str, direction: str) -> float | None:
+    for c in rule.conditions:
+        if c.field == field and _direction(c.operator) == direction:
+            if isinstance(c.value, int | float) and not isinstance(c.value, bool):
+                return float(c.value)
+    return None
+
+
+def _agrees(claim: ExtractedRule, rule: ExtractedRule, field: str) -> bool:
+    """True when every other condition both rules have is the same."""
+    mine = {c.field: (c.operator, c.value) for c in claim.conditions if c.field != field}
+    theirs = {c.field: (c.operator, c.value) for c in rule.conditions if c.field != field}
+    return all(mine[f] == theirs[f] for f in mine.keys() & theirs.keys())
+
+
+def _amended(
+    claim: ExtractedRule, known: Sequence[ExtractedRule], figures: Sequence[float] | None
+) -> ExtractedRule:
+    """The claim as an amendment of the one known rule (shape) it changes.
+
+    With `figures`, the rule whose limit the text says it replaces; without, the one
+    shape of the known rules on the claim's limit field and direction.
+    """
+    for condition in claim.conditions:
+        direction = _direction(condition.operator)
+        if direction is None:
+            continue
+        targets = {
+            signature(k.product_type, k.conditions): k
+            for k in known
+            if (limit := _limit_of(k, condition.field, direction)) is not None
+            and (figures is None or limit in figures)
+            and claim.product_type in ("ALL", k.product_type)
+            and _agrees(claim, k, condition.field)
+        }
+        if len(targets) != 1:
+            continue
+        [rule] = targets.values()
+        others = [c for c in rule.conditions if c.field != condition.field]
+        at = [c.field for c in rule.conditions].index(condition.field)
+        conditions = [*others[:at], condition, *others[at:]]
+        return _with_conditions(claim, conditions).model_copy(
+            update={"product_type": rule.product_type}
+        )
+    return claim
+
+
+def _withdrawal(claim: ExtractedRule, text: str, known: Sequence[ExtractedRule]) -> ExtractedRule:
+    """A withdrawal of no known rule's shape as that of the one known rule the text names."""
+    shape = signature(claim.product_type, claim.conditions)
+    if any(signature(k.product_type, k.conditions) == shape for k in known):
+        return claim
+    words = SQFT.sub("sqft", text).lower()
+    numbers = {n.value for n in find_numbers(words)}  # the field's words tell the unit
+    named = [
+        k
+        for k in known
+        if claim.product_type in ("ALL", k.product_type)
+        and field_share(k, words) >= 0.5
+        and evidenced(k, words)
+        and limit_value(k) in numbers
+    ]
+    named = best_spoken(named, words)
+    if len({signature(k.product_type, k.conditions) for k in named}) != 1:
+        return claim
+    rule = named[0]
+    return claim.model_copy(
+        update={
+            "product_type": rule.product_type,
+            "conditions": list(rule.conditions),
+            "threshold": rule.threshold,
+        }
+    )
+
+
+def conform(
+    claims: Sequence[ExtractedRule],
+    text: str,
+    known: Sequence[ExtractedRule],
+    fields: DataDictionary | None,
+) -> list[ExtractedRule]:
+    """A text's claims in the form of the known rules they restate or amend (see the module).
+
+    Args:
+        claims: What the text was read to say.
+        text: The text.
+        known: Rules stored or stated by earlier texts.
+        fields: The data dictionary (None: no integer steps).
+
+    Returns:
+        The claims, each in its known rule's form where it is about one.
+    """
+    if not known:
+        return list(claims)
+    figures = earlier_figures(text)
+    out = []
+    for claim in claims:
+        if claim.withdrawn:
+            claim = _withdrawal(claim, text, known)
+        elif figures:
+            claim = _amended(claim, known, figures)
+        elif _AMENDS.search(text) and is_statement(claim):
+            claim = _amended(claim, known, None)
+        if fields is not None:
+            claim = _integer_steps(claim, known, fields)
+        out.append(claim)
+    return out
+
+
+__all__ = ["changes_known", "conform", "earlier_figures"]

@@ -1,0 +1,108 @@
+"""Whether a text speaks of a known rule: its field's words, its limit, its values.
+
+Practice and amendments are bound to the rules they are about by what the text says
+of them, never by guess: the words of a rule's limit field next to a number, every
+other condition's value or field words somewhere in the text, the limit's value.
+Generic: the words come from the rules' field names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agents.ingestion.matching import limit_signature, limit_value
+from agents.offline.practice_text import SQFT, field_words, says, unit_words
+from memory.underwriting.fieldlink.numbers import NumberMention
+from schemas.rules import ExtractedRule
+
+_NEAR = 40  # characters around a number in which its field's words must appear
+_ORDERING = frozenset({"gt", "gte", "lt", "lte"})
+
+
+def field_near(rule: ExtractedRule, sentence: str, number: NumberMention) -> bool:
+    """True when the words of the rule's limit field sit next to the number."""
+    signature = limit_signature(rule)
+    if signature is None:
+        return False
+    words = field_words(signature[1])
+    around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
+    return bool(words) and any(w in around.lower() for w in words) and unit_fits(rule, number)
+
+
+def unit_fits(rule: ExtractedRule, number: NumberMention) -> bool:
+    """A number with a unit fits a limit with a unit only when the units agree.
+
+    One unit may say less than the other ("$" against "USD per sq ft"), not otherwise.
+    """
+    limit_unit = rule.threshold.unit if rule.threshold is not None else None
+    if not limit_unit or not number.unit:
+        return True
+    mine, theirs = unit_words(number.unit), unit_words(limit_unit)
+    if not mine or not theirs:
+        return True
+    pairs = zip(mine, theirs, strict=False)  # the shorter unit's words
+    return all(a.startswith(b) or b.startswith(a) for a, b in pairs)
+
+
+def evidenced(rule: ExtractedRule, text: str) -> bool:
+    """True when the text speaks of every condition of the rule but its numeric limit.
+
+    A categorical condition needs its value in the text ("jewelry store"), a yes / no
+    one its field's words: practice binds to the rule it is about, not to every rule
+    with a limit on the same field.
+    """
+    lowered = text if text.islower() else SQFT.sub("sqft", text).lower()
+    signature = limit_signature(rule)
+    for c in rule.conditions:
+        if signature is not None and c.field == signature[1] and c.operator in _ORDERING:
+            continue
+        values = c.value if isinstance(c.value, list) else [c.value]
+        if all(isinstance(v, bool) for v in values):
+            words = field_words(c.field)
+            if words and not any(w in lowered for w in words):
+                return False
+        elif not any(says(lowered, str(v).lower()) for v in values):
+            return False
+    return True
+
+
+def spoken_of(rule: ExtractedRule, words: str, numbers: Sequence[NumberMention]) -> bool:
+    """True when a text speaks of a rule: its limit (field words or value) or its values."""
+    signature = limit_signature(rule)
+    if signature is None:
+        return any(not isinstance(c.value, bool) for c in rule.conditions) or any(
+            w in words for c in rule.conditions for w in field_words(c.field)
+        )
+    return any(w in words for w in field_words(signature[1])) or limit_said(rule, numbers)
+
+
+def limit_said(rule: ExtractedRule, numbers: Sequence[NumberMention]) -> bool:
+    """True when one of the numbers is the rule's limit, in a unit that fits it."""
+    limit = limit_value(rule)
+    return any(n.value == limit and unit_fits(rule, n) for n in numbers)
+
+
+def field_share(rule: ExtractedRule, words: str) -> float:
+    """The share of the words of a rule's limit field that a (lower-case) text uses."""
+    signature = limit_signature(rule)
+    names = field_words(signature[1]) if signature is not None else []
+    return sum(w in words for w in names) / len(names) if names else 0.0
+
+
+def best_spoken(rules: Sequence[ExtractedRule], words: str) -> list[ExtractedRule]:
+    """Of several rules a text may speak of, those whose limit field it names most fully."""
+    if len(rules) < 2:
+        return list(rules)
+    top = max(field_share(r, words) for r in rules)
+    return [r for r in rules if field_share(r, words) == top]
+
+
+__all__ = [
+    "best_spoken",
+    "evidenced",
+    "field_near",
+    "field_share",
+    "limit_said",
+    "spoken_of",
+    "unit_fits",
+]

@@ -1,0 +1,291 @@
+"""Knowledge that accumulates, round 3: texts about known rules, on invented fields and wording.
+
+A carnival / fairground dictionary no dataset has. Each test is one mechanism by which a
+later text speaks of a rule already known: the same limit written the other way on a
+whole-number field, a bulletin naming the figure it replaces, an amendment, a
+withdrawal that names the rule by what it does, a question about how far practice went,
+a decision log's case past the limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.ingestion.conform import changes_known, conform, earlier_figures
+from agents.ingestion.practice import read_approvals, with_practice
+from agents.offline.extractor import OfflineExtractor
+from memory.underwriting.consolidate import consolidate
+from schemas.fields import DataDictionary
+from schemas.rules import ExtractedRule
+from tests.rules import knowledge_text as text
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Class of business, lower case (e.g. 'carnival', 'fairground')",
+    },
+    "ride_count": {
+        "type": "int",
+        "unit": "rides",
+        "synonyms": ["rides", "ride count"],
+        "description": "Number of mechanical rides on the lot",
+    },
+    "generator_fuel_gallons": {
+        "type": "float",
+        "unit": "gallons",
+        "synonyms": ["generator fuel", "fuel stored"],
+        "description": "Gallons of generator fuel stored on the lot",
+    },
+    "inflatable_count": {
+        "type": "int",
+        "unit": "inflatables",
+        "synonyms": ["inflatables", "bounce houses"],
+        "description": "Number of inflatable attractions",
+    },
+    "open_pit_count": {
+        "type": "int",
+        "unit": "pits",
+        "synonyms": ["fire pits"],
+        "description": "Open fire pits on the lot",
+    },
+    "open_permit_violations": {
+        "type": "int",
+        "unit": "violations",
+        "synonyms": ["permit violations"],
+        "description": "Open violations on the event permit",
+    },
+    "fenced_midway": {
+        "type": "bool",
+        "synonyms": ["fenced midway"],
+        "description": "The midway is fenced with controlled gates",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+def rule(
+    field: str = "ride_count", op: str = "gt", value: float = 4, **update: Any
+) -> ExtractedRule:
+    base: dict[str, Any] = {
+        "rule_name": f"{field} {op} {value}",
+        "risk_factor": field,
+        "risk_category": "eligibility",
+        "product_type": "BOP",
+        "action": "refer",
+        "threshold": {"field": field, "operator": op, "value": value},
+        "threshold_type": "hard",
+        "conditions": [{"field": field, "operator": op, "value": value}],
+        "source": "Carnival Guide",
+        "source_type": "manual",
+        "text_id": "guide",
+        "date": "2023-01-10",
+    }
+    return ExtractedRule.model_validate({**base, **update})
+
+
+def shape(claim: ExtractedRule) -> tuple[str, list[tuple[str, str, Any]]]:
+    return claim.product_type, [(c.field, c.operator, c.value) for c in claim.conditions]
+
+
+# --- whole-number limits written the other way ------------------------------------------------
+
+
+def test_two_or_more_on_a_whole_number_field_restates_more_than_one() -> None:
+    known = rule(value=1, product_type="ALL")
+    said = rule(op="gte", value=2, product_type="ALL", source_type="training", text_id="t")
+    [claim] = conform([said], "Two or more rides go to a senior underwriter.", [known], DICTIONARY)
+    assert shape(claim) == ("ALL", [("ride_count", "gt", 1)])
+    assert claim.threshold is not None and claim.threshold.operator == "gt"
+    [lineage] = consolidate([known, claim.model_copy(update={"date": "2024-01-01"})])
+    assert lineage.current is not None and lineage.current.conditions[0].value == 1
+    assert {s.text_id for s in lineage.current.sources} == {"guide", "t"}
+
+
+def test_a_measured_field_is_not_stepped_and_an_unknown_limit_is_kept() -> None:
+    known = rule("generator_fuel_gallons", "gt", 99)
+    said = rule("generator_fuel_gallons", "gte", 100, text_id="t")
+    assert shape(conform([said], "x", [known], DICTIONARY)[0])[1][0][1] == "gte"
+    other = rule(op="gte", value=7, text_id="t")  # no known rule at 6
+    assert shape(conform([other], "x", [rule()], DICTIONARY)[0])[1] == [("ride_count", "gte", 7)]
+
+
+# --- a statement that names the figure it replaces -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "figures"),
+    [
+        ("This replaces the earlier figure of four in Part 3.", [4.0]),
+        ("The earlier figure of four in Part C-14 no longer applies.", [4.0]),
+        ("(the previous trigger of twenty no longer applies)", [20.0]),
+        ("The line is raised from 20 to 24 rides.", [20.0]),
+        ("From the date of this bulletin, more than 2 rides are referred.", []),
+    ],
+)
+def test_earlier_figures_are_the_numbers_a_text_says_it_replaces(
+    body: str, figures: list[float]
+) -> None:
+    assert earlier_figures(body) == figures
+
+
+def test_a_bulletin_naming_the_earlier_figure_amends_that_rule_in_its_shape() -> None:
+    known = rule()  # BOP ride_count > 4
+    said = rule(
+        value=6,
+        product_type="ALL",
+        source_type="compliance",
+        text_id="cb",
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "carnival"},
+            {"field": "ride_count", "operator": "gt", "value": 6},
+        ],
+    )
+    body = (
+        "A carnival running more than six rides is referred. "
+        "This replaces the earlier figure of four."
+    )
+    assert changes_known(body)
+    [claim] = conform([said], body, [known], DICTIONARY)
+    assert shape(claim) == ("BOP", [("ride_count", "gt", 6)])
+    [lineage] = consolidate([known, claim.model_copy(update={"date": "2025-02-01"})])
+    assert [v.conditions[0].value for v in lineage.versions] == [4, 6]
+
+
+def test_an_earlier_figure_that_fits_no_rule_or_clashes_leaves_the_claim_alone() -> None:
+    said = rule(
+        value=6,
+        text_id="cb",
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "carnival"},
+            {"field": "ride_count", "operator": "gt", "value": 6},
+        ],
+    )
+    other_class = rule(
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "fairground"},
+            {"field": "ride_count", "operator": "gt", "value": 4},
+        ]
+    )
+    body = "More than six rides are referred; the previous figure was four."
+    assert conform([said], body, [other_class], DICTIONARY) == [said]
+    assert conform([said], "The previous figure was five.", [rule()], DICTIONARY) == [said]
+
+
+# --- an amendment, and a withdrawal named by what the rule does --------------------------------
+
+
+def test_an_amendment_takes_the_one_shape_of_the_known_rules_on_its_limit() -> None:
+    known = rule("generator_fuel_gallons", "gt", 500, action="decline", product_type="Property")
+    said = rule(
+        "generator_fuel_gallons",
+        "gt",
+        500,
+        product_type="Property",
+        source_type="compliance",
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "lot"},
+            {"field": "generator_fuel_gallons", "operator": "gt", "value": 500},
+        ],
+    )
+    body = "Section 3 is amended. Lots storing more than 500 gallons are no longer declined."
+    [claim] = conform([said], body, [known], DICTIONARY)
+    assert shape(claim) == ("Property", [("generator_fuel_gallons", "gt", 500)])
+    # Without amendment words, or with two shapes known on the field, nothing is guessed.
+    assert conform([said], "Lots storing more than 500 gallons.", [known], DICTIONARY) == [said]
+    unfenced = [
+        {"field": "fenced_midway", "operator": "eq", "value": False},
+        {"field": "generator_fuel_gallons", "operator": "gt", "value": 900},
+    ]
+    two = [known, rule("generator_fuel_gallons", "gt", 900, product_type="Property",
+                       conditions=unfenced)]  # fmt: skip
+    assert conform([said], body, two, DICTIONARY) == [said]
+
+
+def test_a_withdrawal_naming_the_rule_by_its_content_ends_that_rule(
+    extractor: OfflineExtractor,
+) -> None:
+    known = rule("inflatable_count", "gt", 3, action="decline", product_type="Property")
+    body = (
+        "Part C-7 of the Property guide (decline of lots with more than three inflatables) "
+        "is withdrawn."
+    )
+    read = extractor.extract(body, source="Bulletin 9", source_type="compliance", text_id="wd")
+    withdrawals = [r for r in read if r.withdrawn]
+    assert withdrawals, "the bulletin reads as a withdrawal"
+    [claim] = conform(withdrawals[:1], body, [known], DICTIONARY)
+    assert claim.withdrawn and shape(claim) == ("Property", [("inflatable_count", "gt", 3)])
+    [lineage] = consolidate([known, claim.model_copy(update={"date": "2025-09-15"})])
+    assert lineage.current is None  # ended, no successor
+    # A withdrawal whose words name no known rule's limit stays as read.
+    other = rule("ride_count", "gt", 4, product_type="Property")
+    assert conform(withdrawals[:1], body, [other], DICTIONARY) == withdrawals[:1]
+
+
+# --- how far practice went, asked in a question ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "soft"),
+    [
+        ("Q: The guide refers more than four rides. What's the most rides you've taken?\n"
+         "A: Seven, at a county fair.", 7),
+        ("Q: Rides over four come to you.\nA: Yes.\nQ: How many rides have you accepted?\n"
+         "A: Six, all on fenced lots.", 6),
+        ("Q: Is four rides firm?\nA: No. I have approved bigger lots.\nQ: How much bigger?\n"
+         "A: The largest was a nine-ride lot with a fenced midway.", 9),
+    ],
+)  # fmt: skip
+def test_an_answer_to_how_far_practice_went_is_the_soft_limit(body: str, soft: float) -> None:
+    [claim] = read_approvals(text("sme", body), [rule()])
+    assert claim.soft_limit == soft and claim.rule_name == rule().rule_name
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Q: What's the most rides you've taken?\nA: None above four.",
+        "Q: Would you go past seven rides?\nA: I haven't been asked.",
+        "Q: How many rides does a county fair run?\nA: Seven or eight.",
+    ],
+)
+def test_a_refusal_or_a_question_about_no_approval_is_no_soft_limit(body: str) -> None:
+    assert read_approvals(text("sme", body), [rule()]) == []
+
+
+def test_the_rule_whose_field_the_text_names_more_fully_takes_the_answer() -> None:
+    pits = rule("open_pit_count", "gt", 2, product_type="ALL")
+    violations = rule("open_permit_violations", "gt", 1, product_type="ALL")
+    body = (
+        "Q: More than one open permit violation is referred on every product. "
+        "How do you handle those?\nA: With a correction plan I approve.\n"
+        "Q: How many open items have you accepted?\nA: Three."
+    )
+    [claim] = read_approvals(text("sme", body), [pits, violations])
+    assert claim.conditions[0].field == "open_permit_violations" and claim.soft_limit == 3
+
+
+# --- a decision log's case is evidence, not a rule -------------------------------------------
+
+
+def test_a_logged_decline_past_the_limit_is_no_rule_of_its_own(
+    extractor: OfflineExtractor,
+) -> None:
+    known = rule("generator_fuel_gallons", "gt", 500, product_type="Property")
+    said = text(
+        "log",
+        "Lot 12, carnival, more than 800 gallons of generator fuel - declined by the senior "
+        "underwriter.",
+        kind="production",
+    )
+    read = extractor.extract(said.text, source_type="production", text_id="log")
+    claims = with_practice([said], read, [known], DICTIONARY)
+    assert not [c for c in claims if c.action == "decline"]
