@@ -34,10 +34,13 @@ from collections.abc import Sequence
 from agents.ingestion.evidence import best_spoken, evidenced, field_share
 from agents.ingestion.matching import limit_value
 from agents.offline import lexicon as lx
+from agents.offline.pipeline import find_product
 from agents.offline.practice_text import CITED, SQFT
+from agents.offline.texts import single_product
 from memory.underwriting.consolidate import is_statement, signature
 from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
 from schemas.rules import Condition, ExtractedRule, Operator, Threshold
 
 _STEP: dict[str, tuple[Operator, int]] = {
@@ -178,25 +181,32 @@ def _amended(
     return claim
 
 
-def _withdrawal(claim: ExtractedRule, text: str, known: Sequence[ExtractedRule]) -> ExtractedRule:
-    """A withdrawal of no known rule's shape as that of the one known rule the text names."""
-    shape = signature(claim.product_type, claim.conditions)
-    if any(signature(k.product_type, k.conditions) == shape for k in known):
-        return claim
+def _named_rule(text: str, product: str, known: Sequence[ExtractedRule]) -> ExtractedRule | None:
+    """The one known rule (shape) a text names by its limit field's words and value."""
     words = SQFT.sub("sqft", text).lower()
     numbers = {n.value for n in find_numbers(words)}  # the field's words tell the unit
     named = [
         k
         for k in known
-        if claim.product_type in ("ALL", k.product_type)
+        if product in ("ALL", k.product_type)
         and field_share(k, words) >= 0.5
         and evidenced(k, words)
         and limit_value(k) in numbers
     ]
     named = best_spoken(named, words)
     if len({signature(k.product_type, k.conditions) for k in named}) != 1:
+        return None
+    return named[-1]
+
+
+def _withdrawal(claim: ExtractedRule, text: str, known: Sequence[ExtractedRule]) -> ExtractedRule:
+    """A withdrawal of no known rule's shape as that of the one known rule the text names."""
+    shape = signature(claim.product_type, claim.conditions)
+    if any(signature(k.product_type, k.conditions) == shape for k in known):
         return claim
-    rule = named[0]
+    rule = _named_rule(text, claim.product_type, known)
+    if rule is None:
+        return claim
     return claim.model_copy(
         update={
             "product_type": rule.product_type,
@@ -204,6 +214,38 @@ def _withdrawal(claim: ExtractedRule, text: str, known: Sequence[ExtractedRule])
             "threshold": rule.threshold,
         }
     )
+
+
+def withdrawals_of(
+    text: KnowledgeText, claims: Sequence[ExtractedRule], known: Sequence[ExtractedRule]
+) -> list[ExtractedRule]:
+    """The withdrawal a statement makes of a known rule it names only by what it does.
+
+    "Part C-11 (decline of locations with more than one retort) is withdrawn" reads as
+    no rule at all (a document part is no business class); it ends the one known rule
+    whose limit field and value it names. None when the text's claims already withdraw
+    something, or it names no single rule.
+    """
+    if any(c.withdrawn for c in claims) or not lx.WITHDRAWN.search(text.text):
+        return []
+    product = find_product(text.text) or single_product(text.source) or "ALL"
+    rule = _named_rule(text.text, product, known)
+    if rule is None:
+        return []
+    return [
+        rule.model_copy(
+            update={
+                "withdrawn": True,
+                "source": text.source,
+                "source_type": text.source_type,
+                "text_id": text.id,
+                "date": text.date,
+                "sources": [],
+                "conflicts": [],
+                "outcome_description": text.text.strip()[:500],
+            }
+        )
+    ]
 
 
 def conform(
@@ -240,4 +282,4 @@ def conform(
     return out
 
 
-__all__ = ["changes_known", "conform", "earlier_figures"]
+__all__ = ["changes_known", "conform", "earlier_figures", "withdrawals_of"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.ingestion.conform import changes_known, conform
+from agents.ingestion.conform import changes_known, conform, withdrawals_of
 from agents.ingestion.evidence import best_spoken, evidenced, field_near, limit_said, spoken_of
 from agents.ingestion.matching import (
     RuleRevision,
@@ -333,6 +333,7 @@ def with_practice(
     for text in texts:
         mine = conform([r for r in extracted if r.text_id == text.id], text.text, known, fields)
         if text.source_type in STATEMENT_TYPES:  # a manual or a bulletin states rules
+            mine += withdrawals_of(text, mine, known)
             out += mine
             known += mine
             continue

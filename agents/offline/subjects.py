@@ -58,7 +58,6 @@ _LEASED_TO = re.compile(
     r"(?:tenants?|occupants?|lessees?)\b",
     re.I,
 )
-_HEADING_LABELS = frozenset({"subject", "re", "topic", "scope"})
 #: "'bale' means ...", "A hot desk is defined as ...": a definition names no class.
 _DEFINITION = re.compile(
     r"^\s*(?:(?:[\w-]+\s+){0,2}definitions?\s*:\s*)?(?:[\"'‘“][^\"'’”]{1,40}[\"'’”]|"
@@ -202,32 +201,6 @@ class SubjectReader:
         leased = _LEASED_TO.search(clause)
         value = self._clean(leased.group("name")) if leased else None
         return [value] if value else []
-
-    def heading(self, label: str | None, body: str) -> list[str]:
-        """The classes a bulletin's "Subject:" line scopes its rules to.
-
-        "Subject: General liability for body art establishments (tattoo and piercing
-        studios)." -> ["tattoo studio", "piercing studio"]: the parenthesis lists the
-        classes when every item is a plural class noun, else the plural noun phrase
-        after "for" names one class.
-
-        Args:
-            label: The sentence's label ("Subject", "Re", ...).
-            body: The sentence without its label.
-
-        Returns:
-            The classes ([] when the sentence is no subject line or names none).
-        """
-        if (label or "").strip().lower() not in _HEADING_LABELS:
-            return []
-        inner = _PARENTHESES.search(body)
-        if inner:
-            shared = _SHARED_HEAD.sub(r"\1 \4 \2 \3 \4", inner.group(0)[1:-1])
-            listed = self._plural_list(shared, strict=False)
-            if listed:
-                return listed
-        after = re.search(r"\bfor\s+([^.;:()]+)", _PARENTHESES.sub(" ", body))
-        return self._plural_list(after.group(1), strict=False) if after else []
 
     def _plural_list(self, text: str, strict: bool = True) -> list[str]:
         """The classes of a list of plural nouns, up to the verb after its last item.

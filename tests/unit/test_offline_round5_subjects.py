@@ -186,17 +186,6 @@ def test_a_tenant_names_the_class(extractor: OfflineExtractor) -> None:
     assert condition_set(rule) == {("occupancy", "eq", "cider mill")}
 
 
-def test_a_subject_line_names_the_classes_of_a_bulletin(reader: SubjectReader) -> None:
-    body = "Liability for river outfitters (kayak and canoe liveries)."
-    assert reader.heading("Subject", body) == ["kayak livery", "canoe livery"]
-    assert reader.heading("Subject", "Liability for river outfitters.") == ["river outfitter"]
-    assert reader.heading("Subject", "Roof age (timber and stone buildings).") == []
-    assert reader.heading(None, body) == []
-
-
-# --- flags ------------------------------------------------------------------------------
-
-
 def test_a_two_word_flag_said_the_other_way_round(extractor: OfflineExtractor) -> None:
     rule = only_rule(extractor.extract("If the boatyard also moors boats overnight, refer it."))
     assert rule.action == "refer"

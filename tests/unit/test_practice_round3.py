@@ -218,16 +218,27 @@ def test_a_withdrawal_naming_the_rule_by_its_content_ends_that_rule(
         "Part C-7 of the Property guide (decline of lots with more than three inflatables) "
         "is withdrawn."
     )
-    read = extractor.extract(body, source="Bulletin 9", source_type="compliance", text_id="wd")
-    withdrawals = [r for r in read if r.withdrawn]
-    assert withdrawals, "the bulletin reads as a withdrawal"
-    [claim] = conform(withdrawals[:1], body, [known], DICTIONARY)
+    said = text("wd", body, kind="compliance", date="2025-09-15")
+    read = extractor.extract(body, source=said.source, source_type="compliance", text_id="wd")
+    [claim] = with_practice([said], read, [known], DICTIONARY)
     assert claim.withdrawn and shape(claim) == ("Property", [("inflatable_count", "gt", 3)])
-    [lineage] = consolidate([known, claim.model_copy(update={"date": "2025-09-15"})])
+    assert (claim.text_id, claim.date) == ("wd", "2025-09-15")
+    [lineage] = consolidate([known, claim])
     assert lineage.current is None  # ended, no successor
-    # A withdrawal whose words name no known rule's limit stays as read.
+    # A withdrawal whose words name no known rule's limit withdraws nothing.
     other = rule("ride_count", "gt", 4, product_type="Property")
-    assert conform(withdrawals[:1], body, [other], DICTIONARY) == withdrawals[:1]
+    assert not [c for c in with_practice([said], read, [other], DICTIONARY) if c.withdrawn]
+
+
+def test_a_withdrawal_read_on_other_conditions_takes_the_shape_of_the_rule_it_names() -> None:
+    known = rule("inflatable_count", "gt", 3, action="decline", product_type="Property")
+    read = rule(
+        "occupancy", "eq", 0, product_type="Property", withdrawn=True, text_id="wd",
+        threshold=None, conditions=[{"field": "occupancy", "operator": "eq", "value": "lot"}],
+    )  # fmt: skip
+    body = "The decline of lots with more than three inflatables is withdrawn."
+    [claim] = conform([read], body, [known], DICTIONARY)
+    assert claim.withdrawn and shape(claim) == ("Property", [("inflatable_count", "gt", 3)])
 
 
 # --- how far practice went, asked in a question ----------------------------------------------
