@@ -223,10 +223,10 @@ def withdrawals_of(
 
     "Part C-11 (decline of locations with more than one retort) is withdrawn" reads as
     no rule at all (a document part is no business class); it ends the one known rule
-    whose limit field and value it names. None when the text's claims already withdraw
-    something, or it names no single rule.
+    whose limit field and value it names. None when the text was read to say anything
+    else (its claims are what it says), or it names no single rule.
     """
-    if any(c.withdrawn for c in claims) or not lx.WITHDRAWN.search(text.text):
+    if claims or not lx.WITHDRAWN.search(text.text):
         return []
     product = find_product(text.text) or single_product(text.source) or "ALL"
     rule = _named_rule(text.text, product, known)
