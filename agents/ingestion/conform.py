@@ -19,6 +19,10 @@ consolidation policy (`memory.underwriting.consolidate`) sees the same rule:
   amends the one known rule with that limit on the claim's field and direction: it
   takes that rule's product and its other conditions (a condition both have must
   agree, else it is a rule of its own);
+* **the rule replaced**: "the referral over 30 stalls is replaced" names the old rule
+  (its numbers are earlier figures); read as a claim beside the new limit, it is dropped;
+* **a restatement with no product**: a text that says it restates a rule ("nothing has
+  changed") and names no product restates the one known rule with that limit;
 * **an amendment**: a statement that says it amends or replaces ("Section 9.4 is
   amended") is about the known rules on its limit's field and direction when they
   all have one shape: it takes that shape.
@@ -67,14 +71,50 @@ _AMENDS = re.compile(
 )
 
 
+#: "The referral for barns with more than 30 stalls is replaced": the subject names the
+#: rule a statement replaces, so its numbers are earlier figures.
+_REPLACED = re.compile(
+    r"(?:[^.;:]|[.:](?=\d))*?\b(?:is|are|has been|have been)\s+(?:hereby\s+|now\s+)?"
+    r"(?:replaced|superseded)\b",
+    re.I,
+)
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE_AFTER = re.compile(rf"^\s*(?:{_MONTH}\b|[/-]\d)", re.I)
+_DATE_BEFORE = re.compile(rf"(?:\b{_MONTH}|\d[/-])\s*$", re.I)
+#: A text that says it restates a rule ("This is the ... rule restated; nothing has changed").
+_RESTATED = re.compile(
+    r"\b(?:restated|restates|restating|unchanged|nothing (?:has )?changed|"
+    r"(?:has|have)(?: not|n't) changed|as before|same (?:rule|limit|threshold|line|trigger))\b",
+    re.I,
+)
+
+
+def _figure(text: str, start: int, end: int) -> bool:
+    """True when the number at [start, end) is a figure: not a document part or a date."""
+    return not (
+        CITED.search(text[:start])  # "Part 3", "Section 9.4" name no figure
+        or _DATE_AFTER.match(text[end:])
+        or _DATE_BEFORE.search(text[:start])
+        or re.fullmatch(r"(?:19|20)\d\d", text[start:end].strip())
+    )
+
+
 def earlier_figures(text: str) -> list[float]:
     """The figures a text says it replaces ("the earlier figure of four" -> 4.0)."""
-    return [
+    found = [
         n.value
         for n in find_numbers(text)
         if _EARLIER.search(text[max(0, n.start - _WINDOW) : n.start])
-        and not CITED.search(text[: n.start])  # "Part 3", "Section 9.4" name no figure
+        and _figure(text, n.start, n.num_end)
     ]
+    for match in _REPLACED.finditer(text):
+        subject = match.group(0)
+        found += [
+            n.value
+            for n in find_numbers(subject)
+            if _figure(text, match.start() + n.start, match.start() + n.num_end)
+        ]
+    return list(dict.fromkeys(found))
 
 
 def changes_known(text: str) -> bool:
@@ -268,6 +308,8 @@ def conform(
     if not known:
         return list(claims)
     figures = earlier_figures(text)
+    claims = _without_replaced(claims, figures) if figures else list(claims)
+    restated = bool(_RESTATED.search(text))
     out = []
     for claim in claims:
         if claim.withdrawn:
@@ -276,10 +318,62 @@ def conform(
             claim = _amended(claim, known, figures)
         elif _AMENDS.search(text) and is_statement(claim):
             claim = _amended(claim, known, None)
+        elif restated and claim.product_type == "ALL":
+            claim = _restated(claim, known)
         if fields is not None:
             claim = _integer_steps(claim, known, fields)
         out.append(claim)
     return out
+
+
+def _limits(claim: ExtractedRule) -> list[tuple[str, str, float]]:
+    return [
+        (c.field, direction, float(c.value))
+        for c in claim.conditions
+        if (direction := _direction(c.operator)) is not None
+        and isinstance(c.value, int | float)
+        and not isinstance(c.value, bool)
+    ]
+
+
+def _without_replaced(
+    claims: Sequence[ExtractedRule], figures: Sequence[float]
+) -> list[ExtractedRule]:
+    """A text's claims without the old rule it names as replaced.
+
+    "The referral over 30 stalls is replaced. ... more than 40 stalls are declined" reads
+    as two claims; the one at an earlier figure, beside one at another value on the same
+    field and direction, is the rule replaced, not a restatement of it.
+    """
+    kept = []
+    for claim in claims:
+        replaced = any(
+            value in figures
+            and any(
+                (f, d) == (field, direction) and v != value
+                for other in claims
+                if other is not claim
+                for f, d, v in _limits(other)
+            )
+            for field, direction, value in _limits(claim)
+        )
+        if not replaced:
+            kept.append(claim)
+    return kept
+
+
+def _restated(claim: ExtractedRule, known: Sequence[ExtractedRule]) -> ExtractedRule:
+    """A rule a text restates with no product named: the one known product with that limit."""
+    limits = set(_limits(claim))
+    shape = signature("", claim.conditions)
+    same = {
+        k.product_type
+        for k in known
+        if signature("", k.conditions) == shape and limits <= set(_limits(k))
+    }
+    if len(same) != 1 or "ALL" in same:
+        return claim
+    return claim.model_copy(update={"product_type": same.pop()})
 
 
 __all__ = ["changes_known", "conform", "earlier_figures", "withdrawals_of"]

@@ -13,18 +13,31 @@ from collections.abc import Sequence
 from agents.ingestion.matching import limit_signature, limit_value
 from agents.offline.practice_text import SQFT, field_words, says, unit_words
 from memory.underwriting.fieldlink.numbers import NumberMention
+from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 
 _NEAR = 40  # characters around a number in which its field's words must appear
 _ORDERING = frozenset({"gt", "gte", "lt", "lte"})
 
 
-def field_near(rule: ExtractedRule, sentence: str, number: NumberMention) -> bool:
-    """True when the words of the rule's limit field sit next to the number."""
+def field_near(
+    rule: ExtractedRule,
+    sentence: str,
+    number: NumberMention,
+    fields: DataDictionary | None = None,
+) -> bool:
+    """True when the words of the rule's limit field sit next to the number.
+
+    The words are those of the field's name and, with the data dictionary, its synonyms
+    ("deepest cut 17 ft" for the maximum excavation depth).
+    """
     signature = limit_signature(rule)
     if signature is None:
         return False
     words = field_words(signature[1])
+    spec = fields.fields.get(signature[1]) if fields is not None else None
+    if spec is not None:
+        words += [s.lower() for s in spec.synonyms if len(s) > 3]
     around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
     return bool(words) and any(w in around.lower() for w in words) and unit_fits(rule, number)
 
@@ -61,7 +74,7 @@ def evidenced(rule: ExtractedRule, text: str) -> bool:
             words = field_words(c.field)
             if words and not any(w in lowered for w in words):
                 return False
-        elif not any(says(lowered, str(v).lower()) for v in values):
+        elif not any(_mentions(lowered, str(v).lower()) for v in values):
             return False
     return True
 
@@ -80,6 +93,18 @@ def limit_said(rule: ExtractedRule, numbers: Sequence[NumberMention]) -> bool:
     """True when one of the numbers is the rule's limit, in a unit that fits it."""
     limit = limit_value(rule)
     return any(n.value == limit and unit_fits(rule, n) for n in numbers)
+
+
+def _mentions(text: str, value: str) -> bool:
+    """True when a text says a value, or every word of a value of several words.
+
+    "the contractor ... the excavation" speaks of an "excavation contractor": a later
+    text rarely repeats a class in the manual's exact words.
+    """
+    if says(text, value):
+        return True
+    words = [w for w in value.split() if len(w) > 2]
+    return len(words) > 1 and all(says(text, w) for w in words)
 
 
 def field_share(rule: ExtractedRule, words: str) -> float:

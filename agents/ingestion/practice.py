@@ -17,6 +17,7 @@ Everything field-specific comes from the rules themselves (their fields' words).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from agents.ingestion.conform import changes_known, conform, withdrawals_of
@@ -82,8 +83,13 @@ def _revision(
     )
 
 
-def read_approvals(text: KnowledgeText, known: Sequence[ExtractedRule]) -> list[ExtractedRule]:
-    """Approvals past a known limit ("22 employees ... approved"), as practice claims."""
+def read_approvals(
+    text: KnowledgeText, known: Sequence[ExtractedRule], fields: DataDictionary | None = None
+) -> list[ExtractedRule]:
+    """Approvals past a known limit ("22 employees ... approved"), as practice claims.
+
+    With the data dictionary, a limit field is also named by its synonyms.
+    """
     product = find_product(text.text) or single_product(text.source)
     words = SQFT.sub("sqft", text.text).lower()
     any_product = product in (None, "ALL")
@@ -99,7 +105,7 @@ def read_approvals(text: KnowledgeText, known: Sequence[ExtractedRule]) -> list[
         if not APPROVED.search(sentence) or REFUSED.search(sentence):
             continue
         for number in (n for n in find_numbers(sentence) if n.start >= start):
-            for rule in _about(known, sentence, number, words):
+            for rule in _about(known, sentence, number, words, fields):
                 signature, limit = limit_signature(rule), limit_value(rule)
                 if signature is None or limit is None:
                     continue
@@ -115,7 +121,11 @@ def read_approvals(text: KnowledgeText, known: Sequence[ExtractedRule]) -> list[
 
 
 def _about(
-    rules: Sequence[ExtractedRule], line: str, number: NumberMention, words: str
+    rules: Sequence[ExtractedRule],
+    line: str,
+    number: NumberMention,
+    words: str,
+    fields: DataDictionary | None = None,
 ) -> list[ExtractedRule]:
     """The rules a case's number is about: their field's words next to it.
 
@@ -123,7 +133,7 @@ def _about(
     alone ("6.5 road miles"): then the one rule of the text's words whose limit's unit
     follows the number, when the unit says more than an amount or a share.
     """
-    near = best_spoken([r for r in rules if field_near(r, line, number)], words)
+    near = best_spoken([r for r in rules if field_near(r, line, number, fields)], words)
     if near or "\n" not in words.strip():
         return near
     after = unit_words(line[number.end : number.end + 20])
@@ -299,6 +309,15 @@ def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
     return any(says(t, str(v).lower()) for v in values for t in talk if len(str(v)) > 2)
 
 
+#: A decision log's line: a date or a file number first ("07/11 | ...", "BL-2291 ...").
+_LOGGED = re.compile(r"^\s*(?:\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|[A-Z]{1,5}-\d{2,}[\w-]*)\b")
+
+
+def _logged(rule: ExtractedRule) -> bool:
+    """True for a rule read from one case line of a log: evidence of practice, no rule."""
+    return _LOGGED.match(rule.outcome_description) is not None
+
+
 def _case_of(read: ExtractedRule, known: Sequence[ExtractedRule]) -> bool:
     """True when a rule read from a decision log is one case of a known rule, not a rule.
 
@@ -343,7 +362,7 @@ def with_practice(
         practice = _revision_claims([k for k in known if evidenced(k, words)], read_revisions(text))
         practice += [
             c
-            for c in read_approvals(text, known)
+            for c in read_approvals(text, known, fields)
             if c.rule_name not in {p.rule_name for p in practice}
         ]
         # A soft rule the text itself read about the same rule is the better reading.
@@ -358,7 +377,11 @@ def with_practice(
         bent = {_bearing(p) for p in practice}
         kept = [r for r in mine if _bearing(r) is None or _bearing(r) not in bent]
         if text.source_type == "production":
-            kept = [r for r in kept if not _case_of(r, known)]
+            kept = [
+                r
+                for r in kept
+                if not _case_of(r, known) and not _LOGGED.match(r.outcome_description)
+            ]
         practice, kept = _relieve(reliefs, known, text, practice, kept)
         out += practice + kept
         known += kept

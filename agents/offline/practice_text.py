@@ -22,7 +22,11 @@ from memory.underwriting.fieldlink.numbers import find_numbers
 SQFT = re.compile(r"\bsq(?:uare)?\.?\s*(?:ft|feet|foot)\b\.?", re.I)
 #: Units that say only an amount or a share: no unit alone tells their field.
 COMMON_UNITS = frozenset({"usd", "percent"})
-_UNIT_WORDS = {"$": "usd", "dollar": "usd", "%": "percent", "/": "per", "pct": "percent"}
+_UNIT_WORDS = {
+    "$": "usd", "dollar": "usd", "%": "percent", "/": "per", "pct": "percent",
+    "feet": "ft", "foot": "ft", "inche": "in", "inch": "in", "pound": "lb", "lbs": "lb",
+    "mile": "mi", "gallon": "gal", "degree": "deg",
+}  # fmt: skip
 #: Words of a field name that say nothing of which field it is (units, generic nouns).
 _GENERIC = frozenset(
     {
@@ -96,7 +100,8 @@ REFUSED = re.compile(
 #: "the biggest I've signed off was 32", "the highest we have written is $8.75M".
 _SUPERLATIVE = (
     r"\b(?:biggest|largest|highest|most|furthest|farthest|lowest|smallest|oldest|youngest|"
-    r"newest|longest|shortest|tallest|deepest|heaviest|widest|closest|nearest)\b"
+    r"newest|longest|shortest|tallest|deepest|heaviest|widest|closest|nearest|fastest|"
+    r"slowest|hottest|coldest|thickest|thinnest|steepest|loudest|busiest|greatest|least)\b"
 )
 _FURTHEST = re.compile(
     _SUPERLATIVE + r"[^.;]{0,60}?"
@@ -113,7 +118,8 @@ _ASKED_FURTHEST = re.compile(
 _ANSWER = re.compile(r"^\s*(?:a|answer)\s*:\s*", re.I)
 #: "How many have you accepted?", "How much bigger?": a question about how far practice went.
 _EXTENT = re.compile(
-    _SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close)\b",
+    _SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close|deep|"
+    r"fast|tall|heavy|wide|thick|thin|hot|cold|steep|loud|young|new|short|slow|near)\b",
     re.I,
 )
 #: What a question asks practice did: "the biggest you've taken", "how many ... accepted".

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from agents.ingestion.conform import changes_known, conform, earlier_figures
+from agents.ingestion.evidence import evidenced
 from agents.ingestion.practice import read_approvals, with_practice
 from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.consolidate import consolidate
@@ -300,3 +301,78 @@ def test_a_logged_decline_past_the_limit_is_no_rule_of_its_own(
     read = extractor.extract(said.text, source_type="production", text_id="log")
     claims = with_practice([said], read, [known], DICTIONARY)
     assert not [c for c in claims if c.action == "decline"]
+
+
+# --- the rule a statement replaces, a restatement with no product -----------------------------
+
+
+def test_the_rule_named_as_replaced_is_dropped_and_the_new_limit_amends_it() -> None:
+    body = (
+        "The referral for lots with more than 4 rides is replaced. From 1 May 2025, lots "
+        "with more than 6 rides are declined."
+    )
+    assert earlier_figures(body) == [4.0]  # the date is no figure
+    known = rule()
+    old = rule(text_id="cb", source_type="compliance")
+    new = rule(value=6, action="decline", text_id="cb", source_type="compliance")
+    [claim] = conform([old, new], body, [known], DICTIONARY)
+    assert (claim.action, shape(claim)) == ("decline", ("BOP", [("ride_count", "gt", 6)]))
+    # Without the words that name it replaced, both limits stay (two tiers of one text).
+    assert len(conform([old, new], "Lots with more than 4 rides ...", [known], DICTIONARY)) == 2
+
+
+def test_a_restatement_that_names_no_product_restates_the_one_known_rule() -> None:
+    said = rule(product_type="ALL", source_type="training", text_id="t")
+    body = "Lots with more than four rides go to a senior. This is the guide's rule restated."
+    [claim] = conform([said], body, [rule()], DICTIONARY)
+    assert claim.product_type == "BOP"
+    assert (
+        conform([said], "Lots with more than four rides go to a senior.", [rule()], DICTIONARY)[
+            0
+        ].product_type
+        == "ALL"
+    )  # no restatement words
+    two = [rule(), rule(product_type="GL")]
+    assert conform([said], body, two, DICTIONARY)[0].product_type == "ALL"
+
+
+# --- decision logs: case lines, and fields named by their synonyms ----------------------------
+
+
+def test_a_rule_read_from_a_logged_case_line_is_no_rule() -> None:
+    log = text("log", "07/11 | carnival, Tulsa OK | 5 rides | approved at the desk", "production")
+    case = rule(
+        "state", "eq", 0, text_id="log", source_type="production", threshold=None,
+        conditions=[{"field": "state", "operator": "eq", "value": "OK"}],
+        outcome_description="07/11 | carnival, Tulsa OK | 5 rides | approved at the desk",
+    )  # fmt: skip
+    stated = case.model_copy(update={"outcome_description": "Carnivals in Oklahoma are referred."})
+    kept = with_practice([log], [case, stated], [], DICTIONARY)
+    assert [r.outcome_description for r in kept] == ["Carnivals in Oklahoma are referred."]
+
+
+def test_a_logged_value_named_by_a_synonym_of_the_field_is_practice() -> None:
+    known = rule("inflatable_count", "gt", 3)
+    log = text(
+        "log",
+        "Carnival decision log.\n10/08 | county fair | 5 bounce houses | approved\n"
+        "11/02 | church fete | 9 bounce houses | declined",
+        "production",
+    )
+    [claim] = read_approvals(log, [known], DICTIONARY)
+    assert claim.soft_limit == 5
+    assert read_approvals(log, [known]) == []  # the field's name alone is not said
+
+
+def test_a_class_of_several_words_is_evidenced_by_each_of_its_words() -> None:
+    party = rule(
+        "inflatable_count",
+        "gt",
+        3,
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "party rental"},
+            {"field": "inflatable_count", "operator": "gt", "value": 3},
+        ],
+    )
+    assert evidenced(party, "rental companies that run a party every weekend")
+    assert not evidenced(party, "rental companies with inflatables")
