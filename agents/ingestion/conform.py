@@ -342,20 +342,21 @@ def _without_replaced(
     """A text's claims without the old rule it names as replaced.
 
     "The referral over 30 stalls is replaced. ... more than 40 stalls are declined" reads
-    as two claims; the one at an earlier figure, beside one at another value on the same
-    field and direction, is the rule replaced, not a restatement of it.
+    as two claims; the one all of whose limits are earlier figures, beside one at another
+    value on the same field and direction, is the rule replaced, not a restatement of it
+    (a new band "between 600 and 1,000" starting at the old figure stays).
     """
     kept = []
     for claim in claims:
-        replaced = any(
-            value in figures
-            and any(
+        limits = _limits(claim)
+        replaced = all(value in figures for _, _, value in limits) and any(
+            any(
                 (f, d) == (field, direction) and v != value
                 for other in claims
                 if other is not claim
                 for f, d, v in _limits(other)
             )
-            for field, direction, value in _limits(claim)
+            for field, direction, value in limits
         )
         if not replaced:
             kept.append(claim)

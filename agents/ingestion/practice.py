@@ -46,6 +46,7 @@ from memory import GraphMemory, Namespace
 from memory.underwriting import GraphAnalytics, condition_index
 from memory.underwriting.consolidate import STATEMENT_TYPES, signature
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+from memory.underwriting.fieldlink.profile import field_kind
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -313,9 +314,17 @@ def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
 _LOGGED = re.compile(r"^\s*(?:\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|[A-Z]{1,5}-\d{2,}[\w-]*)\b")
 
 
-def _logged(rule: ExtractedRule) -> bool:
-    """True for a rule read from one case line of a log: evidence of practice, no rule."""
-    return _LOGGED.match(rule.outcome_description) is not None
+def _logged_place(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
+    """True for a rule on nothing but a place, read from one case line of a log.
+
+    "07/11 | ... Worcester MA | ... | approved" records where the insured is, not a rule
+    about the state; a log line that states a rule ("referred: buildings more than 50
+    years old are referred") keeps it.
+    """
+    if fields is None or _LOGGED.match(rule.outcome_description) is None:
+        return False
+    places = {n for n, spec in fields.fields.items() if field_kind(n, spec, [], False) == "state"}
+    return bool(rule.conditions) and all(c.field in places for c in rule.conditions)
 
 
 def _case_of(read: ExtractedRule, known: Sequence[ExtractedRule]) -> bool:
@@ -377,11 +386,7 @@ def with_practice(
         bent = {_bearing(p) for p in practice}
         kept = [r for r in mine if _bearing(r) is None or _bearing(r) not in bent]
         if text.source_type == "production":
-            kept = [
-                r
-                for r in kept
-                if not _case_of(r, known) and not _LOGGED.match(r.outcome_description)
-            ]
+            kept = [r for r in kept if not (_case_of(r, known) or _logged_place(r, fields))]
         practice, kept = _relieve(reliefs, known, text, practice, kept)
         out += practice + kept
         known += kept

@@ -13,9 +13,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from agents.offline import lexicon as lx
+from agents.offline import lexicon_comparators as lxc
 from agents.offline.clauses import detect_action, split_mitigant
 from agents.offline.textproc import strip_connectors
-from memory.underwriting.fieldlink.numbers import stem
+from memory.underwriting.fieldlink.numbers import find_numbers, stem
 from schemas.rules import Condition
 
 if TYPE_CHECKING:
@@ -34,6 +36,15 @@ _LACKS_ONE = re.compile(
 _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|where|once)\b", re.I)
 #: "No plan, I refer it": an answer opening on the missing thing.
 _NO_NOUN = re.compile(r"^\W*(?:no|without)\s+(?:an?\s+|the\s+)?([a-z][\w-]*)\b", re.I)
+
+
+#: A comparator right before / right after a number.
+_PRE_COMPARED = re.compile(
+    r"\b(?:" + "|".join(p for p, _ in lxc.PRE_COMPARATORS) + r")\s*\$?$", re.I
+)
+_POST_COMPARED = re.compile(
+    r"^\s*(?:" + "|".join(p for p, _ in lxc.POST_COMPARATORS) + r")(?!\w)", re.I
+)
 
 
 @dataclass
@@ -59,12 +70,17 @@ def antecedent(
 
     Returns:
         The conditions to act on (a denied flag made false), or None when the sentence
-        names its own fields, has no action or no pronoun, or the conditions before are
-        only a business class read from a phrase.
+        names its own fields or numbers, has no action or no pronoun outside a reason
+        clause, or the conditions before are only a business class read from a phrase.
     """
-    if not (_ANAPHOR.search(text) or _LACKS_ONE.search(text)) or detect_action(text) is None:
+    # "Seven and up is flagged, since at that size it is ...": a pronoun in a reason
+    # points nowhere, and a number of the sentence's own states its own threshold
+    said = lx.REASON_SPAN.sub(" ", text)
+    if not (_ANAPHOR.search(said) or _LACKS_ONE.search(said)) or detect_action(text) is None:
         return None
-    trigger, _ = split_mitigant(strip_connectors(text))  # "I refer those, unless Y"
+    trigger, _ = split_mitigant(strip_connectors(said))  # "I refer those, unless Y"
+    if _compared_number(trigger):
+        return None
     lacks_one = bool(_LACKS_ONE.search(trigger))
     if _OWN_CONDITION.search(trigger) and not lacks_one:
         return None  # "If someone is at the desk all night, I approve it": its own trigger
@@ -82,6 +98,18 @@ def antecedent(
     if lacks_one:
         return _lacking(pending)
     return _denied(trigger, pending, vocab)
+
+
+def _compared_number(text: str) -> bool:
+    """True when the text bounds a number of its own ("Seven and up", "over 40").
+
+    A date or a count in passing ("From 3 March ...", "if they don't have one") bounds
+    nothing and leaves the sentence free to act on the one before.
+    """
+    for mention in find_numbers(text):
+        if _PRE_COMPARED.search(text[: mention.start]) or _POST_COMPARED.match(text[mention.end :]):
+            return True
+    return False
 
 
 def _denied(trigger: str, pending: Pending, vocab: FieldVocabulary) -> Pending:

@@ -101,7 +101,7 @@ def detect_action(text: str) -> str | None:
         An action of the rule schema, or None.
     """
     found: list[tuple[int, int, str]] = []
-    for action, pattern in lx.ACTION_CUES:
+    for action, pattern in (*lx.ACTION_CUES, *lxd.MORE_ACTION_CUES):
         for match in pattern.finditer(text):
             before = text[max(0, match.start() - 60) : match.start()]
             negator = lx.NEGATORS.search(before)

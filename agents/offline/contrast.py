@@ -139,3 +139,43 @@ def _other_subject(
 
     mine = heads(conditions)
     return bool(mine) and not mine & heads(before)
+
+
+def complement(
+    conditions: list[Condition], state: str | None, occupancy: str | None
+) -> list[Condition]:
+    """The conditions before, read as "anything but": "... any other lining is referred".
+
+    "Only X and Y absorb the load; a rink using any other lining is referred" acts on the
+    values the clause before listed, negated (`eq` -> `neq`, `in` -> `not_in`). The
+    business class is who the clause speaks of and stays; flags and numbers have no
+    "other" and stay as they are.
+
+    Args:
+        conditions: The conditions the clause acts on (from the clause before).
+        state: The dictionary's state field.
+        occupancy: The dictionary's business-class field.
+
+    Returns:
+        The negated conditions, or [] when no listed value was negated, or when what is
+        left names only states outside a list and no business class (it would reach every
+        risk): an unsure reading makes no rule.
+    """
+    out: list[Condition] = []
+    negated = False
+    for c in conditions:
+        if c.field != occupancy and c.operator in {"eq", "in"} and isinstance(c.value, (str, list)):
+            op = "neq" if c.operator == "eq" else "not_in"
+            out.append(Condition(field=c.field, operator=op, value=c.value))  # type: ignore[arg-type]
+            negated = True
+        else:
+            out.append(c)
+    if not negated:
+        return []
+    if (
+        state
+        and all(c.field == state for c in out if c.field != occupancy)
+        and not any(c.field == occupancy and c.operator in {"eq", "in"} for c in out)
+    ):
+        return []
+    return out

@@ -173,6 +173,8 @@ FORMERLY = re.compile(r"\b(?:previously|formerly|used to|no longer|until now)\b"
 ACCEPTANCE = re.compile(
     r"\b(?:(?:is|are|be) (?:acceptable|eligible|fine|ok(?:ay)?|standard)|acceptable|"
     r"needs? no (?:further )?(?:action|review|referral)|no (?:further )?action|"
+    r"(?:is|are|stays?|remains?) within (?:the |our |your )?(?:desk |underwriting |local )?"
+    r"authority|"
     r"(?:rated?|written|write|quoted?) (?:normally|as standard|at the desk)|"
     r"(?:is|are) (?:written|bound|quoted) (?:normally|as standard|at the desk))\b",
     re.I,
@@ -182,7 +184,8 @@ OTHERWISE = re.compile(
     r"\b(?:otherwise|if not|anything (?:else|closer|nearer|farther|further|more|less|"
     r"fewer|over|under|above|below|higher|lower|beyond|outside|inside|past|older|newer|"
     r"bigger|smaller|larger|longer|shorter|worse|taller|heavier|wider|deeper|lower|"
-    r"slower|faster|sooner|later|earlier)|"
+    r"slower|faster|sooner|later|earlier|tighter|looser|thinner|thicker|cheaper|steeper|"
+    r"hotter|colder|louder|lighter|busier)|"
     r"any(?:thing|one)? (?:beyond|outside|past) "
     r"(?:that|this|it)|beyond (?:that|this)|outside (?:that|this)(?: range)?)\b",
     re.I,

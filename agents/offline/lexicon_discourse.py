@@ -31,3 +31,38 @@ FINE = re.compile(
     r"good|all good|no issue)\W*$",
     re.I,
 )
+
+#: Action cues read besides `lexicon.ACTION_CUES` (same (action, pattern) form, same
+#: priorities): "is written with X excluded" leaves X out of the cover (an exclusion, not
+#: a conditional approval); "is excluded from the BOP / the building's coverage";
+#: "we approve only with the X endorsement added"; "approved with X as a condition".
+MORE_ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "exclude",
+        re.compile(
+            r"\b(?:written|bound|quoted|issued|write|bind|quote|issue)\s+with\s+"
+            r"(?:the\s+|an?\s+|its\s+|their\s+)?(?:[\w/&-]+\s+){1,4}?(?:excluded|carved out)\b|"
+            r"\b(?:is|are|be)\s+excluded\s+(?:from|under|on)\s+(?:the\s+|this\s+|that\s+|its\s+|"
+            r"their\s+|our\s+)?(?:[\w'-]+\s+){0,3}?(?:policy|coverage|cover|form|package|"
+            r"bop|lro|gl|property)\b",
+            re.I,
+        ),
+    ),
+    (
+        "approve_with_conditions",
+        re.compile(
+            r"\b(?:approv(?:e|ed|es)|writ(?:e|es|ten)|bind|bound|accept(?:ed|s)?)\s+"
+            r"(?:it\s+|them\s+)?only\s+with\s+(?:the\s+|an?\s+)?[\w\s,&/-]{0,60}?"
+            r"(?:endorsement|warranty|deductible|condition|sublimit|surcharge)s?\b|"
+            r"\b(?:approved|written|bound|quoted|accepted)\s+with\s+[\w\s,$.&/-]{0,60}?"
+            r"\bas\s+(?:a|the|its)\s+conditions?\b",
+            re.I,
+        ),
+    ),
+)
+
+#: "a risk using any other lining type is referred": the clause acts on everything except
+#: what the clause before listed.
+ANY_OTHER = re.compile(
+    r"\b(?:any|all|every|each|an?)\s+other\s+(?!than\b)[a-z][\w-]*|\bother than\b", re.I
+)

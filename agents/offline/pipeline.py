@@ -14,7 +14,7 @@ from agents.offline.clauses import (
     action_from_word,
 )
 from agents.offline.conditions import NumericHit
-from agents.offline.contrast import contrast, elaboration, instead
+from agents.offline.contrast import complement, contrast, elaboration, instead
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.scales import directed, inverted
 from agents.offline.softlimits import drop_restatements, soft_limit
@@ -235,7 +235,12 @@ class TextReader:
         """The clause's conditions, completed from pending clauses and anaphora."""
         conditions = list(a.conditions)
         occupancy = self.vocab.occupancy
-        if a.occupancy and occupancy and not any(c.field == occupancy for c in conditions):
+        if (
+            a.occupancy
+            and occupancy
+            and not any(c.field == occupancy for c in conditions)
+            and not (pending is not None and pending.accepted and _otherwise_subject(a))
+        ):
             value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
             op = "eq" if isinstance(value, str) else "in"
             conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
@@ -248,8 +253,12 @@ class TextReader:
                 conditions = inverted(pending.conditions)
         elif a.action and not conditions and pending is not None:
             conditions = list(pending.conditions)
+            if lxd.ANY_OTHER.search(a.trigger):  # "a rink using any other lining is referred"
+                conditions = complement(conditions, self.vocab.state, occupancy)
             a.protective_neg = a.protective_neg + pending.protective_neg
             a.protective_pos = a.protective_pos + pending.protective_pos
+        elif a.action and pending is not None and lxd.ANY_OTHER.search(a.trigger):
+            conditions = self._other_than(conditions, pending)
         numeric = {n for n, i in self.vocab.fields.items() if i.kind == "numeric"}
         has_numeric = any(c.field in numeric for c in conditions)
         # "the guideline says 15,000 barrels, and a brewery above that is referred": the
@@ -268,6 +277,19 @@ class TextReader:
             fields = {c.field for c in conditions}
             conditions += [c for c in self.last_conditions if c.field not in fields]
         return conditions
+
+    def _other_than(self, conditions: list[Condition], pending: _Pending) -> list[Condition]:
+        """A class "using any other X" after a list of X: the class and the list negated.
+
+        Only when the clause names nothing but its business class; otherwise its own
+        conditions stand.
+        """
+        occupancy = self.vocab.occupancy
+        if not conditions or any(c.field != occupancy for c in conditions):
+            return conditions
+        listed = [c for c in pending.conditions if c.field != occupancy]
+        negated = complement(listed, None, occupancy)
+        return conditions + negated if negated else []
 
     def _add_from(
         self,
@@ -347,3 +369,9 @@ class TextReader:
             target = soft_limit(text, self.drafts, self.vocab) or self.drafts[-1]
             if text not in target.historical:
                 target.historical.append(text)
+
+
+def _otherwise_subject(a: ClauseAnalysis) -> bool:
+    """True when the clause's "class" is only the words of "anything tighter" / "otherwise"."""
+    other = lx.OTHERWISE.search(a.trigger)
+    return other is not None and all(v in other.group(0).lower() for v in a.occupancy)

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 
 from agents.offline import lexicon_subjects as lxs
+from memory.underwriting.fieldlink.numbers import _SMALL
 from memory.underwriting.fieldlink.states import US_STATES
 from schemas.rules import Condition
 
 #: "A risk located in any other state": the states named just before, by contrast.
 _OTHER_STATES = re.compile(r"\b(?:any|all|every|an?)\s+other\s+states?\b|\bother states\b", re.I)
+#: "located in those five states", "in these states": the states a sentence before lists.
+_THOSE_STATES = re.compile(r"\b(?:those|these)\s+(?:(?P<count>\w+)\s+)?states\b", re.I)
 
 
 def read_states(text: str, state_field: str | None) -> list[Condition]:
@@ -71,14 +74,46 @@ def other_states(trigger: str, context: str, state_field: str | None) -> list[Co
         The negated condition, or [] when the clause says no "other state" or the
         sentences before name no single list of states.
     """
-    if not context or not _OTHER_STATES.search(trigger):
+    if not context:
         return []
+    if not _OTHER_STATES.search(trigger):
+        return those_states(trigger, context, state_field)
     named = read_states(context, state_field)
     if len(named) != 1 or named[0].operator not in {"in", "eq"}:
         return []
     value = named[0].value
     op = "not_in" if isinstance(value, list) else "neq"
     return [Condition(field=named[0].field, operator=op, value=value)]  # type: ignore[arg-type]
+
+
+def those_states(trigger: str, context: str, state_field: str | None) -> list[Condition]:
+    """The states "those (N) states" points back to: the list the sentences before name.
+
+    "California, Maryland and Ohio have no such statute. Submissions located in those
+    three states are referred." applies in the three states (`in` / `eq`). A count that
+    disagrees with the list, or a list read as an exception ("except ..."), gives none.
+
+    Args:
+        trigger: The clause.
+        context: The sentences before it.
+        state_field: The dictionary's state field.
+
+    Returns:
+        The condition, or [] when the clause has no "those states" or the sentences
+        before name no single plain list of states.
+    """
+    match = _THOSE_STATES.search(trigger)
+    if not match or not context:
+        return []
+    named = read_states(context, state_field)
+    if len(named) != 1 or named[0].operator not in {"in", "eq"}:
+        return []
+    size = len(named[0].value) if isinstance(named[0].value, list) else 1
+    count = (match.group("count") or "").lower()
+    stated = (int(count) if count.isdigit() else _SMALL.get(count)) if count else size
+    if stated != size:
+        return []  # "those five states" after four, or "those coastal states"
+    return named
 
 
 def separated(text: str, end: int, start: int) -> bool:

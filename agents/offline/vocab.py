@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from agents.offline import lexicon_subjects as lxs
+from agents.offline.descriptions import description_run
 from agents.offline.textproc import Token, content_tokens, find_phrase
 from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NUMBER_WORDS, canonical_unit, stem
 from memory.underwriting.fieldlink.profile import field_kind, parse_enum
@@ -47,6 +48,7 @@ class FieldInfo:
         phrases: Stemmed content-word tuples of the synonyms and the name.
         tokens: Stems of the name and synonyms.
         desc_tokens: Stems of the description.
+        desc_words: Every distinct stem of the description (synonym words included).
         values: Allowed values (enum) or examples (occupancy).
         upper: Values are upper case.
         negative_below: Values below a reference are negative ("-37 = 37% below").
@@ -61,6 +63,7 @@ class FieldInfo:
     phrases: list[tuple[str, ...]] = field(default_factory=list)
     tokens: set[str] = field(default_factory=set)
     desc_tokens: set[str] = field(default_factory=set)
+    desc_words: frozenset[str] = frozenset()
     values: list[str] = field(default_factory=list)
     upper: bool = False
     negative_below: bool = False
@@ -123,6 +126,7 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         phrases=[p for p in phrases if p],
         tokens=tokens,
         desc_tokens=set(_stems(spec.description)) - tokens - lxs.COMPARISON_WORDS,
+        desc_words=frozenset(_stems(spec.description)) - _NEGATION_WORDS,
         values=values,
         upper="upper case" in spec.description.lower()
         or bool(values)
@@ -201,6 +205,13 @@ class FieldVocabulary:
                     found.extend(_match_bool(tokens, info.name, phrase))
             if len(found) == before:
                 found.extend(_reversed_pairs(tokens, info))
+            if len(found) == before:
+                run = description_run(tokens, info.desc_words)
+                # "not reporting its sales daily to ...": a missing practice the description
+                # states, or a protection; a restated practice alone may be a mitigant
+                if run is not None and (_negated_before(tokens, run[0]) or info.protective):
+                    negated = _negated_before(tokens, run[0])
+                    found.append(BoolMention(info.name, run[0], run[1], negated, False))
             if partial and info.protective:
                 heads = {p[-1] for p in info.phrases}
                 for i, tok in enumerate(tokens):

@@ -27,13 +27,14 @@ _NOUN_ACTION = {
     "verification": "verify",
     "flag": "flag_for_review",
 }
-#: "the referral is waived", "the referral may be skipped", "the referral is not required".
+#: "the referral is waived", "the referral may be skipped / closed / cleared", "the referral
+#: is not required".
 _NOUN_WAIVED = re.compile(
     r"\b(?:the|this|that|such|its|their|any)\s+(?:[\w-]+\s+)?"
     r"(?P<noun>referral|decline|declination|exclusion|verification|flag)s?\s+"
     r"(?:(?:is|are|will be|would be|may be|can be|could be|shall be|should be|gets?)\s+"
     r"(?:then\s+|also\s+|simply\s+)?"
-    r"(?:waived|skipped|dropped|lifted|dispensed with|set aside|omitted|"
+    r"(?:waived|skipped|dropped|lifted|dispensed with|set aside|omitted|cleared|closed|"
     r"not (?:required|needed|necessary)|unnecessary)|"
     r"(?:does|do) not apply|doesn't apply|(?:isn't|aren't) (?:required|needed|necessary))\b",
     re.I,

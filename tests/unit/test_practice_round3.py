@@ -24,6 +24,7 @@ from tests.rules import knowledge_text as text
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter state code"},
     "occupancy": {
         "type": "str",
         "synonyms": ["class of business"],
@@ -317,6 +318,15 @@ def test_the_rule_named_as_replaced_is_dropped_and_the_new_limit_amends_it() -> 
     new = rule(value=6, action="decline", text_id="cb", source_type="compliance")
     [claim] = conform([old, new], body, [known], DICTIONARY)
     assert (claim.action, shape(claim)) == ("decline", ("BOP", [("ride_count", "gt", 6)]))
+    # A new band that starts at the old figure is no old rule.
+    band = rule(
+        text_id="cb", source_type="compliance",
+        conditions=[{"field": "ride_count", "operator": "gte", "value": 4},
+                    {"field": "ride_count", "operator": "lte", "value": 9}],
+    )  # fmt: skip
+    top = rule(value=9, action="decline", text_id="cb", source_type="compliance")
+    body_band = "Lots over 9 rides are declined (previously referred above 4). 4 to 9: refer."
+    assert len(conform([top, band], body_band, [known], DICTIONARY)) == 2
     # Without the words that name it replaced, both limits stay (two tiers of one text).
     assert len(conform([old, new], "Lots with more than 4 rides ...", [known], DICTIONARY)) == 2
 
@@ -339,7 +349,7 @@ def test_a_restatement_that_names_no_product_restates_the_one_known_rule() -> No
 # --- decision logs: case lines, and fields named by their synonyms ----------------------------
 
 
-def test_a_rule_read_from_a_logged_case_line_is_no_rule() -> None:
+def test_a_place_read_from_a_logged_case_line_is_no_rule() -> None:
     log = text("log", "07/11 | carnival, Tulsa OK | 5 rides | approved at the desk", "production")
     case = rule(
         "state", "eq", 0, text_id="log", source_type="production", threshold=None,
@@ -347,8 +357,15 @@ def test_a_rule_read_from_a_logged_case_line_is_no_rule() -> None:
         outcome_description="07/11 | carnival, Tulsa OK | 5 rides | approved at the desk",
     )  # fmt: skip
     stated = case.model_copy(update={"outcome_description": "Carnivals in Oklahoma are referred."})
-    kept = with_practice([log], [case, stated], [], DICTIONARY)
-    assert [r.outcome_description for r in kept] == ["Carnivals in Oklahoma are referred."]
+    general = rule(
+        text_id="log", source_type="production",
+        outcome_description="07/12 | 9 rides | referred: lots over 4 rides are referred",
+    )  # fmt: skip
+    kept = with_practice([log], [case, stated, general], [], DICTIONARY)
+    assert [r.outcome_description for r in kept] == [
+        "Carnivals in Oklahoma are referred.",
+        "07/12 | 9 rides | referred: lots over 4 rides are referred",
+    ]
 
 
 def test_a_logged_value_named_by_a_synonym_of_the_field_is_practice() -> None:
