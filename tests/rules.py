@@ -11,6 +11,24 @@ from schemas.rules import Condition, ExtractedRule
 if TYPE_CHECKING:
     from agents.offline.conditions import ConditionReader
 
+#: A rule with a protection, for the rule-graph tests (unit and store).
+KITCHEN = ExtractedRule.model_validate(
+    {
+        "rule_name": "Open Kitchen",
+        "risk_factor": "Cooking",
+        "risk_category": "operations",
+        "product_type": "BOP",
+        "action": "refer",
+        "outcome_description": "Open flame cooking is referred.",
+        "mitigants": ["Hood suppression"],
+        "mitigant_fields": ["hood_system"],
+        "source": "BOP guide",
+        "source_type": "manual",
+        "confidence": "low",
+        "conditions": [{"field": "cooking", "operator": "eq", "value": True}],
+    }
+)
+
 #: A condition as the tests compare it: (field, operator, value), list values as tuples.
 Triple = tuple[str, str, object]
 

@@ -28,26 +28,10 @@ from memory.underwriting import (
     rule_graph,
     stored_rules,
 )
-from schemas.rules import ExtractedRule
+from tests.rules import KITCHEN
 
 pytestmark = pytest.mark.integration
 
-KITCHEN = ExtractedRule.model_validate(
-    {
-        "rule_name": "Open Kitchen",
-        "risk_factor": "Cooking",
-        "risk_category": "operations",
-        "product_type": "BOP",
-        "action": "refer",
-        "outcome_description": "Open flame cooking is referred.",
-        "mitigants": ["Hood suppression"],
-        "mitigant_fields": ["hood_system"],
-        "source": "BOP guide",
-        "source_type": "manual",
-        "confidence": "low",
-        "conditions": [{"field": "cooking", "operator": "eq", "value": True}],
-    }
-)
 
 EDGES = {
     (("RiskFactor", "Cooking"), "TRIGGERS", ("Rule", "Open Kitchen")),

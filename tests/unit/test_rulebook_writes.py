@@ -18,23 +18,7 @@ from memory.model import EntityRecord
 from memory.underwriting import SHARED_LABELS, rule_graph
 from memory.underwriting.rulebook import EdgeWrite, NodeWrite, edge_writes, node_write, rules_in
 from schemas.rules import ExtractedRule
-
-KITCHEN = ExtractedRule.model_validate(
-    {
-        "rule_name": "Open Kitchen",
-        "risk_factor": "Cooking",
-        "risk_category": "operations",
-        "product_type": "BOP",
-        "action": "refer",
-        "outcome_description": "Open flame cooking is referred.",
-        "mitigants": ["Hood suppression"],
-        "mitigant_fields": ["hood_system"],
-        "source": "BOP guide",
-        "source_type": "manual",
-        "confidence": "low",
-        "conditions": [{"field": "cooking", "operator": "eq", "value": True}],
-    }
-)
+from tests.rules import KITCHEN
 
 SHARED = {"RiskFactor", "Outcome", "Source", "Mitigant"}
 KEYS = {
