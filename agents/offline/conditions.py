@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
+from agents.offline.enum_values import enum_hits
 from agents.offline.scales import listed_values, scale_ends
-from agents.offline.states import negated_list, other_states, read_states, separated
+from agents.offline.states import negated_list, other_states, read_states
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.vocab import FieldInfo, FieldVocabulary
-from memory.underwriting.fieldlink.linker import value_pattern
 from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NumberMention, find_numbers
 from schemas.rules import Condition
 
@@ -356,7 +356,7 @@ class ConditionReader:
         """Categorical values listed in the field descriptions (construction, zones...)."""
         found: list[Condition] = []
         for info in self.vocab.categorical():
-            values = _enum_hits(text, info)
+            values = enum_hits(text, info)
             if not values:
                 continue
             negated = negated_list(text, values[0][1])
@@ -405,69 +405,3 @@ def _token_index(tokens: list[Token], offset: int) -> int:
         if tok.start >= offset:
             return i
     return len(tokens)
-
-
-def _enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
-    """Values of an enum field found in text: [(value, offset)], longest values first.
-
-    Short codes ("A", "VE") count only after a field word ("zone AE") or inside a list
-    of codes ("V or VE").
-    """
-    taken: list[tuple[int, int]] = []
-    hits: list[tuple[str, int, int]] = []
-    for value in sorted(info.values, key=len, reverse=True):
-        for match in value_pattern(value, compound=True).finditer(text):
-            span = (match.start(), match.end())
-            if any(s < span[1] and span[0] < e for s, e in taken):
-                continue
-            if not _enum_context_ok(text, match, value, info):
-                continue
-            taken.append(span)
-            hits.append((value, match.start(), match.end()))
-    for value in info.values:  # "a wood, pellet or coal stove": the head noun is shared
-        words = value.split()
-        if len(words) != 2:
-            continue
-        shared = re.compile(
-            rf"(?<![\w-]){re.escape(words[0])}(?=(?:\s*,\s*[\w-]+)*\s*,?\s+(?:or|and)\s+"
-            rf"[\w-]+\s+{re.escape(words[1])}(?:s|es)?\b)",
-            re.I,
-        )
-        for match in shared.finditer(text):
-            if not any(s <= match.start() < e for s, e in taken):
-                taken.append((match.start(), match.end()))
-                hits.append((value, match.start(), match.end()))
-    hits.sort(key=lambda h: h[1])
-    kept: list[tuple[str, int]] = []
-    for value, start, end in hits:
-        if (
-            len(value) > 2
-            or _field_word_before(text, start, info)
-            or any(
-                separated(text, end, s2) or separated(text, e2, start)
-                for v2, s2, e2 in hits
-                if len(v2) <= 2 and s2 != start
-            )
-        ):
-            kept.append((value, start))
-    return kept
-
-
-def _enum_context_ok(text: str, match: re.Match[str], value: str, info: FieldInfo) -> bool:
-    if len(value) <= 2:
-        return True
-    if info.upper and not match.group(0).isupper():
-        return _field_word_before(text, match.start(), info) or _field_word_after(
-            text, match.end(), info
-        )
-    return True
-
-
-def _field_word_before(text: str, start: int, info: FieldInfo) -> bool:
-    window = content_tokens(text[max(0, start - 40) : start])[-3:]
-    return any(t.stem in info.tokens for t in window)
-
-
-def _field_word_after(text: str, end: int, info: FieldInfo) -> bool:
-    window = content_tokens(text[end : end + 40])[:3]
-    return any(t.stem in info.tokens for t in window)

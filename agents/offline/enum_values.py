@@ -1,0 +1,83 @@
+"""The values of a closed-list field a clause names ("zone AE", "a wood, pellet or coal stove").
+
+Values come from the data dictionary (`FieldInfo.values`); short codes count only next
+to a word of their field or inside a list of codes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline.states import separated
+from agents.offline.textproc import content_tokens
+from agents.offline.vocab import FieldInfo
+from memory.underwriting.fieldlink.linker import value_pattern
+
+
+def enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
+    """Values of an enum field found in text: [(value, offset)], longest values first.
+
+    Short codes ("A", "VE") count only after a field word ("zone AE") or inside a list
+    of codes ("V or VE").
+    """
+    taken: list[tuple[int, int]] = []
+    hits: list[tuple[str, int, int]] = []
+    for value in sorted(info.values, key=len, reverse=True):
+        for match in value_pattern(value, compound=True).finditer(text):
+            span = (match.start(), match.end())
+            if any(s < span[1] and span[0] < e for s, e in taken):
+                continue
+            if not _enum_context_ok(text, match, value, info):
+                continue
+            taken.append(span)
+            hits.append((value, match.start(), match.end()))
+    for value in info.values:  # "a wood, pellet or coal stove": the head noun is shared
+        words = value.split()
+        if len(words) != 2:
+            continue
+        shared = re.compile(
+            rf"(?<![\w-]){re.escape(words[0])}(?=(?:\s*,\s*[\w-]+)*\s*,?\s+(?:or|and)\s+"
+            rf"[\w-]+\s+{re.escape(words[1])}(?:s|es)?\b)",
+            re.I,
+        )
+        for match in shared.finditer(text):
+            if not any(s <= match.start() < e for s, e in taken):
+                taken.append((match.start(), match.end()))
+                hits.append((value, match.start(), match.end()))
+    hits.sort(key=lambda h: h[1])
+    kept: list[tuple[str, int]] = []
+    for value, start, end in hits:
+        if (
+            len(value) > 2
+            or _field_word_before(text, start, info)
+            or any(
+                separated(text, end, s2) or separated(text, e2, start)
+                for v2, s2, e2 in hits
+                if len(v2) <= 2 and s2 != start
+            )
+        ):
+            kept.append((value, start))
+    return kept
+
+
+def _enum_context_ok(text: str, match: re.Match[str], value: str, info: FieldInfo) -> bool:
+    if len(value) <= 2:
+        return True
+    if info.upper and not match.group(0).isupper():
+        return _field_word_before(text, match.start(), info) or _field_word_after(
+            text, match.end(), info
+        )
+    return True
+
+
+def _field_word_before(text: str, start: int, info: FieldInfo) -> bool:
+    window = content_tokens(text[max(0, start - 40) : start])[-3:]
+    return any(t.stem in info.tokens for t in window)
+
+
+def _field_word_after(text: str, end: int, info: FieldInfo) -> bool:
+    window = content_tokens(text[end : end + 40])[:3]
+    return any(t.stem in info.tokens for t in window)
+
+
+__all__ = ["enum_hits"]
