@@ -28,7 +28,7 @@ from memory.model.keys import entity_key, stable_uuid
 from memory.underwriting.condition_kind import condition_index
 from memory.underwriting.consolidate import Lineage, consolidate, signature
 from memory.underwriting.rulebook import RuleGraph, apply_rule_graphs, rule_graph
-from schemas.rules import HISTORY_KEYS, STORED, ExtractedRule
+from schemas.rules import HISTORY_KEYS, STORED, ExtractedRule, RuleSource
 
 if TYPE_CHECKING:
     from memory.graph import GraphMemory
@@ -305,6 +305,13 @@ def _consolidated(
         for claim in lineage.claims:
             joined[_claim_key(claim)] = lineage.name
     writes = _writes(lineages, documents)
+    held = {_claim_id(c) for lineage in lineages for c in lineage.claims}
+    writes += [
+        w
+        for c in claims
+        if c.withdrawn and _claim_id(c) not in held
+        if (w := _unheard_withdrawal(c, documents)) is not None
+    ]
     names = {lin.name for lin in lineages}
     for name, document in documents.items():
         if name in names:
@@ -315,6 +322,29 @@ def _consolidated(
             history = {k: document[k] for k in HISTORY_KEYS if k in document}
             writes.append(RuleWrite(ended, history, retired=True))
     return writes, joined
+
+
+def _unheard_withdrawal(
+    claim: ExtractedRule, stored: Mapping[str, Mapping[str, Any]]
+) -> RuleWrite | None:
+    """A withdrawal heard before the rule it ends, kept as a retired rule of no time.
+
+    Texts may arrive in any order: a bulletin of 2025 withdrawing a rule may be ingested
+    before the manual of 2022 that states it. Kept (valid from and to its own date, so it
+    is never in force), its claim is folded with the statement when that arrives, and
+    the rule ends on the withdrawal's date instead of staying current.
+    """
+    day = claim.date
+    if not day:
+        return None
+    source = RuleSource(
+        source=claim.source, source_type=claim.source_type, text_id=claim.text_id, date=day
+    )
+    version = claim.model_copy(update={"valid_from": day, "valid_to": day, "sources": [source]})
+    history = {"claims": [_dump(claim)]}
+    if stored.get(version.rule_name) == {**_dump(version), **history}:
+        return None  # kept already
+    return RuleWrite(version, history, retired=True)
 
 
 def rule_graphs(writes: Iterable[RuleWrite]) -> list[RuleGraph]:

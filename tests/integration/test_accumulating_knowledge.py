@@ -165,6 +165,32 @@ def test_amendments_retirements_and_products_through_claims(
     assert bad.returncode == 2 and "ISO day" in bad.stderr
 
 
+def test_a_withdrawal_heard_before_the_rule_it_ends(falkordb_dir: Path, tmp_path: Path) -> None:
+    ns = str(Namespace.agent("withdrawn-first"))
+    rows = [  # the 2025 bulletin is ingested before the 2023 manual it withdraws from
+        claim("lifted", "2025-03-01", source_type="compliance", withdrawn=True),
+        claim("gl-manual", "2023-01-01"),
+    ]
+    for row in rows:
+        path = jsonl(tmp_path / f"{row['text_id']}.jsonl", [row])
+        ok(athena(falkordb_dir, "ingest", str(path), "--rules", "--namespace", ns, "--json"))
+    assert ok(athena(falkordb_dir, "export", "--namespace", ns))["rules"] == []
+    [then] = ok(athena(falkordb_dir, "export", "--namespace", ns, "--as-of", "2024-01-01"))["rules"]
+    assert (then["rule_name"], then["valid_from"], then["valid_to"]) == (
+        "Headcount limit per gl-manual",
+        "2023-01-01",
+        "2025-03-01",
+    )
+    on_the_day = ok(athena(falkordb_dir, "export", "--namespace", ns, "--as-of", "2025-03-01"))
+    assert on_the_day["rules"] == []  # the withdrawal alone is never a rule in force
+    again = jsonl(tmp_path / "again.jsonl", [rows[0]])  # heard again: nothing changes
+    ok(athena(falkordb_dir, "ingest", str(again), "--rules", "--namespace", ns, "--json"))
+    assert ok(athena(falkordb_dir, "export", "--namespace", ns))["rules"] == []
+    assert ok(athena(falkordb_dir, "export", "--namespace", ns, "--as-of", "2024-01-01"))[
+        "rules"
+    ] == [then]
+
+
 @pytest.mark.skipif(not CONSOLIDATION.is_dir(), reason="consolidation dev set not beside")
 def test_conflicts_are_listed_and_noted_on_decisions(falkordb_dir: Path, tmp_path: Path) -> None:
     ns = str(Namespace.agent("conflicts"))
