@@ -43,6 +43,7 @@ from agents.offline.practice_text import CITED, SQFT
 from agents.offline.texts import single_product
 from memory.underwriting.consolidate import is_statement, signature
 from memory.underwriting.fieldlink.numbers import find_numbers
+from memory.underwriting.fieldlink.profile import field_kind
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import Condition, ExtractedRule, Operator, Threshold
@@ -322,8 +323,53 @@ def conform(
             claim = _restated(claim, known)
         if fields is not None:
             claim = _integer_steps(claim, known, fields)
+            if not claim.withdrawn and (cls := _class_field(fields)) is not None:
+                claim = _class_conformed(claim, known, text, cls)
         out.append(claim)
     return out
+
+
+def _class_field(fields: DataDictionary) -> str | None:
+    """The business-class field of a data dictionary."""
+    return next(
+        (n for n, spec in fields.fields.items() if field_kind(n, spec, [], True) == "occupancy"),
+        None,
+    )
+
+
+def _class_conformed(
+    claim: ExtractedRule, known: Sequence[ExtractedRule], text: str, cls: str
+) -> ExtractedRule:
+    """A limit claim that differs from one known rule only by the business class.
+
+    "A yard holding more than 200 cords" (read with the class "yard") and "more than 200
+    cords" are one rule; "more than 5 burners" in a slide about hookah lounges is the
+    manual's hookah-lounge rule. The claim takes the shape of the one known rule of its
+    product whose other conditions it shares, when the text names that rule's class
+    (or the rule has none); with several such rules, nothing is guessed.
+    """
+    if not _limits(claim):
+        return claim
+    rest = [c for c in claim.conditions if c.field != cls]
+    mine = signature(claim.product_type, claim.conditions)
+    words = SQFT.sub("sqft", text).lower()
+    targets: dict[str, ExtractedRule] = {}
+    for rule in known:
+        if rule.product_type != claim.product_type:
+            continue
+        theirs = signature(rule.product_type, rule.conditions)
+        if theirs == mine:
+            return claim  # a known shape already
+        others = [c for c in rule.conditions if c.field != cls]
+        if signature(rule.product_type, others) != signature(claim.product_type, rest):
+            continue
+        if len(others) < len(rule.conditions) and not evidenced(rule, words):
+            continue
+        targets[theirs] = rule
+    if len(targets) != 1:
+        return claim
+    [rule] = targets.values()
+    return _with_conditions(claim, [*(c for c in rule.conditions if c.field == cls), *rest])
 
 
 def _limits(claim: ExtractedRule) -> list[tuple[str, str, float]]:

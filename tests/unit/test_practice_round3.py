@@ -179,7 +179,7 @@ def test_an_earlier_figure_that_fits_no_rule_or_clashes_leaves_the_claim_alone()
     )
     body = "More than six rides are referred; the previous figure was four."
     assert conform([said], body, [other_class], DICTIONARY) == [said]
-    assert conform([said], "The previous figure was five.", [rule()], DICTIONARY) == [said]
+    assert conform([said], "The previous figure was five.", [other_class], DICTIONARY) == [said]
 
 
 # --- an amendment, and a withdrawal named by what the rule does --------------------------------
@@ -194,7 +194,7 @@ def test_an_amendment_takes_the_one_shape_of_the_known_rules_on_its_limit() -> N
         product_type="Property",
         source_type="compliance",
         conditions=[
-            {"field": "occupancy", "operator": "eq", "value": "lot"},
+            {"field": "fenced_midway", "operator": "eq", "value": True},
             {"field": "generator_fuel_gallons", "operator": "gt", "value": 500},
         ],
     )
@@ -204,7 +204,7 @@ def test_an_amendment_takes_the_one_shape_of_the_known_rules_on_its_limit() -> N
     # Without amendment words, or with two shapes known on the field, nothing is guessed.
     assert conform([said], "Lots storing more than 500 gallons.", [known], DICTIONARY) == [said]
     unfenced = [
-        {"field": "fenced_midway", "operator": "eq", "value": False},
+        {"field": "inflatable_count", "operator": "gt", "value": 2},
         {"field": "generator_fuel_gallons", "operator": "gt", "value": 900},
     ]
     two = [known, rule("generator_fuel_gallons", "gt", 900, product_type="Property",
@@ -393,3 +393,41 @@ def test_a_class_of_several_words_is_evidenced_by_each_of_its_words() -> None:
     )
     assert evidenced(party, "rental companies that run a party every weekend")
     assert not evidenced(party, "rental companies with inflatables")
+
+
+# --- a rule restated with or without its business class ----------------------------------------
+
+
+def test_a_limit_read_with_a_class_the_known_rule_lacks_is_that_rule() -> None:
+    known = rule()  # BOP ride_count > 4, no class
+    said = rule(
+        value=6,
+        text_id="t",
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "lot"},
+            {"field": "ride_count", "operator": "gt", "value": 6},
+        ],
+    )
+    [claim] = conform([said], "A lot with more than six rides is referred.", [known], DICTIONARY)
+    assert shape(claim) == ("BOP", [("ride_count", "gt", 6)])
+
+
+def test_a_limit_read_without_the_class_the_text_names_takes_it() -> None:
+    known = rule(
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "fairground"},
+            {"field": "ride_count", "operator": "gt", "value": 4},
+        ]
+    )
+    said = rule(value=5, text_id="t", source_type="training")
+    body = "Slide 3 - Fairgrounds. More than 5 rides: refer."
+    [claim] = conform([said], body, [known], DICTIONARY)
+    assert shape(claim)[1] == [("occupancy", "eq", "fairground"), ("ride_count", "gt", 5)]
+    # A text that does not name the class, or two known classes: nothing is guessed.
+    assert conform([said], "More than 5 rides: refer.", [known], DICTIONARY) == [said]
+    other = known.model_copy(
+        update={"conditions": [known.conditions[0].model_copy(update={"value": "carnival"}),
+                               known.conditions[1]]}
+    )  # fmt: skip
+    both = "Fairgrounds and carnivals. More than 5 rides: refer."
+    assert conform([said], both, [known, other], DICTIONARY) == [said]
