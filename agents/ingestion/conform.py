@@ -11,6 +11,8 @@ consolidation policy (`memory.underwriting.consolidate`) sees the same rule:
 * **integer steps**: on a whole-number field (`int` in the data dictionary) `gte 2`
   is `gt 1` and `lte 9` is `lt 10`; a claim written the other way than a known rule
   of its signature, on the same limit, is written the rule's way;
+* **a list of withdrawals** ("The following are withdrawn: (1) the referral of ...")
+  ends each known rule the text restates exactly;
 * **a withdrawal** that names a rule by what it does ("Part C-11 (decline of locations
   with more than one retort) is withdrawn") ends the one known rule whose limit field
   and value it names, whatever the reading of its own conditions;
@@ -82,6 +84,13 @@ _REPLACED = re.compile(
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DATE_AFTER = re.compile(rf"^\s*(?:{_MONTH}\b|[/-]\d)", re.I)
 _DATE_BEFORE = re.compile(rf"(?:\b{_MONTH}|\d[/-])\s*$", re.I)
+#: "The following are withdrawn ...": the rules the text goes on to name end.
+_LIST_WITHDRAWN = re.compile(
+    r"\b(?:the following|these (?:rules|provisions|referrals|sections))\b[^.:;]{0,40}?"
+    r"\b(?:is|are|has been|have been)\s+(?:hereby\s+|now\s+)?(?:discontinued|withdrawn|"
+    r"rescinded|lifted|repealed|retired|revoked)\b",
+    re.I,
+)
 #: A text that says it restates a rule ("This is the ... rule restated; nothing has changed").
 _RESTATED = re.compile(
     r"\b(?:restated|restates|restating|unchanged|nothing (?:has )?changed|"
@@ -311,8 +320,11 @@ def conform(
     figures = earlier_figures(text)
     claims = _without_replaced(claims, figures) if figures else list(claims)
     restated = bool(_RESTATED.search(text))
+    listed = bool(_LIST_WITHDRAWN.search(text))
     out = []
     for claim in claims:
+        if listed and is_statement(claim) and _restates(claim, known):
+            claim = claim.model_copy(update={"withdrawn": True})
         if claim.withdrawn:
             claim = _withdrawal(claim, text, known)
         elif figures:
@@ -327,6 +339,21 @@ def conform(
                 claim = _class_conformed(claim, known, text, cls)
         out.append(claim)
     return out
+
+
+def _restates(claim: ExtractedRule, known: Sequence[ExtractedRule]) -> bool:
+    """True when a claim says exactly what a known rule says (shape, limits and action).
+
+    In a text that opens "The following are withdrawn", such a claim names a rule the
+    text ends, not one it states again.
+    """
+    shape = signature(claim.product_type, claim.conditions)
+    return any(
+        signature(k.product_type, k.conditions) == shape
+        and k.action == claim.action
+        and set(_limits(k)) == set(_limits(claim))
+        for k in known
+    )
 
 
 def _class_field(fields: DataDictionary) -> str | None:

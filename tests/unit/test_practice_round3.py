@@ -431,3 +431,27 @@ def test_a_limit_read_without_the_class_the_text_names_takes_it() -> None:
     )  # fmt: skip
     both = "Fairgrounds and carnivals. More than 5 rides: refer."
     assert conform([said], both, [known, other], DICTIONARY) == [said]
+
+
+def test_a_list_of_withdrawals_ends_the_rules_it_names() -> None:
+    fuel = rule("generator_fuel_gallons", "gt", 500, product_type="Property")
+    body = (
+        "The following are withdrawn with effect from 1 May 2025. (1) Guide s.4, the "
+        "referral of lots with more than 4 rides. (2) Property s.9, the referral of lots "
+        "storing more than 500 gallons of generator fuel. Nothing else changes."
+    )
+    said = [
+        rule(text_id="wd", source_type="compliance"),
+        rule("generator_fuel_gallons", "gt", 500, product_type="Property", text_id="wd",
+             source_type="compliance"),
+    ]  # fmt: skip
+    claims = conform(said, body, [rule(), fuel], DICTIONARY)
+    assert [c.withdrawn for c in claims] == [True, True]
+    [lineage] = consolidate([rule(), claims[0].model_copy(update={"date": "2025-05-01"})])
+    assert lineage.current is None
+    # The same claims in a text that withdraws nothing by a list are restatements.
+    plain = "Lots with more than 4 rides are referred. The fuel referral stays."
+    assert not any(c.withdrawn for c in conform(said, plain, [rule(), fuel], DICTIONARY))
+    # A changed limit in a list of withdrawals is no restatement: it is not withdrawn.
+    changed = [rule(value=6, text_id="wd", source_type="compliance")]
+    assert not conform(changed, body, [rule()], DICTIONARY)[0].withdrawn
