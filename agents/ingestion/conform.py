@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 
 from agents.ingestion.evidence import best_spoken, evidenced, field_share
-from agents.ingestion.matching import limit_value
+from agents.ingestion.matching import direction_of, limit_value
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product
 from agents.offline.practice_text import CITED, SQFT
@@ -56,7 +56,6 @@ _STEP: dict[str, tuple[Operator, int]] = {
     "lte": ("lt", 1),
     "lt": ("lte", -1),
 }
-_UP, _DOWN = frozenset({"gt", "gte"}), frozenset({"lt", "lte"})
 #: Words just before a number that make it the figure a statement replaces.
 _EARLIER = re.compile(
     r"(?:\b(?:previous(?:ly)?|earlier|former(?:ly)?|prior|old|original)\b[\w\s,-]{0,30}?"
@@ -132,10 +131,6 @@ def changes_known(text: str) -> bool:
     return bool(_AMENDS.search(text) or lx.WITHDRAWN.search(text) or earlier_figures(text))
 
 
-def _direction(operator: str) -> str | None:
-    return "up" if operator in _UP else "down" if operator in _DOWN else None
-
-
 def _stepped(condition: Condition) -> Condition | None:
     """The same whole-number condition written with the other strictness."""
     if condition.operator not in _STEP or isinstance(condition.value, bool | list | str):
@@ -155,7 +150,7 @@ def _with_conditions(claim: ExtractedRule, conditions: list[Condition]) -> Extra
     """The claim with other conditions (its threshold follows its field's condition)."""
     threshold = claim.threshold
     if threshold is not None:
-        same = [c for c in conditions if c.field == threshold.field and _direction(c.operator)]
+        same = [c for c in conditions if c.field == threshold.field and direction_of(c.operator)]
         if same and isinstance(same[0].value, int | float):
             threshold = Threshold(
                 field=threshold.field,
@@ -185,11 +180,7 @@ def _integer_steps(
 
 
 def _limit_of(rule: ExtractedRule, field: str, direction: str) -> float | None:
-    for c in rule.conditions:
-        if c.field == field and _direction(c.operator) == direction:
-            if isinstance(c.value, int | float) and not isinstance(c.value, bool):
-                return float(c.value)
-    return None
+    return next((v for f, d, v in _limits(rule) if (f, d) == (field, direction)), None)
 
 
 def _agrees(claim: ExtractedRule, rule: ExtractedRule, field: str) -> bool:
@@ -208,7 +199,7 @@ def _amended(
     shape of the known rules on the claim's limit field and direction.
     """
     for condition in claim.conditions:
-        direction = _direction(condition.operator)
+        direction = direction_of(condition.operator)
         if direction is None:
             continue
         targets = {
@@ -321,6 +312,8 @@ def conform(
     claims = _without_replaced(claims, figures) if figures else list(claims)
     restated = bool(_RESTATED.search(text))
     listed = bool(_LIST_WITHDRAWN.search(text))
+    amends = bool(_AMENDS.search(text))
+    cls = _class_field(fields) if fields is not None else None
     out = []
     for claim in claims:
         if listed and is_statement(claim) and _restates(claim, known):
@@ -329,14 +322,14 @@ def conform(
             claim = _withdrawal(claim, text, known)
         elif figures:
             claim = _amended(claim, known, figures)
-        elif _AMENDS.search(text) and is_statement(claim):
+        elif amends and is_statement(claim):
             claim = _amended(claim, known, None)
         elif restated and claim.product_type == "ALL":
             claim = _restated(claim, known)
         if fields is not None:
             claim = _integer_steps(claim, known, fields)
-            if not claim.withdrawn and (cls := _class_field(fields)) is not None:
-                claim = _class_conformed(claim, known, text, cls)
+        if cls is not None and not claim.withdrawn:
+            claim = _class_conformed(claim, known, text, cls)
         out.append(claim)
     return out
 
@@ -403,7 +396,7 @@ def _limits(claim: ExtractedRule) -> list[tuple[str, str, float]]:
     return [
         (c.field, direction, float(c.value))
         for c in claim.conditions
-        if (direction := _direction(c.operator)) is not None
+        if (direction := direction_of(c.operator)) is not None
         and isinstance(c.value, int | float)
         and not isinstance(c.value, bool)
     ]

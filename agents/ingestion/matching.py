@@ -204,18 +204,19 @@ class RuleRevision:
     date: str | None = None
 
 
-def _direction(operator: str) -> str | None:
+def direction_of(operator: str) -> str | None:
+    """"upper" for gt / gte, "lower" for lt / lte, None for an operator with no direction."""
     return "upper" if operator in _UPPER else "lower" if operator in _LOWER else None
 
 
 def limit_signature(rule: ExtractedRule) -> LimitSignature | None:
     """Return (product, field, direction) of the rule's numeric limit, or None."""
     if rule.threshold is not None:
-        direction = _direction(rule.threshold.operator)
+        direction = direction_of(rule.threshold.operator)
         if direction:
             return (rule.product_type, rule.threshold.field, direction)
     for c in rule.conditions:
-        direction = _direction(c.operator)
+        direction = direction_of(c.operator)
         if direction and isinstance(c.value, int | float):
             return (rule.product_type, c.field, direction)
     return None
@@ -226,7 +227,7 @@ def limit_value(rule: ExtractedRule) -> float | None:
     if rule.threshold is not None and isinstance(rule.threshold.value, int | float):
         return float(rule.threshold.value)
     for c in rule.conditions:
-        if _direction(c.operator) and isinstance(c.value, int | float):
+        if direction_of(c.operator) and isinstance(c.value, int | float):
             return float(c.value)
     return None
 

@@ -26,9 +26,9 @@ from memory.backend import read_by_ids
 from memory.model import WriteTally
 from memory.model.keys import entity_key, stable_uuid
 from memory.underwriting.condition_kind import condition_index
-from memory.underwriting.consolidate import Lineage, consolidate, signature
+from memory.underwriting.consolidate import Lineage, consolidate, signature, source_of
 from memory.underwriting.rulebook import RuleGraph, apply_rule_graphs, rule_graph
-from schemas.rules import HISTORY_KEYS, STORED, ExtractedRule, RuleSource
+from schemas.rules import HISTORY_KEYS, STORED, ExtractedRule
 
 if TYPE_CHECKING:
     from memory.graph import GraphMemory
@@ -337,10 +337,9 @@ def _unheard_withdrawal(
     day = claim.date
     if not day:
         return None
-    source = RuleSource(
-        source=claim.source, source_type=claim.source_type, text_id=claim.text_id, date=day
+    version = claim.model_copy(
+        update={"valid_from": day, "valid_to": day, "sources": [source_of(claim)]}
     )
-    version = claim.model_copy(update={"valid_from": day, "valid_to": day, "sources": [source]})
     history = {"claims": [_dump(claim)]}
     if stored.get(version.rule_name) == {**_dump(version), **history}:
         return None  # kept already

@@ -87,7 +87,8 @@ def _content(rule: ExtractedRule) -> tuple[str, str]:
     return rule.action, json.dumps(values)
 
 
-def _source(claim: ExtractedRule) -> RuleSource:
+def source_of(claim: ExtractedRule) -> RuleSource:
+    """The source a claim's text gives the rule versions it joins."""
     return RuleSource(
         source=claim.source,
         source_type=claim.source_type,
@@ -144,14 +145,14 @@ class Lineage:
 
 def _with_source(rule: ExtractedRule, claim: ExtractedRule) -> list[RuleSource]:
     sources = list(rule.sources)
-    mine = _source(claim)
+    mine = source_of(claim)
     if all((s.text_id, s.source) != (mine.text_id, mine.source) for s in sources):
         sources.append(mine)
     return sources
 
 
 def _first_version(claim: ExtractedRule) -> ExtractedRule:
-    return claim.model_copy(update={"sources": [_source(claim)], "withdrawn": False})
+    return claim.model_copy(update={"sources": [source_of(claim)], "withdrawn": False})
 
 
 def _restate(current: ExtractedRule, claim: ExtractedRule) -> ExtractedRule:
@@ -450,4 +451,5 @@ __all__ = [
     "consolidate",
     "is_statement",
     "signature",
+    "source_of",
 ]
