@@ -14,95 +14,26 @@ import pytest
 from agents.offline.conditions import ConditionReader, blank_parentheses
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
+from tests.harbour import harbour_fields
 from tests.rules import Triple, read_set
 
-FIELDS = {
-    "berth_length_ft": {
-        "type": "float",
-        "unit": "ft",
-        "synonyms": ["berth length", "berth"],
-        "description": "Length of the longest berth, in feet",
-    },
-    "winch_span_ft": {
-        "type": "float",
-        "unit": "ft",
-        "synonyms": ["winch span"],
-        "description": "Span of the winch arm, in feet",
-    },
-    "tow_distance_miles": {
-        "type": "float",
-        "unit": "miles",
-        "synonyms": ["tow distance", "tow yard"],
-        "description": "Road distance to the tow yard, in miles",
-    },
-    "keeper_tenure_years": {
-        "type": "int",
-        "unit": "years",
-        "synonyms": ["keeper tenure", "years as keeper"],
-        "description": "Years the lighthouse keeper has held the post",
-    },
-    "glaze_loss_ratio": {
-        "type": "float",
-        "unit": "rate",
-        "synonyms": ["glaze loss ratio", "glaze loss"],
-        "description": "Share of glaze lost in firing, as a rate",
-    },
-    "mooring_fee_usd": {
-        "type": "float",
-        "unit": "USD",
-        "synonyms": ["mooring fee"],
-        "description": "Annual mooring fee",
-    },
-    "salt_index": {
-        "type": "int",
-        "unit": "index",
-        "synonyms": ["salt index"],
-        "description": "Salt exposure index, 1 (inland) to 9 (spray zone)",
-    },
-    "tide_zone": {
-        "type": "int",
-        "unit": "Zone",
-        "synonyms": ["tide zone"],
-        "description": "Tide zone number",
-    },
-    "drift_pct": {
-        "type": "float",
-        "unit": "percent",
-        "synonyms": ["drift", "hull drift"],
-        "description": "Hull drift against the survey, -12 = 12% below",
-    },
-    "crew_count": {
-        "type": "int",
-        "synonyms": ["crew", "deckhands"],
-        "description": "Deckhands on the roster",
-    },
-    "hull_class": {
-        "type": "str",
-        "synonyms": ["hull class"],
-        "description": "Hull class code (upper case): A, B, VX, KQ, GRP or STEEL",
-    },
-    "sail_cloth": {
-        "type": "str",
-        "synonyms": ["sail cloth"],
-        "description": "Sail cloth, lower case: 'woven dacron', 'laminated mylar', 'mylar', "
-        "'cotton duck'",
-    },
-    "harbour_state": {
-        "type": "str",
-        "synonyms": ["state"],
-        "description": "Two-letter state code",
-    },
-    "bilge_alarm": {
-        "type": "bool",
-        "synonyms": ["bilge alarm"],
-        "description": "A bilge alarm is fitted",
-    },
-    "rust_flag": {
-        "type": "bool",
-        "synonyms": ["rust flag", "visible rust"],
-        "description": "Visible rust on the hull",
-    },
-}
+FIELDS = harbour_fields(
+    "berth_length_ft",
+    "winch_span_ft",
+    "tow_distance_miles",
+    "keeper_tenure_years",
+    "glaze_loss_ratio",
+    "mooring_fee_usd",
+    "salt_index",
+    "tide_zone",
+    "drift_pct",
+    "crew_count",
+    "hull_class",
+    "sail_cloth",
+    "harbour_state",
+    "bilge_alarm",
+    "rust_flag",
+)
 
 
 def _reader(fields: dict[str, dict[str, object]]) -> ConditionReader:

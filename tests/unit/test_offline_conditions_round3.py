@@ -16,56 +16,20 @@ import pytest
 from agents.offline.conditions import ConditionReader
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
+from tests.harbour import harbour_fields
 from tests.rules import Triple, read_set
 
-FIELDS = {
-    "berth_length_ft": {
-        "type": "float",
-        "unit": "ft",
-        "synonyms": ["berth length", "berth"],
-        "description": "Length of the longest berth, in feet",
-    },
-    "tow_distance_miles": {
-        "type": "float",
-        "unit": "miles",
-        "synonyms": ["tow distance", "tow yard"],
-        "description": "Road distance to the tow yard, in miles",
-    },
-    "crew_count": {
-        "type": "int",
-        "synonyms": ["crew", "deckhands"],
-        "description": "Deckhands on the roster",
-    },
-    "salt_index": {
-        "type": "int",
-        "unit": "index",
-        "synonyms": ["salt index"],
-        "description": "Salt exposure index, 1 (inland) to 9 (spray zone)",
-    },
-    "glaze_loss_ratio": {
-        "type": "float",
-        "unit": "rate",
-        "synonyms": ["glaze loss ratio", "glaze loss"],
-        "description": "Share of glaze lost in firing, as a rate",
-    },
-    "drift_pct": {
-        "type": "float",
-        "unit": "percent",
-        "synonyms": ["drift", "hull drift"],
-        "description": "Hull drift against the survey, in percent",
-    },
-    "slip_check_days": {
-        "type": "int",
-        "unit": "days",
-        "synonyms": ["checked within", "slip check"],
-        "description": "Days within which a hauled-out hull is checked",
-    },
-    "harbour_state": {
-        "type": "str",
-        "synonyms": ["state"],
-        "description": "Two-letter state code",
-    },
-}
+FIELDS = harbour_fields(
+    "berth_length_ft",
+    "tow_distance_miles",
+    "crew_count",
+    "salt_index",
+    "glaze_loss_ratio",
+    "drift_pct",
+    "slip_check_days",
+    "harbour_state",
+    drift_pct={"description": "Hull drift against the survey, in percent"},
+)
 
 
 def _reader() -> ConditionReader:

@@ -12,48 +12,19 @@ import pytest
 from agents.offline.conditions import ConditionReader
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
+from tests.harbour import harbour_fields
 from tests.rules import Triple, read_set
 
-FIELDS = {
-    "keeper_tenure_years": {
-        "type": "int",
-        "unit": "years",
-        "synonyms": ["keeper tenure"],
-        "description": "Years the lighthouse keeper has held the post",
-    },
-    "tide_zone": {
-        "type": "int",
-        "unit": "Zone",
-        "synonyms": ["tide zone"],
-        "description": "Tide zone number",
-    },
-    "hull_class": {
-        "type": "str",
-        "synonyms": ["hull class"],
-        "description": "Hull class code (upper case): A, B, VX, KQ, GRP or STEEL",
-    },
-    "sail_cloth": {
-        "type": "str",
-        "synonyms": ["sail cloth"],
-        "description": "Sail cloth, lower case: 'woven dacron', 'laminated mylar', 'mylar', "
-        "'cotton duck'",
-    },
-    "harbour_state": {
-        "type": "str",
-        "synonyms": ["state"],
-        "description": "Two-letter state code",
-    },
-    "bilge_alarm": {
-        "type": "bool",
-        "synonyms": ["bilge alarm"],
-        "description": "A bilge alarm is fitted",
-    },
-    "rust_flag": {
-        "type": "bool",
-        "synonyms": ["rust flag", "visible rust"],
-        "description": "Visible rust on the hull",
-    },
-}
+FIELDS = harbour_fields(
+    "keeper_tenure_years",
+    "tide_zone",
+    "hull_class",
+    "sail_cloth",
+    "harbour_state",
+    "bilge_alarm",
+    "rust_flag",
+    keeper_tenure_years={"synonyms": ["keeper tenure"]},
+)
 
 
 @pytest.fixture(scope="module")
