@@ -225,6 +225,9 @@ def test_a_withdrawal_naming_the_rule_by_its_content_ends_that_rule(
     [claim] = with_practice([said], read, [known], DICTIONARY)
     assert claim.withdrawn and shape(claim) == ("Property", [("inflatable_count", "gt", 3)])
     assert (claim.text_id, claim.date) == ("wd", "2025-09-15")
+    # The withdrawal is the bulletin's claim, not a copy of the manual's rule.
+    assert (claim.source, claim.source_type) == (said.source, "compliance")
+    assert claim.sources == [] and claim.conflicts == []
     [lineage] = consolidate([known, claim])
     assert lineage.current is None  # ended, no successor
     # A withdrawal whose words name no known rule's limit withdraws nothing.
@@ -241,6 +244,27 @@ def test_a_withdrawal_read_on_other_conditions_takes_the_shape_of_the_rule_it_na
     body = "The decline of lots with more than three inflatables is withdrawn."
     [claim] = conform([read], body, [known], DICTIONARY)
     assert claim.withdrawn and shape(claim) == ("Property", [("inflatable_count", "gt", 3)])
+    assert claim.threshold is not None and claim.threshold.field == "inflatable_count"
+    # Read with no product, it takes the product of the rule it names.
+    [anywhere] = conform(
+        [read.model_copy(update={"product_type": "ALL"})], body, [known], DICTIONARY
+    )
+    assert shape(anywhere) == ("Property", [("inflatable_count", "gt", 3)])
+
+
+@pytest.mark.parametrize(
+    ("body", "changes"),
+    [
+        ("Section 4 of the carnival guide is amended.", True),
+        ("Rule 7 on inflatables is withdrawn.", True),
+        ("More than six rides are referred (previously four).", True),
+        ("More than six rides are referred.", False),
+    ],
+)
+def test_a_statement_that_changes_known_rules_is_told_from_one_that_only_states(
+    body: str, changes: bool
+) -> None:
+    assert changes_known(body) is changes
 
 
 # --- how far practice went, asked in a question ----------------------------------------------
