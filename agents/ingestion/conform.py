@@ -35,7 +35,7 @@ Generic English only; the fields come from the data dictionary.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from agents.ingestion.evidence import best_spoken, evidenced, field_share
 from agents.ingestion.matching import direction_of, limit_value
@@ -162,11 +162,13 @@ def _with_conditions(claim: ExtractedRule, conditions: list[Condition]) -> Extra
 
 
 def _integer_steps(
-    claim: ExtractedRule, known: Sequence[ExtractedRule], fields: DataDictionary
+    claim: ExtractedRule, shapes: Mapping[str, list[ExtractedRule]], fields: DataDictionary
 ) -> ExtractedRule:
-    """The claim with each whole-number limit written as the known rule of its signature has it."""
-    shape = signature(claim.product_type, claim.conditions)
-    rules = [k for k in known if signature(k.product_type, k.conditions) == shape]
+    """The claim with each whole-number limit written as the known rule of its signature has it.
+
+    `shapes` holds the known rules by signature.
+    """
+    rules = shapes.get(signature(claim.product_type, claim.conditions), [])
     if not rules:
         return claim
     theirs = {_key(c) for k in rules for c in k.conditions}
@@ -314,6 +316,9 @@ def conform(
     listed = bool(_LIST_WITHDRAWN.search(text))
     amends = bool(_AMENDS.search(text))
     cls = _class_field(fields) if fields is not None else None
+    shapes: dict[str, list[ExtractedRule]] = {}
+    for rule in known:
+        shapes.setdefault(signature(rule.product_type, rule.conditions), []).append(rule)
     out = []
     for claim in claims:
         if listed and is_statement(claim) and _restates(claim, known):
@@ -327,7 +332,7 @@ def conform(
         elif restated and claim.product_type == "ALL":
             claim = _restated(claim, known)
         if fields is not None:
-            claim = _integer_steps(claim, known, fields)
+            claim = _integer_steps(claim, shapes, fields)
         if cls is not None and not claim.withdrawn:
             claim = _class_conformed(claim, known, text, cls)
         out.append(claim)

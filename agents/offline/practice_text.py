@@ -55,7 +55,10 @@ def says(text: str, value: str) -> bool:
 
     A plural counts ("dispensaries" says "dispensary", "kiosks" says "kiosk").
     """
-    stem = re.escape(value[:-1]) + "(?:y|ies)" if value.endswith("y") else re.escape(value)
+    head = value[:-1] if value.endswith("y") else value
+    if head not in text:  # cheap: the regex below needs these characters as they are
+        return False
+    stem = re.escape(head) + "(?:y|ies)" if value.endswith("y") else re.escape(value)
     return re.search(rf"(?<![a-z0-9]){stem}(?:e?s)?(?![a-z0-9])", text) is not None
 
 
