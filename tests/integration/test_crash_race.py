@@ -157,6 +157,18 @@ class CleanRun:
     window: float  # seconds from the server's start to the end of the load
 
 
+def _written_pid(data_dir: Path) -> int | None:
+    """The pid the server's pid file names, or None until the number is written.
+
+    The server creates the file before it writes the number, so a reader can find it empty.
+    """
+    try:
+        text = (data_dir / server.PID_NAME).read_text().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
 @pytest.fixture(scope="module")
 def clean_run() -> Iterator[CleanRun]:
     """The bulk load without a crash: what every crashed load must end up equal to."""
@@ -240,11 +252,10 @@ def test_kill_9_during_a_bulk_load_the_server_comes_back_and_a_rerun_equals_a_cl
     load = _start_athena(data_dir, *_ingest_args(clean_run.rules))
     poller = Poller(data_dir, pings=True)
     try:
-        while not (data_dir / server.PID_NAME).exists():
+        while (pid := _written_pid(data_dir)) is None:
             assert load.poll() is None, load.communicate()
             time.sleep(0.002)
         began = time.monotonic()
-        pid = int((data_dir / server.PID_NAME).read_text())
         poller.start()  # polls through the crash and the restart
         time.sleep(max(0.0, at - (time.monotonic() - began)))
         loading = load.poll() is None
