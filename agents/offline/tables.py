@@ -20,9 +20,33 @@ import re
 from agents.offline import lexicon as lx
 
 _CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}")
-#: A cell that accepts the risk as it is: "Write", "Accept", "OK", "Yes".
+#: A cell that accepts the risk as it is: "Write", "Accept", "OK", "Within authority", "-".
 _PLAIN_ACCEPT = re.compile(
-    r"^\s*(?:write|accept(?:able)?|approve|eligible|bind|quote|ok|yes)\s*\.?\s*$", re.I
+    r"^\s*(?:write|accept(?:able|ed)?|approve|eligible|bind|quote|ok|yes|standard|normal|"
+    r"(?:write\s+|written\s+)?as\s+written|no\s+action|none|n/?a|[-–—]+|"
+    r"(?:within|inside)\s+(?:\w+\s+)?(?:authority|appetite|guidelines?))\s*\.?\s*$",
+    re.I,
+)
+#: A band's lower bound before its upper one: "over $2.5M to $5M", "above 10 up to 20".
+_BAND = re.compile(
+    r"^(?P<lo>(?:over|above|more\s+than|greater\s+than|exceeding|from)\s+\S+(?:\s+[a-z]+)?)"
+    r"\s+(?:to|through|up\s+to|-|–)\s+(?P<hi>\S.*)$",
+    re.I,
+)
+_LOWER_ONLY = re.compile(
+    r"^(?:over|above|more\s+than|greater\s+than|exceeding)\b|\b(?:and|or)\s+(?:over|above|more)$|\+$",
+    re.I,
+)
+_UPPER_ONLY = re.compile(
+    r"^(?:up\s+to|under|below|less\s+than|not\s+over|at\s+most)\b|"
+    r"\b(?:and|or)\s+(?:under|below|less)$",
+    re.I,
+)
+#: Where a range header's quantity ends: its first comparator word or number.
+_RANGE_START = re.compile(
+    r"\b(?:up\s+to|under|below|less|over|above|more|greater|exceeding|from|at\s+most|"
+    r"not\s+over)\b|[$\d]",
+    re.I,
 )
 #: "Write; 5% deductible required": an acceptance with what it requires after it.
 _ACCEPT_WITH = re.compile(
@@ -96,31 +120,82 @@ def _plain_row(header: list[str], cells: list[str]) -> str:
 
 
 def _grid_header(header: list[str], first_row: list[str]) -> bool:
-    """True for a grid: ranges across the header, a named value and actions in each row."""
+    """True for a grid: ranges across the header, a named value and actions in each row.
+
+    Each cell of the first row is an action or a plain acceptance ("Within authority"),
+    and at least one is an action.
+    """
     return (
         len(header) >= 3
         and not re.search(r"\d", header[0])
         and all(re.search(r"\d", h) for h in header[1:])
         and not re.search(r"\d", first_row[0])
-        and all(_ACTION_WORD.search(c) for c in first_row[1:])
+        and all(_ACTION_WORD.search(c) or _PLAIN_ACCEPT.match(c) for c in first_row[1:])
+        and any(_ACTION_WORD.search(c) and not _PLAIN_ACCEPT.match(c) for c in first_row[1:])
     )
 
 
+def _bands(header: list[str]) -> list[tuple[str | None, str | None]]:
+    """Each range column as (lower bound, upper bound) phrases; None where it is open.
+
+    The quantity the first range names ("TIV up to $2.5M" -> "TIV") is repeated in the
+    columns that leave it out ("over $5M" -> "TIV over $5M"). A column whose bounds
+    cannot be told apart keeps its text as both bounds.
+    """
+    first = header[1]
+    start = _RANGE_START.search(first)
+    measure = first[: start.start()].strip() if start else ""
+    bands: list[tuple[str | None, str | None]] = []
+    for column in header[1:]:
+        word = column.split()[0]
+        text = column if word.isupper() else column[0].lower() + column[1:]
+        named = bool(measure) and measure.lower() in text.lower()
+        prefix = "" if named or not measure else f"{measure} "
+        band = _BAND.match(text)
+        if band:
+            hi = band.group("hi")
+            bands.append((f"{prefix}{band.group('lo')}", f"{prefix}up to {hi}"))
+        elif _LOWER_ONLY.search(text):
+            bands.append((f"{prefix}{text}", None))
+        elif _UPPER_ONLY.search(text):
+            bands.append((None, f"{prefix}{text}"))
+        else:
+            bands.append((f"{prefix}{text}", f"{prefix}{text}"))
+    return bands
+
+
 def _grid_cells(header: list[str], cells: list[str]) -> list[str]:
-    """One sentence per cell of a grid row that states more than a plain acceptance."""
+    """One sentence per run of adjacent cells of a grid row with the same action.
+
+    Plain acceptances state no rule. A run of equal actions over neighbouring ranges is
+    one rule from the first range's lower bound to the last one's upper bound.
+    """
     if re.search(r"\d", cells[0]):
         return []
+    bands = _bands(header)
     sentences: list[str] = []
-    for column, cell in zip(header[1:], cells[1:], strict=True):
+    runs: list[tuple[str, int, int]] = []  # (action cell, first column, last column)
+    for i, cell in enumerate(cells[1:]):
         if _PLAIN_ACCEPT.match(cell) or not _ACTION_WORD.search(cell):
             continue
+        if runs and runs[-1][2] == i - 1 and _same(runs[-1][0], cell):
+            runs[-1] = (runs[-1][0], runs[-1][1], i)
+        else:
+            runs.append((cell, i, i))
+    for cell, first, last in runs:
+        lo, hi = bands[first][0], bands[last][1]
+        rng = ", ".join(p for p in dict.fromkeys((lo, hi)) if p)
         accepted = _ACCEPT_WITH.match(cell)
         rest = _REQUIRED.sub("", accepted.group("rest")) if accepted else ""
         action = f"write subject to {rest}" if accepted else cell
         action = action.replace(";", ",").rstrip(" .")
-        rng = column[0].lower() + column[1:]
-        sentences.append(f"{header[0]} {cells[0].lower()}, {rng}: {action}.")
+        label = f"{header[0]} {cells[0].lower()}"
+        sentences.append(f"{label}, {rng}: {action}." if rng else f"{label}: {action}.")
     return sentences
+
+
+def _same(a: str, b: str) -> bool:
+    return re.sub(r"\W+", " ", a).strip().lower() == re.sub(r"\W+", " ", b).strip().lower()
 
 
 def _action_columns(header: list[str]) -> list[int]:

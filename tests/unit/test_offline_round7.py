@@ -1,0 +1,97 @@
+"""Round 7: banded grid tables, on an invented dictionary.
+
+Every field and sentence below is made up for these tests (a kite-works / ferry-dock
+dictionary no dataset has). A grid whose columns are bands of one quantity gives one rule
+per run of equal actions; a cell that keeps the risk within authority states no rule; the
+quantity named in the first band carries to the bands that leave it out.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from agents.offline.tables import table_rows
+from schemas.fields import DataDictionary
+from tests.rules import condition_set
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, LRO, GL"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Class of business, lower case (e.g. 'kite works', 'ferry dock', "
+        "'bell foundry', 'rope walk')",
+    },
+    "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter US state"},
+    "annual_payroll_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["payroll", "annual payroll"],
+        "description": "Annual payroll in USD",
+    },
+}
+
+BANDED = """The grid below sets GL treatment by class and payroll.
+
+| Class | Payroll up to $400K | over $400K to $900K | over $900K |
+| --- | --- | --- | --- |
+| kite works, rope walk | within authority | refer | decline |
+| ferry dock | within authority | refer | refer |
+| bell foundry | refer | decline | decline |
+"""
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+
+
+def test_a_banded_grid_reads_one_sentence_per_run_of_equal_actions() -> None:
+    lines = [line for line in table_rows(BANDED.splitlines()) if line.startswith("Class")]
+    assert lines == [
+        "Class kite works, rope walk, Payroll over $400K, Payroll up to $900K: refer.",
+        "Class kite works, rope walk, Payroll over $900K: decline.",
+        "Class ferry dock, Payroll over $400K: refer.",
+        "Class bell foundry, payroll up to $400K: refer.",
+        "Class bell foundry, Payroll over $400K: decline.",
+    ]
+
+
+def test_a_banded_grid_gives_class_and_band_rules(extractor: OfflineExtractor) -> None:
+    got = {(r.action, frozenset(condition_set(r))) for r in extractor.extract(BANDED)}
+    pair = ("kite works", "rope walk")
+    assert got == {
+        (
+            "refer",
+            frozenset(
+                {
+                    ("occupancy", "in", pair),
+                    ("annual_payroll_usd", "gt", 400000),
+                    ("annual_payroll_usd", "lte", 900000),
+                }
+            ),
+        ),
+        ("decline", frozenset({("occupancy", "in", pair), ("annual_payroll_usd", "gt", 900000)})),
+        (
+            "refer",
+            frozenset({("occupancy", "eq", "ferry dock"), ("annual_payroll_usd", "gt", 400000)}),
+        ),
+        (
+            "refer",
+            frozenset({("occupancy", "eq", "bell foundry"), ("annual_payroll_usd", "lte", 400000)}),
+        ),
+        (
+            "decline",
+            frozenset({("occupancy", "eq", "bell foundry"), ("annual_payroll_usd", "gt", 400000)}),
+        ),
+    }
+
+
+def test_a_row_of_acceptances_states_no_rule() -> None:
+    grid = [
+        "| Class | Payroll up to $400K | over $400K |",
+        "| ferry dock | within authority | refer |",
+        "| rope walk | within authority | standard |",
+    ]
+    assert table_rows(grid) == ["Class ferry dock, Payroll over $400K: refer."]
