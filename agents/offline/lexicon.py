@@ -318,10 +318,11 @@ REASON_SPAN = re.compile(
 SOFT_LIMIT_CUE = re.compile(
     r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved?|accept(?:ed)?|allowed|written|"
     r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed off|sign off|"
-    r"signs off|granted|extended|made)\s+(?:\w+\s+){0,3}?(?:up|down) to|"
+    r"signs off|granted|extended|made|let|pushed|waved|okayed|tolerated|lived with)\s+"
+    r"(?:\w+\s+){0,3}?(?:up|down) to|"
     r"as (?:high|low|many|much|far) as|"
-    # "exceptions run up to 30": the exceptions' reach, whatever the verb
-    r"exceptions?\s+(?:\w+\s+){0,2}?(?:up|down) to)\s+",
+    # "exceptions run up to 30", "approvals up to 80 have been accepted": their reach
+    r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to)\s+",
     re.I,
 )
 AGE_EXCEPTION = re.compile(

@@ -58,6 +58,12 @@ _LEASED_TO = re.compile(
     r"(?:tenants?|occupants?|lessees?)\b",
     re.I,
 )
+#: "Decline GL for hookah lounges in CA": a class the dictionary lists, after "for".
+_FOR_CLASS = re.compile(
+    r"\bfor\s+(?:all\s+|any\s+|the\s+)?(?P<name>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"(?=\s+(?:in|located|that|which|where|whose|with|on)\b|\s*[.,;:]|\s*$)",
+    re.I,
+)
 #: "'bale' means ...", "A hot desk is defined as ...": a definition names no class.
 _DEFINITION = re.compile(
     r"^\s*(?:(?:[\w-]+\s+){0,2}definitions?\s*:\s*)?(?:[\"'‘“][^\"'’”]{1,40}[\"'’”]|"
@@ -198,6 +204,12 @@ class SubjectReader:
         issued = _ISSUED_TO.search(clause)
         if issued:
             return self._plural_list(issued.group("list"))
+        for found in _FOR_CLASS.finditer(clause):  # "decline GL for hookah lounges in CA"
+            name = found.group("name")
+            value = self._clean(name)
+            said = [stem(w) for w in name.lower().split()]
+            if value and value in self.example_set and said == [stem(w) for w in value.split()]:
+                return [value]
         leased = _LEASED_TO.search(clause)
         value = self._clean(leased.group("name")) if leased else None
         return [value] if value else []

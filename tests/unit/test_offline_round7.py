@@ -3,7 +3,9 @@
 Every field and sentence below is made up for these tests (a kite-works / ferry-dock
 dictionary no dataset has). A grid whose columns are bands of one quantity gives one rule
 per run of equal actions; a cell that keeps the risk within authority states no rule; the
-quantity named in the first band carries to the bands that leave it out.
+quantity named in the first band carries to the bands that leave it out. Practice that let
+risks through "up to" a figure, or approvals "up to" it, sets a soft limit; a listed class
+after "for" scopes the rule.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ FIELDS = {
         "'bell foundry', 'rope walk')",
     },
     "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter US state"},
+    "dock_slips": {
+        "type": "int",
+        "unit": "slips",
+        "synonyms": ["slips", "berths"],
+        "description": "Number of boat slips at the dock",
+    },
     "annual_payroll_usd": {
         "type": "float",
         "unit": "USD",
@@ -95,3 +103,34 @@ def test_a_row_of_acceptances_states_no_rule() -> None:
         "| rope walk | within authority | standard |",
     ]
     assert table_rows(grid) == ["Class ferry dock, Payroll over $400K: refer."]
+
+
+@pytest.mark.parametrize(
+    "practice",
+    [
+        "I've let docks with up to forty-five slips through when the operator was established.",
+        "Approvals up to 45 slips have been accepted where the harbour master signed off.",
+    ],
+)
+def test_practice_up_to_a_figure_is_a_soft_limit(
+    extractor: OfflineExtractor, practice: str
+) -> None:
+    text = f"Ferry docks with more than 30 slips are referred. {practice}"
+    (rule,) = extractor.extract(text, source_type="sme")
+    assert (rule.action, rule.soft_limit) == ("refer", 45)
+    assert ("dock_slips", "gt", 30) in condition_set(rule)
+
+
+def test_a_listed_class_after_for_scopes_the_rule(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract("Decline GL for rope walks in CA, NY and MA.")
+    assert condition_set(rule) == {
+        ("occupancy", "eq", "rope walk"),
+        ("state", "in", ("CA", "NY", "MA")),
+    }
+
+
+def test_a_phrase_after_for_that_is_no_listed_class_scopes_nothing(
+    extractor: OfflineExtractor,
+) -> None:
+    (rule,) = extractor.extract("Decline GL for a walk class in NY.")
+    assert condition_set(rule) == {("state", "eq", "NY")}
