@@ -8,12 +8,7 @@ memory imports it. `GraphMemory`'s default ontology, ``"underwriting"``, is load
 from `memory.underwriting.ontology` by name on first use.
 """
 
-from memory.underwriting.analytics import (
-    DecisionPath,
-    GraphAnalytics,
-    RuleHit,
-    canonical_product,
-)
+from memory.underwriting.analytics import GraphAnalytics
 from memory.underwriting.condition_kind import condition_index
 from memory.underwriting.conditions import ConditionIndex, equal, holds, is_number
 from memory.underwriting.focused import draw_neighbourhood
@@ -31,6 +26,7 @@ from memory.underwriting.ontology import (
     SOURCE_TYPES,
     UNDERWRITING,
 )
+from memory.underwriting.paths import DecisionPath, RuleHit, canonical_product
 from memory.underwriting.risk import (
     CHECK_LIMIT,
     TRACE_LIMIT,

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memory.backend.readcache import read_cache
-from memory.underwriting.analytics import canonical_product
 from memory.underwriting.claims import document_versions
 from memory.underwriting.condition_kind import condition_index
+from memory.underwriting.paths import canonical_product
 from schemas.rules import ExtractedRule, iso_day
 
 if TYPE_CHECKING:
@@ -93,9 +93,7 @@ async def _every_rule(memory: GraphMemory, namespace: Namespace) -> list[list[Ex
     return found
 
 
-async def rule_history(
-    memory: GraphMemory, namespace: Namespace, name: str
-) -> list[ExtractedRule]:
+async def rule_history(memory: GraphMemory, namespace: Namespace, name: str) -> list[ExtractedRule]:
     """A rule's versions, oldest first ([] for an unknown rule)."""
     rows = await memory.db.query(namespace.group_id, _ONE_RULE, {"name": name}, read_only=True)
     return _versions(rows[0]) if rows else []

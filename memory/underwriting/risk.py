@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.underwriting.analytics import DecisionPath, GraphAnalytics, RuleHit
+from memory.underwriting.analytics import GraphAnalytics
+from memory.underwriting.paths import DecisionPath, RuleHit
 
 if TYPE_CHECKING:
     from memory.graph import GraphMemory
