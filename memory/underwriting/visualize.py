@@ -11,13 +11,9 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memory.model import EntityRecord, RelationshipRecord
-
-if TYPE_CHECKING:
-
-    pass
 
 COLOURS = {
     "RiskFactor": "#d62728",
