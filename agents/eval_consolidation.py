@@ -124,9 +124,7 @@ async def _ingest(
     }
 
 
-def score_rules(
-    gold: Sequence[dict[str, Any]], stored: Sequence[ExtractedRule]
-) -> dict[str, Any]:
+def score_rules(gold: Sequence[dict[str, Any]], stored: Sequence[ExtractedRule]) -> dict[str, Any]:
     """Score the stored current rules against the gold versions (see the module)."""
     current = [g for g in gold if g.get("valid_to") is None]
     ended = {(_sig(g), _terms(g)) for g in gold if g.get("valid_to") is not None}

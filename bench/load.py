@@ -86,8 +86,9 @@ def start_servers(count: int, env: dict[str, str], timeout: float = 120.0) -> Se
     servers = Servers(port, [])
     for _ in range(count):
         servers.processes.append(
-            subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)  # fmt: skip
+            subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )  # fmt: skip
         )
     deadline = time.monotonic() + timeout
     while True:
@@ -197,9 +198,7 @@ async def measure(
         "p95_ms": percentile(latencies, 95),
         "server_cpu_s": [round(b - a, 2) for a, b in zip(server_cpu, servers.cpu(), strict=True)],
         "db_cpu_s": round(_cpu_seconds(db_pid) - db_cpu, 2) if db_pid else None,
-        "client_cpu_s": round(
-            after.ru_utime + after.ru_stime - own.ru_utime - own.ru_stime, 2
-        ),
+        "client_cpu_s": round(after.ru_utime + after.ru_stime - own.ru_utime - own.ru_stime, 2),
     }
 
 
@@ -288,8 +287,8 @@ def load_section(results: dict[str, Any], command: str) -> str:
         )
     lines += [
         "",
-        "\"x one client\" compares with one client on the same number of servers; "
-        "\"cores used\" is all the CPU above over the window: what the measured "
+        '"x one client" compares with one client on the same number of servers; '
+        '"cores used" is all the CPU above over the window: what the measured '
         "processes got of the machine (other jobs on a shared machine take the rest).",
         LOAD_END,
     ]

@@ -63,9 +63,7 @@ class Node:
         return "\n".join(text.splitlines()[-lines:])
 
 
-def start_node(
-    directory: Path, *, cluster: bool = False, replica_of: Node | None = None
-) -> Node:
+def start_node(directory: Path, *, cluster: bool = False, replica_of: Node | None = None) -> Node:
     """Start one node in `directory` on a free loopback port and wait until it answers."""
     directory.mkdir(parents=True, exist_ok=True)
     port, bus_port = free_port(), free_port() if cluster else 0

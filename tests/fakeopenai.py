@@ -250,7 +250,7 @@ class FakeOpenAI:
             malformed = True
         if kind == "embeddings":
             return 200, {}, self._embeddings(body)
-        schema = ((body.get("response_format") or {}).get("json_schema") or {})
+        schema = (body.get("response_format") or {}).get("json_schema") or {}
         if schema.get("strict"):
             problems = strict_schema_problems(schema.get("schema"))
             if problems:

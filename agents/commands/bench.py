@@ -89,8 +89,14 @@ def run_load_test(args: argparse.Namespace) -> int:
     settings = Settings(ATHENA_DATA_DIR=data_dir, FALKORDB_URL=args.falkordb_url)
     try:
         results = asyncio.run(
-            run_load(settings, datasets[0], env, levels=clients, server_counts=servers,
-                     seconds=args.seconds)  # fmt: skip
+            run_load(
+                settings,
+                datasets[0],
+                env,
+                levels=clients,
+                server_counts=servers,
+                seconds=args.seconds,
+            )  # fmt: skip
         )
     finally:
         if not args.falkordb_url:

@@ -205,7 +205,7 @@ class RuleRevision:
 
 
 def direction_of(operator: str) -> str | None:
-    """"upper" for gt / gte, "lower" for lt / lte, None for an operator with no direction."""
+    """The direction of an operator: "upper" for gt / gte, "lower" for lt / lte, else None."""
     return "upper" if operator in _UPPER else "lower" if operator in _LOWER else None
 
 

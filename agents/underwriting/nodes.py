@@ -234,9 +234,7 @@ def _cited(state: State, names: list[str]) -> list[CitedRule]:
                 outcome=evaluation["outcome"],
                 why=evaluation["why"],
                 source=rules[name].get("source") or "unknown",
-                sources=list(
-                    dict.fromkeys(s["source"] for s in rules[name].get("sources") or [])
-                ),
+                sources=list(dict.fromkeys(s["source"] for s in rules[name].get("sources") or [])),
             )
         )
     return cited

@@ -426,8 +426,7 @@ class Database:
             f"efConstruction: {VECTOR_EF_CONSTRUCTION}, efRuntime: {VECTOR_EF_RUNTIME}}}"
         )
         query = (
-            "CREATE VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding) "
-            f"OPTIONS {options}"
+            f"CREATE VECTOR INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_embedding) OPTIONS {options}"
         )
         try:
             await self.call(lambda: self.client.select_graph(group_id).query(query))
@@ -445,8 +444,7 @@ class Database:
         if group_id not in self._vector_indexed:
             rows = await self.query(
                 group_id,
-                "CALL db.indexes() YIELD label, properties, types "
-                "RETURN label, properties, types",
+                "CALL db.indexes() YIELD label, properties, types RETURN label, properties, types",
                 primary=True,
             )
             self._vector_indexed[group_id] = any(
@@ -496,9 +494,7 @@ class Database:
 
         return list(await self.call(run))
 
-    async def delete_graph(
-        self, group_id: str, commands: Sequence[Sequence[Any]] = ()
-    ) -> bool:
+    async def delete_graph(self, group_id: str, commands: Sequence[Sequence[Any]] = ()) -> bool:
         """Delete one graph, running `commands` in the same transaction; False if absent."""
         if not await self.has_graph(group_id):
             return False

@@ -33,9 +33,15 @@ GRAPHITI_INDEXES = (
     + "(n.content, n.source, n.source_description, n.group_id)"
     + _OPTIONS
     + _STOPWORDS,
-    "CREATE FULLTEXT INDEX FOR (n:Entity)" + _ON + "(n.name, n.summary, n.group_id)" + _OPTIONS
+    "CREATE FULLTEXT INDEX FOR (n:Entity)"
+    + _ON
+    + "(n.name, n.summary, n.group_id)"
+    + _OPTIONS
     + _STOPWORDS,
-    "CREATE FULLTEXT INDEX FOR (n:Community)" + _ON + "(n.name, n.group_id)" + _OPTIONS
+    "CREATE FULLTEXT INDEX FOR (n:Community)"
+    + _ON
+    + "(n.name, n.group_id)"
+    + _OPTIONS
     + _STOPWORDS,
     "CREATE FULLTEXT INDEX FOR ()-[e:RELATES_TO]-() ON (e.name, e.fact, e.group_id)",
 )

@@ -232,8 +232,9 @@ def _plan_imported_edge(
     memory: Store, ns: Namespace, plan: Plan, nodes: dict[str, NodeState], item: dict[str, Any]
 ) -> None:
     """Plan one exported edge; an old version gets a version uuid beside the current one."""
-    ends = tuple(memory.entity_key(ns, item[end]["label"], item[end]["name"])
-                 for end in ("source", "target"))
+    ends = tuple(
+        memory.entity_key(ns, item[end]["label"], item[end]["name"]) for end in ("source", "target")
+    )
     for key in ends:
         if key not in nodes:
             raise ValueError(f"export edge names an entity it does not list: {key!r}")

@@ -204,8 +204,13 @@ async def test_two_worker_processes_share_the_queue(
         command = [sys.executable, "-m", "agents.cli", "worker", "--drain", "--queue", queue_name,
                    "--pause-after-write", "0.3"]  # fmt: skip
         workers = [
-            subprocess.Popen([*command, "--name", f"w{i}"], cwd=ROOT, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+            subprocess.Popen(
+                [*command, "--name", f"w{i}"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )  # fmt: skip
             for i in range(2)
         ]
         try:

@@ -207,7 +207,9 @@ def test_routes_are_served_by_name_and_survive_a_snapshot() -> None:
         routes = served.routes_named(["Hot Work", "Unread", "Bare", "Nobody"])
         assert routes == {
             "Hot Work": (
-                ("TRIGGERS", "Welding"), ("DERIVED_FROM", "Manual"), ("RESULTS_IN", "Refer"),
+                ("TRIGGERS", "Welding"),
+                ("DERIVED_FROM", "Manual"),
+                ("RESULTS_IN", "Refer"),
             ),
             "Bare": (),
         }

@@ -104,9 +104,7 @@ def test_a_restatement_adds_its_text_and_changes_nothing_else() -> None:
     first, second = rule.versions
     assert second.valid_from == "2023-05-01" and [s.text_id for s in second.sources] == ["m", "t"]
     assert second.model_copy(update={"sources": [], "valid_from": None, "date": None}) == (
-        first.model_copy(
-            update={"sources": [], "valid_from": None, "date": None, "valid_to": None}
-        )
+        first.model_copy(update={"sources": [], "valid_from": None, "date": None, "valid_to": None})
     )
 
 
@@ -586,9 +584,7 @@ def test_a_settled_conflict_stays_on_the_versions_it_was_open_on() -> None:
     bulletin = claim("c", "2025-02-03", "compliance", action="refer", limit=10_000)
     rules = consolidate([one, other, bulletin])
     assert [r.current.conditions[0].value for r in rules if r.current] == [10_000]
-    flagged = {
-        tuple(sorted(c.text_ids)) for r in rules for v in r.versions for c in v.conflicts
-    }
+    flagged = {tuple(sorted(c.text_ids)) for r in rules for v in r.versions for c in v.conflicts}
     assert flagged == {("a", "b")}
     assert all(not r.current.conflicts for r in rules if r.current)
 
