@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 from langchain_core.messages import AIMessage, ToolMessage
@@ -27,12 +25,21 @@ from agents.ingestion.context import Context
 from agents.ingestion.loaders import normalise_texts
 from agents.ingestion.matching import EntityMatcher
 from agents.ingestion.practice import known_rules, with_practice
+from agents.ingestion.resolve import (
+    chat_model_of,
+    fields_of,
+    memory_of,
+    mode_of,
+    model_settings_of,
+    namespace_of,
+    settings_of,
+)
 from agents.ingestion.state import IngestionState
 from agents.llm import Usage, describe, first_line, model_errors, total_cost
-from memory import GraphMemory, Namespace, Settings, load_settings
+from memory import GraphMemory
 from memory.underwriting import UNDERWRITING
 from prompts.relationship import build_relationship_messages
-from schemas.fields import DataDictionary, load_data_dictionary
+from schemas.fields import DataDictionary
 from schemas.ingestion import (
     IngestionReport,
     KnowledgeText,
@@ -45,64 +52,6 @@ from schemas.rules import ExtractedRule
 from tools import ToolContext, create_memory_tools
 
 logger = logging.getLogger(__name__)
-
-
-def settings_of(ctx: Context) -> Settings:
-    """Return the run's settings (loaded from the environment when not given)."""
-    return ctx.settings or load_settings()
-
-
-def namespace_of(ctx: Context) -> Namespace:
-    """Return the run's namespace."""
-    return Namespace.parse(ctx.namespace or settings_of(ctx).namespace)
-
-
-def fields_of(ctx: Context) -> DataDictionary:
-    """Return the run's data dictionary."""
-    return ctx.fields or load_data_dictionary(settings_of(ctx).fields_path)
-
-
-def model_settings_of(ctx: Context) -> Settings:
-    """Return the settings the model factories see: the run's mode and model names applied.
-
-    Raises:
-        ValueError: `mode` is ``llm`` but there is neither an `OPENAI_API_KEY` nor a chat model.
-    """
-    settings = settings_of(ctx)
-    update: dict[str, Any] = {}
-    if ctx.mode == "offline":
-        update["openai_api_key"] = None  # the models only; the memory keeps its embedder
-    elif ctx.mode == "llm" and ctx.chat_model is None and not settings.llm_enabled:
-        raise ValueError("ingestion mode 'llm' needs OPENAI_API_KEY or an injected chat_model")
-    if ctx.llm_model:
-        update["llm_model"] = ctx.llm_model
-    if ctx.extraction_model:
-        update["extraction_model"] = ctx.extraction_model
-    return settings.model_copy(update=update) if update else settings
-
-
-def mode_of(ctx: Context) -> str:
-    """Return `llm` or `offline` for the run."""
-    if ctx.extractor is not None:
-        return ctx.extractor.mode
-    if ctx.chat_model is not None and ctx.mode != "offline":
-        return "llm"
-    return models.mode(model_settings_of(ctx))
-
-
-def _chat_model_of(ctx: Context) -> Any:
-    """Return the injected chat model unless the run is forced offline."""
-    return None if ctx.mode == "offline" else ctx.chat_model
-
-
-@asynccontextmanager
-async def memory_of(ctx: Context) -> AsyncIterator[GraphMemory]:
-    """Yield the injected memory, or one opened from the settings for this node."""
-    if ctx.memory is not None:
-        yield ctx.memory
-        return
-    async with GraphMemory(settings_of(ctx)) as memory:
-        yield memory
 
 
 def _stamp(rule: ExtractedRule, text: KnowledgeText) -> ExtractedRule:
@@ -142,7 +91,7 @@ async def _extract(
     """
     settings = model_settings_of(ctx)
     extractor = ctx.extractor or models.rule_extractor(
-        settings, fields_of(ctx), chat_model=_chat_model_of(ctx)
+        settings, fields_of(ctx), chat_model=chat_model_of(ctx)
     )
     todo = [t for t in texts if t.text.strip()]
     warnings = [f"text {t.id!r} is empty: nothing to extract" for t in texts if not t.text.strip()]
@@ -267,7 +216,7 @@ async def relationship_agent(state: IngestionState, runtime: Runtime[Context]) -
     settings = model_settings_of(ctx)
     async with memory_of(ctx) as memory:
         model = models.tool_calling_model(
-            settings, _tools(memory, ctx, state), chat_model=_chat_model_of(ctx)
+            settings, _tools(memory, ctx, state), chat_model=chat_model_of(ctx)
         )
     try:
         reply = await model.ainvoke(messages)
@@ -286,7 +235,7 @@ async def relationship_agent(state: IngestionState, runtime: Runtime[Context]) -
         }
     usage = Usage()
     # The offline planner is no model: it makes no request and costs nothing.
-    called = _chat_model_of(ctx) is not None or settings.llm_enabled
+    called = chat_model_of(ctx) is not None or settings.llm_enabled
     if called and isinstance(reply, AIMessage):
         usage.add_message(reply, settings.llm_model)
     return {

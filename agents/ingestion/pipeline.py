@@ -183,7 +183,7 @@ class IngestionPipeline:
         if self.mode != "llm" or any(b.get("rules") for b in batches):
             return None
         from agents.ingestion.bulk import ingested_ids
-        from agents.ingestion.nodes import fields_of, model_settings_of
+        from agents.ingestion.resolve import fields_of, model_settings_of
 
         ctx = self.context
         extractor = ctx.extractor or models.rule_extractor(

@@ -46,7 +46,7 @@ def test_ingestion_mode_and_model_names_reach_the_model_factories() -> None:
     import pytest
 
     from agents import IngestionContext
-    from agents.ingestion.nodes import mode_of, model_settings_of
+    from agents.ingestion.resolve import mode_of, model_settings_of
     from memory import Settings
 
     keyed = Settings(OPENAI_API_KEY="sk-test", ATHENA_DATA_DIR="/tmp/unused")
