@@ -66,3 +66,21 @@ MORE_ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 ANY_OTHER = re.compile(
     r"\b(?:any|all|every|each|an?)\s+other\s+(?!than\b)[a-z][\w-]*|\bother than\b", re.I
 )
+
+#: "a locked, fenced yard is the accepted mitigant": the clause names a mitigant of the
+#: rule before it.
+NAMED_MITIGANT = re.compile(
+    r"\b(?:is|are|counts? as|serves? as|qualif(?:y|ies) as|(?:accepted|recogni[sz]ed|"
+    r"treated|taken) as)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?:[\w-]+\s+){0,2}?mitigants?\b",
+    re.I,
+)
+
+#: "What makes you comfortable going past 60?", "What do you need to see?": a question
+#: whose answer names what lets the rule give way.
+ASKS_MITIGANT = re.compile(
+    r"\b(?:what|anything|is there anything|which)\b[^?]*\b(?:comfortable|makes? it easy|"
+    r"makes? it easier|need to see|want to see|look for|would help|helps?|change your mind|"
+    r"mitigat\w*|make up for|offsets?|gets? (?:it|you) (?:over|past|there)|"
+    r"let (?:it|them) through)\b[^?]*\?\s*$",
+    re.I,
+)

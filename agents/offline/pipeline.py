@@ -52,6 +52,7 @@ class TextReader:
         self._accepted: _Pending | None = None  # the previous sentence's accepted range
         self._dangling: tuple[int, _Pending] | None = None  # conditions no clause acted on
         self._bridged: _Pending | None = None  # dangling conditions kept over a comment
+        self._asked_mitigant = False  # the question before asked what lets a rule give way
 
     def read(self, sentences: list[Sentence]) -> list[RuleDraft]:
         """Read all sentences and return the drafts found.
@@ -69,8 +70,13 @@ class TextReader:
                 for s in sentences[max(0, sentence.index - _CONTEXT_SENTENCES) : sentence.index]
             )
             if sentence.is_question:
+                self._asked_mitigant = bool(lxd.ASKS_MITIGANT.search(sentence.text))
                 continue
             self._current = sentence.index
+            if self._asked_mitigant:  # "What do you need to see?" "Hold-harmless letters."
+                self._asked_mitigant = False
+                fields = self.analyzer.mitigant_fields(sentence.text)
+                self._attach(fields, [sentence.text] if fields else [])
             if sentence.is_case_label or sentence.is_example:  # "QA: ... up to 14 feet"
                 self._evidence(sentence)
                 continue
@@ -98,6 +104,11 @@ class TextReader:
             if subject_only(clause, clauses[i + 1] if i + 1 < len(clauses) else None):
                 clause = f"{clause} are"  # ends the subject noun phrase
             done.append(clause)
+            if self.drafts and lxd.NAMED_MITIGANT.search(clause):
+                fields = self.analyzer.mitigant_fields(clause)
+                if fields:  # "...; a fenced yard is the accepted mitigant"
+                    self._attach(fields, [clause])
+                    continue
             if self._waiver(clause, sentence, waived):
                 pending, waived = None, True
                 continue

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from agents.offline.clauses import ClauseAnalyzer
+from agents.offline.lexicon_discourse import ASKS_MITIGANT, NAMED_MITIGANT
 from agents.offline.textproc import Sentence
 from schemas.rules import ExtractedRule
 
@@ -111,13 +112,21 @@ def read_reliefs(
         ("if ..., I approve") or crediting approvals to it ("... carried the approvals").
     """
     found: list[ExtractedRule] = []
+    asked = False  # the question before asked what lets the rule give way
     for sentence in sentences:
         text = sentence.text
+        answers, asked = asked and not sentence.is_question, False
+        if sentence.is_question:
+            asked = bool(ASKS_MITIGANT.search(text))
+            continue
         waived = _WAIVED.search(text)
-        if sentence.is_question or (sentence.index in used and waived is None):
+        if sentence.index in used and waived is None:
             continue
         relieves = bool(_CONDITIONAL.search(text) and _RELIEF.search(text))
-        if not (relieves or waived or _CREDITED.search(text)) or _NOT_RELIEF.search(text):
+        named = answers or bool(NAMED_MITIGANT.search(text))
+        if not (relieves or named or waived or _CREDITED.search(text)):
+            continue
+        if _NOT_RELIEF.search(text):
             continue
         fields = analyzer.mitigant_fields(text[waived.end() :] if waived else text)
         if not fields:

@@ -5,7 +5,9 @@ dictionary no dataset has). A grid whose columns are bands of one quantity gives
 per run of equal actions; a cell that keeps the risk within authority states no rule; the
 quantity named in the first band carries to the bands that leave it out. Practice that let
 risks through "up to" a figure, or approvals "up to" it, sets a soft limit; a listed class
-after "for" scopes the rule.
+after "for" scopes the rule. A protection called a mitigant, or named in answer to "what do
+you need to see?", is the mitigant of the rule before it (or, in practice with no rule, a
+relief).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from agents.offline.extractor import OfflineExtractor
+from agents.offline.relief import is_relief
 from agents.offline.tables import table_rows
 from schemas.fields import DataDictionary
 from tests.rules import condition_set
@@ -31,6 +34,11 @@ FIELDS = {
         "unit": "slips",
         "synonyms": ["slips", "berths"],
         "description": "Number of boat slips at the dock",
+    },
+    "night_watch": {
+        "type": "bool",
+        "synonyms": ["night watch", "dock watchman"],
+        "description": "A watchman guards the dock every night",
     },
     "annual_payroll_usd": {
         "type": "float",
@@ -134,3 +142,37 @@ def test_a_phrase_after_for_that_is_no_listed_class_scopes_nothing(
 ) -> None:
     (rule,) = extractor.extract("Decline GL for a walk class in NY.")
     assert condition_set(rule) == {("state", "eq", "NY")}
+
+
+SLIP_RULE = "Ferry docks with more than 30 slips are referred"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{SLIP_RULE}; a night watch on the dock is the accepted mitigant.",
+        f"{SLIP_RULE}. A night watch on the dock is a recognised mitigant.",
+        f"{SLIP_RULE}.\nQ: What makes you comfortable past 30?\nA: A night watch on the dock.",
+    ],
+)
+def test_a_protection_called_a_mitigant_or_asked_for_is_the_rules_mitigant(
+    extractor: OfflineExtractor, text: str
+) -> None:
+    (rule,) = extractor.extract(text, source_type="manual")
+    assert ("dock_slips", "gt", 30) in condition_set(rule)
+    assert rule.mitigant_fields == ["night_watch"]
+
+
+def test_an_answer_to_another_question_names_no_mitigant(extractor: OfflineExtractor) -> None:
+    text = f"{SLIP_RULE}.\nQ: And the staff?\nA: A night watch on the dock."
+    (rule,) = extractor.extract(text, source_type="manual")
+    assert rule.mitigant_fields == []
+
+
+def test_practice_naming_what_it_needs_to_see_is_a_relief(extractor: OfflineExtractor) -> None:
+    text = (
+        "Q: The manual refers docks past 30 slips. What do you need to see?\n"
+        "A: A night watch on the dock. Those go through with conditions."
+    )
+    reliefs = [r for r in extractor.extract(text, source_type="sme") if is_relief(r)]
+    assert [r.mitigant_fields for r in reliefs] == [["night_watch"]]
