@@ -104,6 +104,7 @@ NON_BUSINESS_WORDS = frozenset(
     even just also really honestly simply merely then there here
     manual manuals handbook handbooks supplement supplements bulletin bulletins guideline
     guidelines circular circulars section sections chapter chapters appendix
+    renewal renewals term terms reinsurance insurance
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.
@@ -119,6 +120,7 @@ GENERIC_HEADS = frozenset(
     """
     store stores shop shops facility facilities establishment establishments venue venues
     center centers centre centres outlet outlets place places space spaces plant plants
+    yard yards lot lots
     """.split()
 )
 #: Pieces, sides and points of things: never the head of a business class ("parts for

@@ -64,6 +64,11 @@ _FOR_CLASS = re.compile(
     r"(?=\s+(?:in|located|that|which|where|whose|with|on)\b|\s*[.,;:]|\s*$)",
     re.I,
 )
+#: Heads of a list of modifiers that names a kind of loss, not classes ("the assault,
+#: false-arrest and wrongful-death exposure").
+_EXPOSURE_HEADS = frozenset("exposure hazard liability loss claim peril".split())
+#: "Independently of volume, ...": a sentence adverb with its complement, before the subject.
+_LY_OF = re.compile(r"^[A-Za-z]+ly\s+(?:of|from)\s+[^,]{1,40},\s*", re.I)
 #: "'bale' means ...", "A hot desk is defined as ...": a definition names no class.
 _DEFINITION = re.compile(
     r"^\s*(?:(?:[\w-]+\s+){0,2}definitions?\s*:\s*)?(?:[\"'‘“][^\"'’”]{1,40}[\"'’”]|"
@@ -149,7 +154,10 @@ class SubjectReader:
             return []  # "With several fires active in the state, new business is ...": no subject
         if prep:
             text = text[prep.end() :]
+        text = _LY_OF.sub("", text)  # "Independently of volume, any stack ..."
         first = text.split()[0].lower() if text.split() else ""
+        if first in lxs.PRONOUNS:
+            return []  # "Those go through with conditions": no class named
         if first in _ACTION_VERBS and len(text.split()) > 1:
             text = text.split(None, 1)[1]
         elif first in _IMPERATIVE:
@@ -171,6 +179,9 @@ class SubjectReader:
 
     def _values(self, phrase: str) -> list[str]:
         items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*/\s*", phrase)]
+        head = singular(items[-1].split()[-1].lower()) if items[-1].split() else ""
+        if len(items) > 1 and head in _EXPOSURE_HEADS | lxs.DISCOURSE_NOUNS:
+            return []  # "the assault, false-arrest and wrongful-death exposure": modifiers
         values = [v for v in (self._clean(i) for i in items) if v]
         return list(dict.fromkeys(values))
 

@@ -7,7 +7,8 @@ quantity named in the first band carries to the bands that leave it out. Practic
 risks through "up to" a figure, or approvals "up to" it, sets a soft limit; a listed class
 after "for" scopes the rule. A protection called a mitigant, or named in answer to "what do
 you need to see?", is the mitigant of the rule before it (or, in practice with no rule, a
-relief).
+relief). A pronoun, a sentence adverb, a list of kinds of loss, a renewal or a bare yard
+names no business class.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import pytest
 
 from agents.offline.extractor import OfflineExtractor
 from agents.offline.relief import is_relief
+from agents.offline.subjects import SubjectReader
 from agents.offline.tables import table_rows
+from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
 from tests.rules import condition_set
 
@@ -176,3 +179,30 @@ def test_practice_naming_what_it_needs_to_see_is_a_relief(extractor: OfflineExtr
     )
     reliefs = [r for r in extractor.extract(text, source_type="sme") if is_relief(r)]
     assert [r.mitigant_fields for r in reliefs] == [["night_watch"]]
+
+
+@pytest.fixture(scope="module")
+def reader() -> SubjectReader:
+    return SubjectReader(FieldVocabulary(DataDictionary.model_validate({"fields": FIELDS})))
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Those go through with conditions.",
+        "Independently of size, any dock closer than 30 feet to a fuel tank is referred.",
+        "The collision, grounding and sinking exposure is outside appetite.",
+        "All such submissions, new and renewal, are declined.",
+        "A yard holding more than 200 coils of rope is referred.",
+    ],
+)
+def test_words_that_name_no_business_class(reader: SubjectReader, clause: str) -> None:
+    assert reader.read(clause) == []
+
+
+def test_a_list_of_classes_is_still_read(reader: SubjectReader) -> None:
+    assert reader.read("Kite works, rope walks and ferry docks are declined.") == [
+        "kite works",
+        "rope walk",
+        "ferry dock",
+    ]
