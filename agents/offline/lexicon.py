@@ -63,7 +63,7 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:must |shall |should |to )?(?:carry|carries|include|includes|attach|attaches|"
             r"add|adds|with|apply|applies|get|gets|take|takes) (?:an? |the )?"
-            r"[\w\s&/()-]{0,50}?exclusion\b|\bmust exclude\b|\bexclusion (?:endorsement )?"
+            r"[\w\s&/()'’-]{0,50}?exclusion\b|\bmust exclude\b|\bexclusion (?:endorsement )?"
             r"(?:is |must be |will be )?(?:attached|required|mandatory|applies|applied|added|"
             r"included)\b|"
             r"\bexclude[sd]? (?:the )?"

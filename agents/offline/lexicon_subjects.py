@@ -104,7 +104,9 @@ NON_BUSINESS_WORDS = frozenset(
     even just also really honestly simply merely then there here
     manual manuals handbook handbooks supplement supplements bulletin bulletins guideline
     guidelines circular circulars section sections chapter chapters appendix
-    renewal renewals term terms reinsurance insurance
+    renewal renewals term terms reinsurance insurance monoline package
+    associate associates trainee trainees copy copies roster rosters record records
+    document documents report reports certificate certificates none neither
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
@@ -25,6 +27,10 @@ from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
 from schemas.rules import Condition
 
 _CONTEXT_SENTENCES = 3
+#: The terms an approval states: "provided a warranty is attached", "subject to ...".
+_STATED_TERMS = re.compile(
+    r"\b(?:provided|subject to|on condition)\b|\b(?:warranty|endorsement|sublimit)\b", re.I
+)
 __all__ = ["TextReader", "find_product", "single_product"]
 
 
@@ -181,7 +187,13 @@ class TextReader:
             not conditions
             and pending is None
             and bool(a.protective_neg)
-            and a.action not in {None, "approve_with_conditions"}
+            and a.action is not None
+            # "Where X is not installed, it may be written provided a warranty is attached":
+            # X missing is the condition of an approval that states its own conditions
+            and (
+                a.action != "approve_with_conditions"
+                or (not a.protective_pos and bool(_STATED_TERMS.search(a.text)))
+            )
         )
         if a.action and (conditions or lone_flag) and not a.continuation:
             alternative = instead(self.drafts, a, conditions, sentence.index)

@@ -177,6 +177,16 @@ class SubjectReader:
             return self.read(text.split(",", 1)[1])
         return values
 
+    def _listed_ending(self, value: str) -> str:
+        """The one listed one-word class a shorter word ends ("mill": 'sawmill'), else it.
+
+        Never a class of several words: "contractor" alone does not name 'hvac contractor'.
+        """
+        if value in self.example_set or " " in value:
+            return value
+        ends = [e for e in self.example_set if " " not in e and e.endswith(value) and e != value]
+        return ends[0] if len(ends) == 1 else value
+
     def _values(self, phrase: str) -> list[str]:
         items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*/\s*", phrase)]
         head = singular(items[-1].split()[-1].lower()) if items[-1].split() else ""
@@ -317,6 +327,7 @@ class SubjectReader:
         ):
             return None  # "non-sterile compounding", "part C-11": a field's word, a code
         value = " ".join([*kept[:-1], singular(kept[-1])])
+        value = self._listed_ending(value)
         if value in self.example_set:
             return value  # the dictionary names it a business class ("printing plant")
         if stem(kept[-1]) in self.heads or self._measured_head(kept):

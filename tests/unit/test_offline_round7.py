@@ -29,7 +29,7 @@ FIELDS = {
         "type": "str",
         "synonyms": ["class of business"],
         "description": "Class of business, lower case (e.g. 'kite works', 'ferry dock', "
-        "'bell foundry', 'rope walk')",
+        "'bell foundry', 'rope walk', 'sailloft')",
     },
     "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter US state"},
     "dock_slips": {
@@ -42,6 +42,16 @@ FIELDS = {
         "type": "bool",
         "synonyms": ["night watch", "dock watchman"],
         "description": "A watchman guards the dock every night",
+    },
+    "spark_alarm": {
+        "type": "bool",
+        "synonyms": ["spark alarm", "spark detection"],
+        "description": "A spark detection alarm is installed in the ductwork",
+    },
+    "serves_minors": {
+        "type": "bool",
+        "synonyms": ["customers under 18", "minors served"],
+        "description": "The business serves customers under 18",
     },
     "annual_payroll_usd": {
         "type": "float",
@@ -206,3 +216,44 @@ def test_a_list_of_classes_is_still_read(reader: SubjectReader) -> None:
         "rope walk",
         "ferry dock",
     ]
+
+
+def test_a_missing_protection_is_the_condition_of_an_approval(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Where spark detection is not installed, it may be written provided a warranty is attached."
+    )
+    (rule,) = extractor.extract(text)
+    assert (rule.action, condition_set(rule)) == (
+        "approve_with_conditions",
+        {("spark_alarm", "eq", False)},
+    )
+
+
+def test_an_exclusion_named_with_an_apostrophe_is_an_exclusion(
+    extractor: OfflineExtractor,
+) -> None:
+    (rule,) = extractor.extract(
+        "Where customers under 18 are served, attach the minors' injury exclusion."
+    )
+    assert (rule.action, condition_set(rule)) == ("exclude", {("serves_minors", "eq", True)})
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "On monoline GL, docks with more than 30 slips are referred.",
+        "None of these is a reason to decline.",
+        "The associate bound it with standard conditions.",
+        "A copy of the permit in the file satisfies the verification.",
+    ],
+)
+def test_insurance_words_and_roles_name_no_business_class(
+    reader: SubjectReader, clause: str
+) -> None:
+    assert reader.read(clause) == []
+
+
+def test_a_word_ending_one_listed_one_word_class_names_it(reader: SubjectReader) -> None:
+    assert reader.read("Lofts with more than 30 slips are referred.") == ["sailloft"]
