@@ -171,7 +171,8 @@ PROTECTIVE_WORDS = frozenset(
     verified monitored certified certificate guard guards security hydrant extinguisher
     extinguishers fence fenced camera cameras generator backup training trained
     maintenance maintained warranty compliant compliance updated upgraded retrofit
-    retrofitted sprinklering detector detectors
+    retrofitted sprinklering detector detectors exemption exemptions accredited
+    accreditation
     """.split()
 )
 

@@ -27,7 +27,7 @@ _CONDITIONAL = re.compile(
 #: What the protection earns: an approval, or a decline the speaker will not let stand.
 _RELIEF = re.compile(
     r"\b(?:approv(?:e|es|ed|ing)|accept(?:s|ed|ing)?|writ(?:e|es|ing|ten)|wrote|bind|bound|"
-    r"quote|sign(?:ed|s)? off|go(?:ne|es)? through|"
+    r"quote|sign(?:ed|s)? off|go(?:ne|es)? through|(?:instead of|rather than) declin\w*|"
     r"(?:do not|don't|does not|doesn't|will not|won't|would not|wouldn't)\s+"
     r"(?:let|want|have|need)\s+(?:\w+\s+){0,3}?declin\w*)\b",
     re.I,
@@ -50,6 +50,12 @@ _WAIVED = re.compile(
     r"\b(?:(?:do|does|did) not|don't|doesn't|no) need to\b[^.;]*?\b(?:if|when|where|as long as)\b",
     re.I,
 )
+#: A decline the speaker will not let stand: what a protection earns besides approvals.
+_BENDS_DECLINE = re.compile(
+    r"\b(?:(?:do not|don't|does not|doesn't|will not|won't|would not|wouldn't)\s+"
+    r"(?:let|want|have|need)\s+(?:\w+\s+){0,3}?declin\w*|(?:instead of|rather than) declin\w*)",
+    re.I,
+)
 RELIEF_FACTOR = "Practice relief"
 
 
@@ -59,11 +65,21 @@ def is_relief(rule: ExtractedRule) -> bool:
 
 
 def grants(rule: ExtractedRule) -> bool:
-    """True for "where X is present, approve with conditions": protections alone."""
-    return (
-        rule.action == "approve_with_conditions"
-        and bool(rule.conditions)
-        and all(c.operator == "eq" and c.value is True for c in rule.conditions)
+    """True for "where X is present, approve with conditions": protections alone.
+
+    Also a referral whose own sentence says the protection bends a decline: "if the file
+    has X, I don't let the desk decline it - it comes to me on referral" names what bends
+    the decline, not a referral of every risk that has X.
+    """
+    if not rule.conditions or not all(
+        c.operator == "eq" and c.value is True for c in rule.conditions
+    ):
+        return False
+    if rule.action == "approve_with_conditions":
+        return True
+    said = rule.outcome_description or ""
+    return rule.action in {"refer", "flag_for_review"} and bool(
+        _CONDITIONAL.search(said) and _BENDS_DECLINE.search(said)
     )
 
 

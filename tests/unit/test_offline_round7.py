@@ -16,11 +16,12 @@ from __future__ import annotations
 import pytest
 
 from agents.offline.extractor import OfflineExtractor
-from agents.offline.relief import is_relief
+from agents.offline.relief import grants, is_relief
 from agents.offline.subjects import SubjectReader
 from agents.offline.tables import table_rows
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
+from schemas.rules import Condition, ExtractedRule
 from tests.rules import condition_set
 
 FIELDS = {
@@ -52,6 +53,11 @@ FIELDS = {
         "type": "bool",
         "synonyms": ["customers under 18", "minors served"],
         "description": "The business serves customers under 18",
+    },
+    "harbour_exemption": {
+        "type": "bool",
+        "synonyms": ["harbour master exemption", "HM-12 exemption"],
+        "description": "The harbour master has granted an HM-12 exemption for the dock",
     },
     "annual_payroll_usd": {
         "type": "float",
@@ -257,3 +263,35 @@ def test_insurance_words_and_roles_name_no_business_class(
 
 def test_a_word_ending_one_listed_one_word_class_names_it(reader: SubjectReader) -> None:
     assert reader.read("Lofts with more than 30 slips are referred.") == ["sailloft"]
+
+
+def _rule(action: str, said: str) -> ExtractedRule:
+    return ExtractedRule(
+        rule_name="r",
+        risk_factor="r",
+        risk_category="eligibility",
+        product_type="GL",
+        action=action,  # type: ignore[arg-type]
+        outcome_description=said,
+        source="s",
+        conditions=[Condition(field="night_watch", operator="eq", value=True)],
+    )
+
+
+def test_a_protection_that_bends_a_decline_is_a_relief_whatever_the_action() -> None:
+    bends = "If the dock has a night watch, I don't let the desk decline it - it comes to me."
+    assert grants(_rule("refer", bends))
+    assert not grants(_rule("refer", "Docks with a night watch are referred."))
+    assert not grants(_rule("refer", "If the dock has a night watch, I never approve it."))
+
+
+def test_an_exemption_that_turns_a_decline_into_a_referral_is_a_relief(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Q: Big docks - still an automatic decline?\n"
+        "A: Past 30 slips, yes. When the exemption is in the file, I tell the desk to refer "
+        "it to me instead of declining."
+    )
+    reliefs = [r for r in extractor.extract(text, source_type="sme") if is_relief(r)]
+    assert [r.mitigant_fields for r in reliefs] == [["harbour_exemption"]]
