@@ -225,6 +225,8 @@ class RuleAssembler:
         Returns:
             The rule.
         """
+        # "more than a quarter - over 25 percent": one condition said twice is one condition
+        draft.conditions = list({repr(c): c for c in draft.conditions}.values())
         risk_factor = self.risk_factor(draft.conditions)
         soft = draft.soft_limit is not None or (draft.hedged and bool(draft.historical))
         fields = [c.field for c in draft.conditions] + draft.mitigant_fields

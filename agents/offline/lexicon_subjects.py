@@ -107,6 +107,7 @@ NON_BUSINESS_WORDS = frozenset(
     renewal renewals term terms reinsurance insurance monoline package
     associate associates trainee trainees copy copies roster rosters record records
     document documents report reports certificate certificates none neither
+    reminder reminders most many some few several
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.

@@ -253,6 +253,8 @@ def test_an_exclusion_named_with_an_apostrophe_is_an_exclusion(
         "None of these is a reason to decline.",
         "The associate bound it with standard conditions.",
         "A copy of the permit in the file satisfies the verification.",
+        "Most of these docks can be written with a warranty.",
+        "QA reminder: attach the confirmation to every referral.",
     ],
 )
 def test_insurance_words_and_roles_name_no_business_class(
@@ -295,3 +297,9 @@ def test_an_exemption_that_turns_a_decline_into_a_referral_is_a_relief(
     )
     reliefs = [r for r in extractor.extract(text, source_type="sme") if is_relief(r)]
     assert [r.mitigant_fields for r in reliefs] == [["harbour_exemption"]]
+
+
+def test_one_condition_said_twice_is_one_condition(extractor: OfflineExtractor) -> None:
+    text = "A dock with more than 30 slips - over 30 slips in all - is declined."
+    (rule,) = extractor.extract(text)
+    assert rule.conditions == [Condition(field="dock_slips", operator="gt", value=30)]
