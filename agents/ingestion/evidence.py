@@ -8,6 +8,7 @@ Generic: the words come from the rules' field names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from agents.ingestion.matching import limit_signature, limit_value
@@ -18,6 +19,11 @@ from schemas.rules import ExtractedRule
 
 _NEAR = 40  # characters around a number in which its field's words must appear
 _ORDERING = frozenset({"gt", "gte", "lt", "lte"})
+
+
+def _starts_word(word: str, words: str) -> bool:
+    """True when a word opens a word of the text: "sprinkler" in "sprinklered", not "point"."""
+    return word in words and re.search(rf"(?<![a-z0-9]){re.escape(word)}", words) is not None
 
 
 def field_near(
@@ -84,9 +90,11 @@ def spoken_of(rule: ExtractedRule, words: str, numbers: Sequence[NumberMention])
     signature = limit_signature(rule)
     if signature is None:
         return any(not isinstance(c.value, bool) for c in rule.conditions) or any(
-            w in words for c in rule.conditions for w in field_words(c.field)
+            _starts_word(w, words) for c in rule.conditions for w in field_words(c.field)
         )
-    return any(w in words for w in field_words(signature[1])) or limit_said(rule, numbers)
+    return any(_starts_word(w, words) for w in field_words(signature[1])) or limit_said(
+        rule, numbers
+    )
 
 
 def limit_said(rule: ExtractedRule, numbers: Sequence[NumberMention]) -> bool:
@@ -111,7 +119,7 @@ def field_share(rule: ExtractedRule, words: str) -> float:
     """The share of the words of a rule's limit field that a (lower-case) text uses."""
     signature = limit_signature(rule)
     names = field_words(signature[1]) if signature is not None else []
-    return sum(w in words for w in names) / len(names) if names else 0.0
+    return sum(_starts_word(w, words) for w in names) / len(names) if names else 0.0
 
 
 def best_spoken(rules: Sequence[ExtractedRule], words: str) -> list[ExtractedRule]:

@@ -28,6 +28,8 @@ _CONDITIONAL = re.compile(
 _RELIEF = re.compile(
     r"\b(?:approv(?:e|es|ed|ing)|accept(?:s|ed|ing)?|writ(?:e|es|ing|ten)|wrote|bind|bound|"
     r"quote|sign(?:ed|s)? off|go(?:ne|es)? through|(?:instead of|rather than) declin\w*|"
+    r"(?:i'?m|i am|we'?re|we are) comfortable|cleared with conditions|"
+    r"(?:referral|decline) (?:is |was |can be |gets )?cleared|"
     r"(?:do not|don't|does not|doesn't|will not|won't|would not|wouldn't)\s+"
     r"(?:let|want|have|need)\s+(?:\w+\s+){0,3}?declin\w*)\b",
     re.I,
@@ -54,6 +56,13 @@ _WAIVED = re.compile(
 _BENDS_DECLINE = re.compile(
     r"\b(?:(?:do not|don't|does not|doesn't|will not|won't|would not|wouldn't)\s+"
     r"(?:let|want|have|need)\s+(?:\w+\s+){0,3}?declin\w*|(?:instead of|rather than) declin\w*)",
+    re.I,
+)
+#: "What makes me comfortable is X", "what I want to see is X": X is what earns relief.
+_WHAT_EARNS = re.compile(
+    r"\bwhat (?:makes (?:me|us) comfortable|(?:i|we) (?:want|need|like) to see|(?:i|we) look "
+    r"for|changes my (?:answer|mind)|gets? (?:it|them) (?:through|over|past))\b|"
+    r"\b(?:the ones|those) (?:i'?m|we'?re) comfortable with\b",
     re.I,
 )
 RELIEF_FACTOR = "Practice relief"
@@ -139,7 +148,7 @@ def read_reliefs(
         if sentence.index in used and waived is None:
             continue
         relieves = bool(_CONDITIONAL.search(text) and _RELIEF.search(text))
-        named = answers or bool(NAMED_MITIGANT.search(text))
+        named = answers or bool(NAMED_MITIGANT.search(text) or _WHAT_EARNS.search(text))
         if not (relieves or named or waived or _CREDITED.search(text)):
             continue
         if _NOT_RELIEF.search(text):

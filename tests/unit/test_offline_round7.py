@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 
+from agents.ingestion.evidence import spoken_of
 from agents.offline.extractor import OfflineExtractor
 from agents.offline.relief import grants, is_relief
 from agents.offline.subjects import SubjectReader
@@ -303,3 +304,27 @@ def test_one_condition_said_twice_is_one_condition(extractor: OfflineExtractor) 
     text = "A dock with more than 30 slips - over 30 slips in all - is declined."
     (rule,) = extractor.extract(text)
     assert rule.conditions == [Condition(field="dock_slips", operator="gt", value=30)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "What makes me comfortable is a night watch on the dock.",
+        "If a night watch walks the dock, I'm comfortable.",
+        "If a night watch walks the dock, the referral is cleared with conditions.",
+    ],
+)
+def test_practice_that_names_what_earns_relief_is_a_relief(
+    extractor: OfflineExtractor, said: str
+) -> None:
+    text = f"Q: The manual refers docks past 30 slips. Where do you start?\nA: {said}"
+    reliefs = [r for r in extractor.extract(text, source_type="sme") if is_relief(r)]
+    assert [r.mitigant_fields for r in reliefs] == [["night_watch"]]
+
+
+def test_a_field_word_inside_another_word_does_not_speak_of_the_rule() -> None:
+    rule = _rule("refer", "Docks with more than 30 slips are referred.").model_copy(
+        update={"conditions": [Condition(field="dock_slips", operator="gt", value=30)]}
+    )
+    assert spoken_of(rule, "how many slips does it have?", [])
+    assert not spoken_of(rule, "the haddock catch was poor this year", [])
