@@ -47,6 +47,8 @@ def unit_words(unit: str) -> list[str]:
 def field_words(field_name: str) -> list[str]:
     """The words of a field name that tell which field it is ("roof", "tiv", "sqft")."""
     words = [w[:-1] if w.endswith("s") else w for w in field_name.lower().split("_")]
+    # "lapsed" is said "lapse" or "lapsed": the past participle's stem names the field
+    words = [w[:-2] if w.endswith("ed") and len(w) > 5 else w for w in words]
     return [w for w in words if len(w) > 2 and w not in _GENERIC]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from agents.ingestion.evidence import spoken_of
+from agents.ingestion.practice import read_approvals
 from agents.offline.extractor import OfflineExtractor
 from agents.offline.relief import grants, is_relief
 from agents.offline.subjects import SubjectReader
@@ -23,7 +24,7 @@ from agents.offline.tables import table_rows
 from agents.offline.vocab import FieldVocabulary
 from schemas.fields import DataDictionary
 from schemas.rules import Condition, ExtractedRule
-from tests.rules import condition_set
+from tests.rules import condition_set, knowledge_text
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, LRO, GL"},
@@ -328,3 +329,16 @@ def test_a_field_word_inside_another_word_does_not_speak_of_the_rule() -> None:
     )
     assert spoken_of(rule, "how many slips does it have?", [])
     assert not spoken_of(rule, "the haddock catch was poor this year", [])
+
+
+def test_a_field_named_by_its_participle_is_named_by_the_verbs_stem() -> None:
+    rule = _rule("decline", "Docks whose permit lapsed more than 30 days are declined.")
+    rule = rule.model_copy(
+        update={
+            "product_type": "ALL",
+            "conditions": [Condition(field="permit_lapsed_days", operator="gt", value=30)],
+        }
+    )
+    log = knowledge_text("k9", "The longest lapse we have accepted is 52 days.", "production")
+    (claim,) = read_approvals(log, [rule])
+    assert claim.soft_limit == 52
