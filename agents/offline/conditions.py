@@ -115,6 +115,11 @@ def comparator(text: str, mention: NumberMention) -> str | None:
     return None
 
 
+def _said(info: FieldInfo) -> set[str]:
+    """A field's synonyms, lower case."""
+    return {s.lower() for s in info.spec.synonyms}
+
+
 def unit_fits(unit: str | None, info: FieldInfo) -> bool:
     """True when a number's unit word can measure the field ("barrels" for barrels/year)."""
     if unit is None:
@@ -326,6 +331,10 @@ class ConditionReader:
             best = _best(candidates, lambda i: self.vocab.score_numeric(i, ctx, None), floor)
         if best is None and len(exact) == 1 and unit is not None:
             best = exact[0]
+        if best is None and unit is not None and len(exact) > 1:
+            # "taller than eight stories", no other word: the field that is the unit itself
+            plain = [i for i in exact if i.name == unit or unit in _said(i)]
+            best = plain[0] if len(plain) == 1 else None
         return (best, converted.get(best.name, 1.0)) if best else None
 
     def labelled_numbers(self, text: str) -> list[Condition]:

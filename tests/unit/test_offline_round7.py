@@ -61,6 +61,18 @@ FIELDS = {
         "synonyms": ["harbour master exemption", "HM-12 exemption"],
         "description": "The harbour master has granted an HM-12 exemption for the dock",
     },
+    "stories": {
+        "type": "int",
+        "unit": "stories",
+        "synonyms": ["stories", "floors"],
+        "description": "Number of stories of the insured building",
+    },
+    "mast_stories": {
+        "type": "int",
+        "unit": "stories",
+        "synonyms": ["mast height", "rigging height in stories"],
+        "description": "Height, in stories, of the tallest mast rigged",
+    },
     "annual_payroll_usd": {
         "type": "float",
         "unit": "USD",
@@ -342,3 +354,12 @@ def test_a_field_named_by_its_participle_is_named_by_the_verbs_stem() -> None:
     log = knowledge_text("k9", "The longest lapse we have accepted is 52 days.", "production")
     (claim,) = read_approvals(log, [rule])
     assert claim.soft_limit == 52
+
+
+def test_a_number_in_a_unit_several_fields_share_goes_to_the_plain_field(
+    extractor: OfflineExtractor,
+) -> None:
+    (plain,) = extractor.extract("Buildings taller than eight stories are referred.")
+    assert condition_set(plain) == {("stories", "gt", 8)}
+    (mast,) = extractor.extract("A mast height over eight stories is referred.")
+    assert condition_set(mast) == {("mast_stories", "gt", 8)}
