@@ -246,7 +246,7 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
         return match.group(0)
 
     trigger = _PAREN.sub(_paren, text)
-    leading = re.match(r"^\s*(?:unless|except (?:when|where|if))\b([^,]+),\s*", trigger, re.I)
+    leading = re.match(r"^\s*(?:unless|until|except (?:when|where|if))\b([^,]+),\s*", trigger, re.I)
     if leading:
         mitigants.append(leading.group(1).strip())
         trigger = trigger[leading.end() :]

@@ -363,3 +363,8 @@ def test_a_number_in_a_unit_several_fields_share_goes_to_the_plain_field(
     assert condition_set(plain) == {("stories", "gt", 8)}
     (mast,) = extractor.extract("A mast height over eight stories is referred.")
     assert condition_set(mast) == {("mast_stories", "gt", 8)}
+
+
+def test_a_rule_after_an_until_clause_is_read(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract("Until the new form is filed, GL docks in CA or NY are declined.")
+    assert (rule.action, condition_set(rule)) == ("decline", {("state", "in", ("CA", "NY"))})
