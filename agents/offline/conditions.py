@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
+from agents.offline.comparators import PRE_PATTERNS, comparator
 from agents.offline.enum_values import enum_hits
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import negated_list, other_states, read_states
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.vocab import FieldInfo, FieldVocabulary
-from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NumberMention, find_numbers
+from memory.underwriting.fieldlink.numbers import (
+    KNOWN_UNITS,
+    NumberMention,
+    canonical_unit,
+    find_numbers,
+)
 from schemas.rules import Condition
 
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
@@ -45,14 +51,6 @@ _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 
 
-def _compile(pairs: tuple[tuple[str, str], ...], pre: bool) -> list[tuple[re.Pattern[str], str]]:
-    if pre:
-        return [(re.compile(rf"(?:^|\W)(?:{p})-?\s*$", re.I), op) for p, op in pairs]
-    return [(re.compile(rf"^\s*(?:{p})(?!\w)", re.I), op) for p, op in pairs]
-
-
-_PRE = _compile(lxc.PRE_COMPARATORS, pre=True)
-_POST = _compile(lxc.POST_COMPARATORS, pre=False)
 _SOFT_BEFORE = re.compile(lx.SOFT_LIMIT_CUE.pattern + r"$", re.I)
 
 
@@ -83,36 +81,16 @@ def blank_parentheses(text: str) -> str:
     return _PAREN.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def comparator(text: str, mention: NumberMention) -> str | None:
-    """The comparison written around a number ("more than N", "N or more", "N minimum").
-
-    Requirements fire below the required amount: "requires at least 5 years" -> lt 5.
-
-    Args:
-        text: The clause.
-        mention: A number in it.
-
-    Returns:
-        An operator, or None when the number is not compared.
-    """
-    if mention.plus:
-        return "gte"
-    for post in (text[mention.num_end :], text[mention.end :]):
-        for pattern, op in _POST:
-            if pattern.match(post):
-                return op
-    pre = text[max(0, mention.start - 40) : mention.start]
-    for pattern, op in _PRE:
-        if pattern.search(pre):
-            if op in {"gte", "lte"} and lxc.REQUIREMENT.search(text[: mention.start]):
-                return "lt" if op == "gte" else "gt"
-            return op
-    after = text[mention.end :]
-    if lxc.MINIMUM_LABEL.match(after) or lxc.MINIMUM_BEFORE.search(pre):
-        return "lt"
-    if lxc.MAXIMUM_LABEL.match(after) or lxc.MAXIMUM_BEFORE.search(pre):
-        return "gt"
-    return None
+def _unit_from(mention: NumberMention, context: str) -> NumberMention:
+    """A bare number takes the unit the context gave it: "Four stories. Above four": stories."""
+    if mention.unit is not None or not context:
+        return mention
+    said = [
+        n
+        for n in find_numbers(context)
+        if n.value == mention.value and n.unit and n.unit not in _TIME_UNITS
+    ]
+    return replace(mention, unit=said[-1].unit) if said and not said[-1].attached else mention
 
 
 def _said(info: FieldInfo) -> set[str]:
@@ -200,6 +178,8 @@ class ConditionReader:
             ):
                 continue
             pos = _token_index(tokens, mention.start)
+            if self.topic is None:  # no field compared before: the context's unit
+                mention = _unit_from(mention, context)
             resolved = self.resolve(mention, tokens, pos, context)
             if resolved is None:
                 continue
@@ -313,6 +293,9 @@ class ConditionReader:
                 return only, converted.get(only.name, 1.0)
             return None  # "four feet high" is no road distance in miles
         ctx = content_tokens(context) if context else []
+        if unit is not None and all(i.unit == unit for i in candidates):
+            # the unit every candidate shares names none of them ("Four stories" before)
+            ctx = [t for t in ctx if canonical_unit(t.text) != unit]
         topic = next((i for i in candidates if i.name == self.topic), None)
         if topic is not None and all(
             self.vocab.score_numeric(i, tokens, pos) <= floor for i in candidates
@@ -351,7 +334,7 @@ class ConditionReader:
             values: list[int | float] = []
             for match in pattern.finditer(text):
                 pre = text[max(0, match.start() - 30) : match.start()]
-                if any(p.search(pre) for p, _ in _PRE):
+                if any(p.search(pre) for p, _ in PRE_PATTERNS):
                     continue
                 values.extend(int(v) for v in re.findall(r"\d+", match.group(0)))
             values = list(dict.fromkeys(values))

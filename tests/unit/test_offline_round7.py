@@ -368,3 +368,12 @@ def test_a_number_in_a_unit_several_fields_share_goes_to_the_plain_field(
 def test_a_rule_after_an_until_clause_is_read(extractor: OfflineExtractor) -> None:
     (rule,) = extractor.extract("Until the new form is filed, GL docks in CA or NY are declined.")
     assert (rule.action, condition_set(rule)) == ("decline", {("state", "in", ("CA", "NY"))})
+
+
+def test_a_bare_number_takes_the_unit_the_answer_gave_it(extractor: OfflineExtractor) -> None:
+    text = (
+        "Q: How tall a mast will you let a rigger step?\n"
+        "A: Four stories on a mast rig. Anything above four, we decline."
+    )
+    (rule,) = extractor.extract(text, source_type="sme")
+    assert (rule.action, condition_set(rule)) == ("decline", {("mast_stories", "gt", 4)})

@@ -1,0 +1,56 @@
+"""Comparators around a number: how a text bounds it ("more than N", "N or more").
+
+Generic English only (the phrases are in `lexicon_comparators`); a requirement fires
+below what it requires ("requires at least 5 years" -> lt 5).
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline import lexicon_comparators as lxc
+from memory.underwriting.fieldlink.numbers import NumberMention
+
+__all__ = ["PRE_PATTERNS", "comparator"]
+
+
+def _compile(pairs: tuple[tuple[str, str], ...], pre: bool) -> list[tuple[re.Pattern[str], str]]:
+    if pre:
+        return [(re.compile(rf"(?:^|\W)(?:{p})-?\s*$", re.I), op) for p, op in pairs]
+    return [(re.compile(rf"^\s*(?:{p})(?!\w)", re.I), op) for p, op in pairs]
+
+
+PRE_PATTERNS = _compile(lxc.PRE_COMPARATORS, pre=True)
+_POST = _compile(lxc.POST_COMPARATORS, pre=False)
+
+
+def comparator(text: str, mention: NumberMention) -> str | None:
+    """The comparison written around a number ("more than N", "N or more", "N minimum").
+
+    Requirements fire below the required amount: "requires at least 5 years" -> lt 5.
+
+    Args:
+        text: The clause.
+        mention: A number in it.
+
+    Returns:
+        An operator, or None when the number is not compared.
+    """
+    if mention.plus:
+        return "gte"
+    for post in (text[mention.num_end :], text[mention.end :]):
+        for pattern, op in _POST:
+            if pattern.match(post):
+                return op
+    pre = text[max(0, mention.start - 40) : mention.start]
+    for pattern, op in PRE_PATTERNS:
+        if pattern.search(pre):
+            if op in {"gte", "lte"} and lxc.REQUIREMENT.search(text[: mention.start]):
+                return "lt" if op == "gte" else "gt"
+            return op
+    after = text[mention.end :]
+    if lxc.MINIMUM_LABEL.match(after) or lxc.MINIMUM_BEFORE.search(pre):
+        return "lt"
+    if lxc.MAXIMUM_LABEL.match(after) or lxc.MAXIMUM_BEFORE.search(pre):
+        return "gt"
+    return None
