@@ -136,9 +136,10 @@ class ConditionReader:
         out = Extracted()
         out.numbers = self.numbers(trigger, context)
         out.conditions.extend(
-            Condition(field=h.field, operator=h.operator, value=h.value)  # type: ignore[arg-type]
+            Condition(field=h.field, operator=h.operator or "eq", value=h.value)  # type: ignore[arg-type]
             for h in out.numbers
-            if h.operator and not h.soft_evidence
+            # "zero employees": none at all is an exact value, compared or not
+            if (h.operator or h.value == 0) and not h.soft_evidence
         )
         out.conditions.extend(self.labelled_numbers(trigger))
         if not any(c.field == h.field for c in out.conditions for h in out.numbers):

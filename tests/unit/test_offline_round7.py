@@ -377,3 +377,9 @@ def test_a_bare_number_takes_the_unit_the_answer_gave_it(extractor: OfflineExtra
     )
     (rule,) = extractor.extract(text, source_type="sme")
     assert (rule.action, condition_set(rule)) == ("decline", {("mast_stories", "gt", 4)})
+
+
+def test_zero_of_a_count_is_an_exact_condition(extractor: OfflineExtractor) -> None:
+    text = "A dock showing zero slips but payroll above $400,000 is flagged for review."
+    (rule,) = extractor.extract(text)
+    assert condition_set(rule) == {("dock_slips", "eq", 0), ("annual_payroll_usd", "gt", 400000)}
