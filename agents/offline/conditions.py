@@ -18,6 +18,7 @@ from memory.underwriting.fieldlink.numbers import (
     NumberMention,
     canonical_unit,
     find_numbers,
+    rate_fits,
 )
 from schemas.rules import Condition
 
@@ -93,6 +94,11 @@ def _unit_from(mention: NumberMention, context: str) -> NumberMention:
     return replace(mention, unit=said[-1].unit) if said and not said[-1].attached else mention
 
 
+def _zero_word(text: str, hit: NumericHit) -> bool:
+    """True for a count written "zero" (not the minutes of "2:00", not a zero digit)."""
+    return hit.value == 0 and text[hit.start : hit.start + 4].lower() == "zero"
+
+
 def _said(info: FieldInfo) -> set[str]:
     """A field's synonyms, lower case."""
     return {s.lower() for s in info.spec.synonyms}
@@ -104,6 +110,8 @@ def unit_fits(unit: str | None, info: FieldInfo) -> bool:
         return True
     if unit == "percent":
         return info.unit in {"percent", "rate"}
+    if " per " in unit:  # "pounds per square foot" measures a field in psf, never in lb
+        return rate_fits(unit, info.spec.unit or "")
     return unit == info.unit or (unit not in KNOWN_UNITS and unit in info.tokens)
 
 
@@ -139,7 +147,7 @@ class ConditionReader:
             Condition(field=h.field, operator=h.operator or "eq", value=h.value)  # type: ignore[arg-type]
             for h in out.numbers
             # "zero employees": none at all is an exact value, compared or not
-            if (h.operator or h.value == 0) and not h.soft_evidence
+            if (h.operator or _zero_word(trigger, h)) and not h.soft_evidence
         )
         out.conditions.extend(self.labelled_numbers(trigger))
         if not any(c.field == h.field for c in out.conditions for h in out.numbers):

@@ -22,6 +22,7 @@ from agents.offline.relief import grants, is_relief
 from agents.offline.subjects import SubjectReader
 from agents.offline.tables import table_rows
 from agents.offline.vocab import FieldVocabulary
+from memory.underwriting.fieldlink.numbers import rate_fits
 from schemas.fields import DataDictionary
 from schemas.rules import Condition, ExtractedRule
 from tests.rules import condition_set, knowledge_text
@@ -72,6 +73,18 @@ FIELDS = {
         "unit": "stories",
         "synonyms": ["mast height", "rigging height in stories"],
         "description": "Height, in stories, of the tallest mast rigged",
+    },
+    "deck_rating_psf": {
+        "type": "int",
+        "unit": "psf",
+        "synonyms": ["deck load rating"],
+        "description": "Live-load rating of the dock deck, pounds per square foot",
+    },
+    "rope_stock_lbs": {
+        "type": "float",
+        "unit": "lb",
+        "synonyms": ["pounds of rope", "rope stock"],
+        "description": "Pounds of rope kept at the dock",
     },
     "annual_payroll_usd": {
         "type": "float",
@@ -383,3 +396,29 @@ def test_zero_of_a_count_is_an_exact_condition(extractor: OfflineExtractor) -> N
     text = "A dock showing zero slips but payroll above $400,000 is flagged for review."
     (rule,) = extractor.extract(text)
     assert condition_set(rule) == {("dock_slips", "eq", 0), ("annual_payroll_usd", "gt", 400000)}
+
+
+def test_a_rate_after_a_number_is_the_rate_field_not_its_first_word(
+    extractor: OfflineExtractor,
+) -> None:
+    text = "A dock rated for less than 150 pounds per square foot is referred."
+    (rule,) = extractor.extract(text)
+    assert condition_set(rule) == {("deck_rating_psf", "lt", 150)}
+
+
+@pytest.mark.parametrize(
+    ("unit", "field_unit", "fits"),
+    [
+        ("pound per square foot", "psf", True),
+        ("pound per square inch", "psi", True),
+        ("mile per hour", "mph", True),
+        ("vehicl per day", "vehicles/day", True),
+        ("resident per caregiver", "residents per caregiver", True),
+        ("pound per square foot", "lb", False),
+        ("vehicl per day", "vehicles/week", False),
+    ],
+)
+def test_a_rate_fits_a_unit_written_out_or_by_initials(
+    unit: str, field_unit: str, fits: bool
+) -> None:
+    assert rate_fits(unit, field_unit) is fits

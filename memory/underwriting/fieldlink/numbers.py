@@ -95,6 +95,8 @@ _POST_CMP = re.compile(
     re.I,
 )
 _RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)", re.I)
+#: "... per square foot", "... per hour": what makes a unit a rate.
+_PER = re.compile(r"^\s*(?:per|/)\s*((?:square|sq\.?)\s+)?([a-z]+)\b", re.I)
 _NOT_UNITS = frozenset(
     """
     or and to of in on at by as is are was were be been must may can could should will would
@@ -173,6 +175,25 @@ def canonical_unit(unit: str | None) -> str | None:
         if match and match.end() == len(text):
             return name
     return stem(text.split()[0])
+
+
+def rate_fits(unit: str, field_unit: str) -> bool:
+    """True when a rate read after a number ("pound per square foot") is a field's unit.
+
+    The field may write it out ("vehicles/day", "residents per caregiver") or by initials,
+    with or without the "per" ("psf", "psi", "mph").
+    """
+    words = unit.split(" per ")
+    said = [stem(w) for part in words for w in part.split()]
+    field = field_unit.strip().lower()
+    if not field or not said:
+        return False
+    initials = "".join(w[0] for w in said)
+    with_per = said[0][0] + "p" + "".join(w[0] for w in said[1:])
+    if field in {initials, with_per}:
+        return True
+    written = [stem(w) for w in re.split(r"\s*(?:/|\bper\b)\s*|\s+", field) if w]
+    return written == said
 
 
 def stem(word: str) -> str:
@@ -264,7 +285,12 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
             return name, pos + match.end(), rest.startswith("-"), plus
     match = _RAW_UNIT.match(rest)
     if match and match.group(2).lower() not in _NOT_UNITS:
-        return stem(match.group(2)), pos + match.end(), bool(match.group(1)), plus
+        unit, end = stem(match.group(2)), pos + match.end()
+        rate = _PER.match(text[end:])
+        if rate:  # "150 pounds per square foot": a rate, not pounds
+            unit = f"{unit} per {'square ' if rate.group(1) else ''}{stem(rate.group(2))}"
+            end += rate.end()
+        return unit, end, bool(match.group(1)), plus
     return None, pos, False, plus
 
 
