@@ -20,12 +20,18 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
         r"more than|greater than|in excess of|older than|higher than|larger than|"
         r"bigger than|taller than|wider than|longer than|heavier than|upwards of|north of|"
         r"farther (?:away )?than|further (?:away )?than|more distant than|worse than|"
-        r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than",
+        r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than|"
+        # "faster than", "steeper than": comparatives of more
+        r"(?:fast|quick|hott|warm|steep|thick|deep|loud|strong|broad|dens|busi|stiff|full|"
+        r"bright)er than",
         "gt",
     ),
     (
         r"less than|fewer than|younger than|lower than|smaller than|shorter than|"
         r"earlier than|short of|prior to|closer than|nearer than|south of|"
+        # "slower than", "shallower than": comparatives of less
+        r"(?:slow|cold|cool|thinn|shallow|narrow|light|weak|cheap|quiet|flatt|gentl|soft|"
+        r"dimm|dull)er than|"
         r"under|below|within|before|pre",
         "lt",
     ),

@@ -320,6 +320,8 @@ class SubjectReader:
             stem(w) in lxs.NON_BUSINESS_WORDS for w in named
         ):
             return None
+        if kept[-1].endswith(("able", "ible")):
+            return None  # "a wind tunnel capable of ...": an adjective, no class head
         if (
             kept[-1] in lxs.PIECE_HEADS
             or any(w in lxs.DISCOURSE_NOUNS for w in kept)

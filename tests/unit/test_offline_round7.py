@@ -422,3 +422,22 @@ def test_a_rate_fits_a_unit_written_out_or_by_initials(
     unit: str, field_unit: str, fits: bool
 ) -> None:
     assert rate_fits(unit, field_unit) is fits
+
+
+@pytest.mark.parametrize(
+    ("text", "operator"),
+    [
+        ("A dock that takes boats faster than 30 slips an hour is declined.", "gt"),
+        ("A dock with slips steeper than 30 is declined.", "gt"),
+        ("A dock with slips shallower than 30 is declined.", "lt"),
+    ],
+)
+def test_comparatives_of_more_and_of_less(
+    extractor: OfflineExtractor, text: str, operator: str
+) -> None:
+    (rule,) = extractor.extract(text)
+    assert condition_set(rule) == {("dock_slips", operator, 30)}
+
+
+def test_an_adjective_after_the_noun_is_no_class(reader: SubjectReader) -> None:
+    assert reader.read("A dock capable of berthing more than 30 slips is declined.") == []
