@@ -213,7 +213,7 @@ class FieldVocabulary:
                     negated = _negated_before(tokens, run[0])
                     found.append(BoolMention(info.name, run[0], run[1], negated, False))
             if partial and info.protective:
-                heads = {p[-1] for p in info.phrases}
+                heads = _heads(info)
                 for i, tok in enumerate(tokens):
                     base = _strip_negative_prefix(tok.stem, info.tokens)
                     word = base or tok.stem
@@ -271,6 +271,20 @@ class FieldVocabulary:
             elif tok.stem in info.desc_tokens and tok.stem not in lxs.STOPWORDS:
                 score += 0.3 / math.sqrt(1 + _desc_df(self, tok.stem)) * prox(i)
         return score
+
+
+#: Where a synonym's head noun ends: "face shields for every participant" -> "shields".
+_POSTMODIFIER = re.compile(r"\s+(?:for|of|with|in|on|at|per|to|by|from|under|over)\s+.*$", re.I)
+
+
+def _heads(info: FieldInfo) -> set[str]:
+    """The head nouns of a field's synonyms (the last word before a prepositional phrase)."""
+    heads = set()
+    for synonym in info.spec.synonyms:
+        words = re.findall(r"[a-z][a-z'-]*", _POSTMODIFIER.sub("", synonym.lower()))
+        if words:
+            heads.add(stem(words[-1]))
+    return heads or {p[-1] for p in info.phrases}
 
 
 def _unit_span(tokens: list[Token], pos: int | None) -> set[int]:

@@ -86,6 +86,11 @@ FIELDS = {
         "synonyms": ["pounds of rope", "rope stock"],
         "description": "Pounds of rope kept at the dock",
     },
+    "face_shields": {
+        "type": "bool",
+        "synonyms": ["face shields for every rider", "full-face protection"],
+        "description": "Every rider must wear a full-face shield",
+    },
     "annual_payroll_usd": {
         "type": "float",
         "unit": "USD",
@@ -441,3 +446,11 @@ def test_comparatives_of_more_and_of_less(
 
 def test_an_adjective_after_the_noun_is_no_class(reader: SubjectReader) -> None:
     assert reader.read("A dock capable of berthing more than 30 slips is declined.") == []
+
+
+def test_a_word_after_a_synonyms_preposition_does_not_name_the_protection(
+    extractor: OfflineExtractor,
+) -> None:
+    mitigants = extractor.analyzer.mitigant_fields
+    assert mitigants("Docks are written with the rider waiver endorsement.") == []
+    assert mitigants("Every rider wears face shields.") == ["face_shields"]
