@@ -60,8 +60,9 @@ _BENDS_DECLINE = re.compile(
 )
 #: "What makes me comfortable is X", "what I want to see is X": X is what earns relief.
 _WHAT_EARNS = re.compile(
-    r"\bwhat (?:makes (?:me|us) comfortable|(?:i|we) (?:want|need|like) to see|(?:i|we) look "
-    r"for|changes my (?:answer|mind)|gets? (?:it|them) (?:through|over|past))\b|"
+    r"\bwhat (?:makes (?:me|us|her|him) comfortable|(?:i|we) (?:want|need|like) to see|"
+    r"(?:i|we) look for|changes (?:my|her|his) (?:answer|mind)|gets? (?:it|them) (?:through|"
+    r"over|past)|(?:matters|counts|moves (?:me|us|her|him))(?: most)?)\b|"
     r"\b(?:the ones|those) (?:i'?m|we'?re) comfortable with\b",
     re.I,
 )

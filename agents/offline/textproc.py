@@ -14,7 +14,7 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
 _ABBREVIATIONS = frozenset(
     "e.g i.e etc vs no inc st approx dept mr ms mrs dr co corp ltd jr sr u.s fig sec".split()
 )
-_SENTENCE_END = re.compile(r"[.!?](?=\s+[\"'(\[A-Z0-9])")
+_SENTENCE_END = re.compile(r"[.!?][\"'’”]?(?=\s+[\"'‘“(\[A-Z0-9])")
 _SOURCE_LINE = re.compile(r"(?:^|(?<=[.!?\n]))\s*Source:\s*(?P<source>[^\n]+?)\s*$", re.I)
 _VERBISH = re.compile(
     r"\b(?:is|are|was|were|be|been|must|may|can|should|will|shall|need|needs|require|"

@@ -21,6 +21,7 @@ from agents.offline.extractor import OfflineExtractor
 from agents.offline.relief import grants, is_relief
 from agents.offline.subjects import SubjectReader
 from agents.offline.tables import table_rows
+from agents.offline.textproc import split_sentences
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import rate_fits
 from schemas.fields import DataDictionary
@@ -343,6 +344,9 @@ def test_one_condition_said_twice_is_one_condition(extractor: OfflineExtractor) 
         "What makes me comfortable is a night watch on the dock.",
         "If a night watch walks the dock, I'm comfortable.",
         "If a night watch walks the dock, the referral is cleared with conditions.",
+        "What matters most to me is a night watch on the dock.",
+        "What moves her most is a night watch: 'If it walks the dock, I approve.' She has "
+        "not written one without it.",
     ],
 )
 def test_practice_that_names_what_earns_relief_is_a_relief(
@@ -454,3 +458,11 @@ def test_a_word_after_a_synonyms_preposition_does_not_name_the_protection(
     mitigants = extractor.analyzer.mitigant_fields
     assert mitigants("Docks are written with the rider waiver endorsement.") == []
     assert mitigants("Every rider wears face shields.") == ["face_shields"]
+
+
+def test_a_sentence_ends_after_its_closing_quote() -> None:
+    text = "Her words were 'if it is there, I approve.' She has not written one since."
+    assert [s.text for s in split_sentences(text)] == [
+        "Her words were 'if it is there, I approve.'",
+        "She has not written one since.",
+    ]
