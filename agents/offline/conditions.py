@@ -49,6 +49,7 @@ _THAT = re.compile(r"^\s*(?:that|this|the same)\b", re.I)
 _MULTIPLIER = re.compile(r"^(?:\s*(?:times|fold)\b|-fold\b|x\b)", re.I)
 #: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
 _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
+_LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 
 
@@ -312,10 +313,16 @@ class ConditionReader:
             # No word of the clause names a field: the number continues the topic.
             return topic, converted.get(topic.name, 1.0)
 
+        recent = content_tokens(_LAST_SENTENCE.split(context.strip())[-1]) if context else []
+        if unit is not None and all(i.unit == unit for i in candidates):
+            recent = [t for t in recent if canonical_unit(t.text) != unit]
+
         def score(info: FieldInfo) -> float:
             local = self.vocab.score_numeric(info, tokens, pos)
             if ctx:
                 local += 0.1 * self.vocab.score_numeric(info, ctx, None)
+                # the sentence right before counts more: "Anything automatic? Losses. Three ..."
+                local += 0.3 * self.vocab.score_numeric(info, recent, None)
             return local + (0.2 if converted and info.name not in converted else 0.0)
 
         best = _best(candidates, score, floor)

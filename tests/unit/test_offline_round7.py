@@ -13,10 +13,13 @@ names no business class.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agents.ingestion.evidence import spoken_of
 from agents.ingestion.practice import read_approvals
+from agents.jsonl import read_objects
 from agents.offline.extractor import OfflineExtractor
 from agents.offline.relief import grants, is_relief
 from agents.offline.subjects import SubjectReader
@@ -24,7 +27,7 @@ from agents.offline.tables import table_rows
 from agents.offline.textproc import split_sentences
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import rate_fits
-from schemas.fields import DataDictionary
+from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import Condition, ExtractedRule
 from tests.rules import condition_set, knowledge_text
 
@@ -466,3 +469,13 @@ def test_a_sentence_ends_after_its_closing_quote() -> None:
         "Her words were 'if it is there, I approve.'",
         "She has not written one since.",
     ]
+
+
+def test_the_sentence_before_names_the_field_of_a_bare_number() -> None:
+    """blind8's interview: "Anything that's an automatic no?" "Losses. Three or more ..."."""
+    folder = Path(__file__).parents[2] / "agents" / "data" / "extraction" / "blind8"
+    reader = OfflineExtractor(load_data_dictionary(folder / "fields.json"))
+    [row] = [r for r in read_objects(folder / "knowledge.jsonl") if r["id"] == "k002"]
+    rules = reader.extract(str(row["text"]), source_type="sme")
+    declines = [condition_set(r) for r in rules if r.action == "decline"]
+    assert declines == [{("loss_count_3yr", "gte", 3)}]
