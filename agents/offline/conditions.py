@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
@@ -12,18 +12,17 @@ from agents.offline.enum_values import enum_hits
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import negated_list, other_states, read_states
 from agents.offline.textproc import Token, content_tokens
+from agents.offline.units import TIME_UNITS, synonyms_of, unit_fits, unit_from_context
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import (
     KNOWN_UNITS,
     NumberMention,
     canonical_unit,
     find_numbers,
-    rate_fits,
 )
 from schemas.rules import Condition
 
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
-_TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
 _TIME_WORDS = frozenset({"night", "hour", "minute", "second", "weekend", "shift", "season"})
 _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("ft", "miles"): 1 / 5280,
@@ -83,37 +82,9 @@ def blank_parentheses(text: str) -> str:
     return _PAREN.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def _unit_from(mention: NumberMention, context: str) -> NumberMention:
-    """A bare number takes the unit the context gave it: "Four stories. Above four": stories."""
-    if mention.unit is not None or not context:
-        return mention
-    said = [
-        n
-        for n in find_numbers(context)
-        if n.value == mention.value and n.unit and n.unit not in _TIME_UNITS
-    ]
-    return replace(mention, unit=said[-1].unit) if said and not said[-1].attached else mention
-
-
 def _zero_word(text: str, hit: NumericHit) -> bool:
     """True for a count written "zero" (not the minutes of "2:00", not a zero digit)."""
     return hit.value == 0 and text[hit.start : hit.start + 4].lower() == "zero"
-
-
-def _said(info: FieldInfo) -> set[str]:
-    """A field's synonyms, lower case."""
-    return {s.lower() for s in info.spec.synonyms}
-
-
-def unit_fits(unit: str | None, info: FieldInfo) -> bool:
-    """True when a number's unit word can measure the field ("barrels" for barrels/year)."""
-    if unit is None:
-        return True
-    if unit == "percent":
-        return info.unit in {"percent", "rate"}
-    if " per " in unit:  # "pounds per square foot" measures a field in psf, never in lb
-        return rate_fits(unit, info.spec.unit or "")
-    return unit == info.unit or (unit not in KNOWN_UNITS and unit in info.tokens)
 
 
 class ConditionReader:
@@ -169,7 +140,7 @@ class ConditionReader:
         tokens = content_tokens(plain)
         hits: list[NumericHit] = []
         for mention in find_numbers(plain):
-            if mention.attached and mention.unit not in _TIME_UNITS:
+            if mention.attached and mention.unit not in TIME_UNITS:
                 continue
             multiplier = _MULTIPLIER.match(plain[mention.num_end :])
             if multiplier:  # "one and a half times that height": a ratio, not a threshold
@@ -179,7 +150,7 @@ class ConditionReader:
                 continue
             pre = plain[max(0, mention.start - 40) : mention.start]
             if (
-                mention.unit in _TIME_UNITS
+                mention.unit in TIME_UNITS
                 and (
                     lxc.TIME_WINDOW_BEFORE.search(pre)
                     or lxc.TIME_WINDOW_AFTER.match(plain[mention.end :])
@@ -189,7 +160,7 @@ class ConditionReader:
                 continue
             pos = _token_index(tokens, mention.start)
             if self.topic is None:  # no field compared before: the context's unit
-                mention = _unit_from(mention, context)
+                mention = unit_from_context(mention, context)
             resolved = self.resolve(mention, tokens, pos, context)
             if resolved is None:
                 continue
@@ -332,7 +303,7 @@ class ConditionReader:
             best = exact[0]
         if best is None and unit is not None and len(exact) > 1:
             # "taller than eight stories", no other word: the field that is the unit itself
-            plain = [i for i in exact if i.name == unit or unit in _said(i)]
+            plain = [i for i in exact if i.name == unit or unit in synonyms_of(i)]
             best = plain[0] if len(plain) == 1 else None
         return (best, converted.get(best.name, 1.0)) if best else None
 
@@ -341,7 +312,7 @@ class ConditionReader:
         found: list[Condition] = []
         for info in self.vocab.of_kind("numeric"):
             unit = (info.spec.unit or "").strip()
-            if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in _TIME_UNITS:
+            if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in TIME_UNITS:
                 continue
             pattern = re.compile(
                 rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b(?![.,%]?\d|%)",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
-from agents.offline.conditions import unit_fits
+from agents.offline.units import unit_fits
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 

@@ -1,0 +1,50 @@
+"""Units of numbers and fields: which field a number's unit can measure.
+
+A unit read after a number fits a field measured in it ("30 feet" a field in ft, "150
+pounds per square foot" a field in psf), and a bare number takes the unit its context gave
+the same value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agents.offline.vocab import FieldInfo
+from memory.underwriting.fieldlink.numbers import (
+    KNOWN_UNITS,
+    NumberMention,
+    find_numbers,
+    rate_fits,
+)
+
+TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
+
+__all__ = ["TIME_UNITS", "synonyms_of", "unit_fits", "unit_from_context"]
+
+
+def unit_from_context(mention: NumberMention, context: str) -> NumberMention:
+    """A bare number takes the unit the context gave it: "Four stories. Above four": stories."""
+    if mention.unit is not None or not context:
+        return mention
+    said = [
+        n
+        for n in find_numbers(context)
+        if n.value == mention.value and n.unit and n.unit not in TIME_UNITS
+    ]
+    return replace(mention, unit=said[-1].unit) if said and not said[-1].attached else mention
+
+
+def synonyms_of(info: FieldInfo) -> set[str]:
+    """A field's synonyms, lower case."""
+    return {s.lower() for s in info.spec.synonyms}
+
+
+def unit_fits(unit: str | None, info: FieldInfo) -> bool:
+    """True when a number's unit word can measure the field ("barrels" for barrels/year)."""
+    if unit is None:
+        return True
+    if unit == "percent":
+        return info.unit in {"percent", "rate"}
+    if " per " in unit:  # "pounds per square foot" measures a field in psf, never in lb
+        return rate_fits(unit, info.spec.unit or "")
+    return unit == info.unit or (unit not in KNOWN_UNITS and unit in info.tokens)
