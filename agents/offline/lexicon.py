@@ -173,6 +173,7 @@ FORMERLY = re.compile(r"\b(?:previously|formerly|used to|no longer|until now)\b"
 ACCEPTANCE = re.compile(
     r"\b(?:(?:is|are|be) (?:acceptable|eligible|fine|ok(?:ay)?|standard)|acceptable|"
     r"needs? no (?:further )?(?:action|review|referral)|no (?:further )?action|"
+    r"needs? nothing (?:further|more|else)(?: from us)?|"
     r"(?:is|are|stays?|remains?) within (?:the |our |your )?(?:desk |underwriting |local )?"
     r"authority|"
     r"(?:rated?|written|write|quoted?) (?:normally|as standard|at the desk)|"

@@ -20,7 +20,7 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
         r"more than|greater than|in excess of|older than|higher than|larger than|"
         r"bigger than|taller than|wider than|longer than|heavier than|upwards of|north of|"
         r"farther (?:away )?than|further (?:away )?than|more distant than|worse than|"
-        r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than|"
+        r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than|later than|"
         # "faster than", "steeper than": comparatives of more
         r"(?:fast|quick|hott|warm|steep|thick|deep|loud|strong|broad|dens|busi|stiff|full|"
         r"bright)er than",
@@ -38,12 +38,14 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
 )
 POST_COMPARATORS: tuple[tuple[str, str], ...] = (
     (
-        r"or (?:more|greater|higher|older|above|over|later|worse|farther|further)|"
+        r"or (?:more|greater|higher|older|above|over|later|worse|farther|further|faster|"
+        r"larger|bigger|longer|taller|heavier|deeper|steeper|wider|hotter|thicker)|"
         r"and (?:above|over|up|older|higher|worse)|\+|plus",
         "gte",
     ),
     (
-        r"or (?:less|fewer|lower|younger|under|below|earlier|before|closer|nearer|better)|"
+        r"or (?:less|fewer|lower|younger|under|below|earlier|before|closer|nearer|better|"
+        r"slower|smaller|shorter|lighter|cooler|narrower|shallower|thinner|newer)|"
         r"and (?:under|below|lower|less)",
         "lte",
     ),

@@ -479,3 +479,20 @@ def test_the_sentence_before_names_the_field_of_a_bare_number() -> None:
     rules = reader.extract(str(row["text"]), source_type="sme")
     declines = [condition_set(r) for r in rules if r.action == "decline"]
     assert declines == [{("loss_count_3yr", "gte", 3)}]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A dock built later than 30 slips is verified.", ("dock_slips", "gt", 30)),
+        (
+            "Docks of 30 slips or smaller need nothing further. Anything bigger is referred.",
+            ("dock_slips", "gt", 30),
+        ),
+    ],
+)
+def test_later_than_and_a_range_that_needs_nothing(
+    extractor: OfflineExtractor, text: str, expected: tuple[str, str, int]
+) -> None:
+    (rule,) = extractor.extract(text)
+    assert expected in condition_set(rule)
