@@ -44,6 +44,8 @@ def enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
             if not any(s <= match.start() < e for s, e in taken):
                 taken.append((match.start(), match.end()))
                 hits.append((value, match.start(), match.end()))
+    for value, start, end in _fuel_hits(text, info, taken):
+        hits.append((value, start, end))
     hits.sort(key=lambda h: h[1])
     kept: list[tuple[str, int]] = []
     for value, start, end in hits:
@@ -58,6 +60,34 @@ def enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
         ):
             kept.append((value, start))
     return kept
+
+
+#: How a "<fuel>-fired" value is also said: "wood-burning", "a wood stove".
+_FUELLED = (
+    r"(?:-|\s)(?:fired|burning|fueled|fuelled|heated|powered)\b|"
+    r"\s+(?:stoves?|burners?|furnaces?|fires?)\b"
+)
+
+
+def _fuel_hits(
+    text: str, info: FieldInfo, taken: list[tuple[int, int]]
+) -> list[tuple[str, int, int]]:
+    """A "<fuel>-fired" value said as "<fuel>-burning" or "a <fuel> stove".
+
+    Only a value whose first word no other value of the field starts with.
+    """
+    firsts = [v.split("-")[0].split()[0] for v in info.values if v.strip()]
+    found: list[tuple[str, int, int]] = []
+    for value in info.values:
+        fuel, _, rest = value.partition("-")
+        if not rest or " " in fuel or firsts.count(fuel) != 1:
+            continue
+        if not re.fullmatch(r"fired|burning|fueled|fuelled|heated|powered", rest):
+            continue
+        for match in re.finditer(rf"(?<![\w-]){re.escape(fuel)}(?:{_FUELLED})", text, re.I):
+            if not any(s < match.end() and match.start() < e for s, e in taken):
+                found.append((value, match.start(), match.end()))
+    return found
 
 
 def _enum_context_ok(text: str, match: re.Match[str], value: str, info: FieldInfo) -> bool:

@@ -95,6 +95,11 @@ FIELDS = {
         "synonyms": ["face shields for every rider", "full-face protection"],
         "description": "Every rider must wear a full-face shield",
     },
+    "loft_heat": {
+        "type": "str",
+        "synonyms": ["loft heater", "heat source"],
+        "description": "How the sail loft is heated, lower case: 'electric', 'wood-fired', 'gas'",
+    },
     "annual_payroll_usd": {
         "type": "float",
         "unit": "USD",
@@ -496,3 +501,9 @@ def test_later_than_and_a_range_that_needs_nothing(
 ) -> None:
     (rule,) = extractor.extract(text)
     assert expected in condition_set(rule)
+
+
+@pytest.mark.parametrize("said", ["a wood-burning stove", "a wood stove", "wood-fired heaters"])
+def test_a_fuel_fired_value_said_another_way(extractor: OfflineExtractor, said: str) -> None:
+    (rule,) = extractor.extract(f"A sail loft heated by {said} is declined.")
+    assert ("loft_heat", "eq", "wood-fired") in condition_set(rule)
