@@ -15,7 +15,7 @@ from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleAssembler
 from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.pipeline import TextReader
-from agents.offline.relief import PRACTICE_KINDS, read_reliefs
+from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
 from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
 from agents.offline.texts import (
     decision_quality,
@@ -35,6 +35,10 @@ _CONDITION_CUE = re.compile(
     r"at least|at most|without|with|exceed\w*|older|newer|within|between)\b",
     re.I,
 )
+
+
+#: "accepted only from / only if / only when X": X is required, its absence the rule.
+_ONLY_WITH = re.compile(r"\bonly\s+(?:if|when|where|from|for|after)\b", re.I)
 
 
 class OfflineExtractor:
@@ -118,10 +122,33 @@ class OfflineExtractor:
         for draft in drafts:
             draft.product = draft.product or default
             rules.append(self.assembler.build(draft, meta, taken))
+        rules = [k for r in rules if (k := self._protections_only(r, source_type)) is not None]
         if source_type in PRACTICE_KINDS:  # a protection practice accepts: bound later
             rules += read_reliefs(self.analyzer, sentences, reader.used, meta, default)
         uncovered = [s.raw for s in sentences if s.index not in reader.used and self._rule_like(s)]
         return rules, uncovered
+
+    def _protections_only(
+        self, rule: ExtractedRule, source_type: str | None
+    ) -> ExtractedRule | None:
+        """An approval whose only conditions are protections present is no rule.
+
+        "We accept business only from licensed producers" read as "approve with
+        conditions when licensed" would put every good risk under conditions. In practice
+        it is a relief (bound to the rule the text speaks of, or dropped); elsewhere, none.
+        """
+        if rule.action != "approve_with_conditions" or not rule.conditions:
+            return rule
+        flags = all(c.value is True for c in rule.conditions)
+        protective = all(
+            (info := self.vocab.fields.get(c.field)) is not None and info.protective
+            for c in rule.conditions
+        )
+        # "we accept business only from licensed producers": a requirement, not an approval
+        required = bool(_ONLY_WITH.search(rule.outcome_description or ""))
+        if not (flags and (protective or required)):
+            return rule
+        return relief_of(rule) if source_type in PRACTICE_KINDS else None
 
     def _rule_like(self, sentence: Sentence) -> bool:
         """An action cue and a condition cue, in a sentence that is not a case narrative."""

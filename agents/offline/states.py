@@ -12,7 +12,10 @@ from schemas.rules import Condition
 #: "A risk located in any other state": the states named just before, by contrast.
 _OTHER_STATES = re.compile(r"\b(?:any|all|every|an?)\s+other\s+states?\b|\bother states\b", re.I)
 #: "located in those five states", "in these states": the states a sentence before lists.
-_THOSE_STATES = re.compile(r"\b(?:those|these)\s+(?:(?P<count>\w+)\s+)?states\b", re.I)
+_THOSE_STATES = re.compile(
+    r"\b(?:(?:those|these)\s+(?:(?P<count>\w+)\s+)?states|(?P<two>either|both)\s+states?)\b",
+    re.I,
+)
 
 
 def read_states(text: str, state_field: str | None) -> list[Condition]:
@@ -109,7 +112,7 @@ def those_states(trigger: str, context: str, state_field: str | None) -> list[Co
     if len(named) != 1 or named[0].operator not in {"in", "eq"}:
         return []
     size = len(named[0].value) if isinstance(named[0].value, list) else 1
-    count = (match.group("count") or "").lower()
+    count = "two" if match.group("two") else (match.group("count") or "").lower()
     stated = (int(count) if count.isdigit() else _SMALL.get(count)) if count else size
     if stated != size:
         return []  # "those five states" after four, or "those coastal states"

@@ -128,8 +128,11 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                 as_of,
                 product_type=product if isinstance(product, str) else None,
             )
+            # none in force then, in a namespace that holds rules: nothing fires (approve),
+            # unlike an empty namespace, where there is nothing to decide on (refer)
+            stored = len(then) or await analytics.rule_count()
             return {
-                "rule_count": len(then),
+                "rule_count": stored,
                 "rules": [r.model_dump(mode="json") for r in then],
                 "found_by": {r.rule_name: [AS_OF] for r in then},
                 "paths": {},

@@ -38,3 +38,31 @@ def test_query_as_of_before_the_rule_existed(
     with pytest.raises(SystemExit):
         main(["query", "escape room", "--as-of", "last tuesday", *ns])
     assert "--as-of expects an ISO time" in capsys.readouterr().err
+
+
+def test_decide_as_of_before_any_rule_approves_and_an_empty_namespace_refers(
+    falkordb_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Rules stored but none in force then: nothing fires. No rules at all: refer."""
+    monkeypatch.setenv("ATHENA_DATA_DIR", str(falkordb_dir))
+    rules = tmp_path / "rules.jsonl"
+    rules.write_text(json.dumps({**RULE, "date": "2020-06-01"}) + "\n")
+    submission = tmp_path / "sub.json"
+    submission.write_text(json.dumps({"product_type": "GL", "occupancy": "escape room"}))
+    ns = ["--namespace", "agent:as-of-decide"]
+    assert main(["ingest", str(rules), "--rules", "--json", *ns]) == 0
+    capsys.readouterr()
+
+    def decision(*extra: str, namespace: list[str] = ns) -> str:
+        assert main(["decide", str(submission), "--json", *namespace, *extra]) == 0
+        return str(json.loads(capsys.readouterr().out)["decision"])
+
+    assert decision() == "refer"
+    assert decision("--as-of", "2020-07-01") == "refer"
+    assert decision("--as-of", "2019-01-01") == "approve"
+    assert decision("--as-of", "2019-01-01", namespace=["--namespace", "agent:as-of-empty"]) == (
+        "refer"
+    )

@@ -507,3 +507,32 @@ def test_later_than_and_a_range_that_needs_nothing(
 def test_a_fuel_fired_value_said_another_way(extractor: OfflineExtractor, said: str) -> None:
     (rule,) = extractor.extract(f"A sail loft heated by {said} is declined.")
     assert ("loft_heat", "eq", "wood-fired") in condition_set(rule)
+
+
+def test_either_state_points_back_to_the_two_states_named(extractor: OfflineExtractor) -> None:
+    text = "Utah and Hawaii ban kites: a kite works located in either state is declined."
+    (rule,) = extractor.extract(text)
+    assert ("state", "in", ("UT", "HI")) in condition_set(rule)
+
+
+@pytest.mark.parametrize(
+    ("text", "rules"),
+    [
+        ("We accept docks only from owners who keep a night watch on the dock.", 0),
+        ("Docks are written with conditions only if a spark alarm is fitted.", 0),
+        ("Docks where customers under 18 are served are written with conditions.", 1),
+    ],
+)
+def test_an_approval_that_only_requires_protections_is_no_rule(
+    extractor: OfflineExtractor, text: str, rules: int
+) -> None:
+    assert len(extractor.extract(text, source_type="manual")) == rules
+
+
+def test_a_requirement_read_as_an_approval_is_dropped() -> None:
+    """blind9's bulletin: "We may accept business only from producers licensed in ..."."""
+    folder = Path(__file__).parents[2] / "agents" / "data" / "extraction" / "blind9"
+    reader = OfflineExtractor(load_data_dictionary(folder / "fields.json"))
+    [row] = [r for r in read_objects(folder / "knowledge.jsonl") if r["id"] == "k023"]
+    rules = reader.extract(str(row["text"]), source_type="compliance")
+    assert rules and not any(r.action == "approve_with_conditions" for r in rules)
