@@ -273,10 +273,17 @@ class ConditionReader:
             if only.name not in converted or self.vocab.score_numeric(only, tokens, pos) > 0.5:
                 return only, converted.get(only.name, 1.0)
             return None  # "four feet high" is no road distance in miles
-        ctx = content_tokens(context) if context else []
-        if unit is not None and all(i.unit == unit for i in candidates):
-            # the unit every candidate shares names none of them ("Four stories" before)
-            ctx = [t for t in ctx if canonical_unit(t.text) != unit]
+        # the unit every candidate shares names none of them ("Four stories" before)
+        shared = unit if unit is not None and all(i.unit == unit for i in candidates) else None
+
+        def naming(text: str) -> list[Token]:
+            return [
+                t
+                for t in content_tokens(text)
+                if shared is None or canonical_unit(t.text) != shared
+            ]
+
+        ctx = naming(context) if context else []
         topic = next((i for i in candidates if i.name == self.topic), None)
         if topic is not None and all(
             self.vocab.score_numeric(i, tokens, pos) <= floor for i in candidates
@@ -284,9 +291,7 @@ class ConditionReader:
             # No word of the clause names a field: the number continues the topic.
             return topic, converted.get(topic.name, 1.0)
 
-        recent = content_tokens(_LAST_SENTENCE.split(context.strip())[-1]) if context else []
-        if unit is not None and all(i.unit == unit for i in candidates):
-            recent = [t for t in recent if canonical_unit(t.text) != unit]
+        recent = naming(_LAST_SENTENCE.split(context.strip())[-1]) if context else []
 
         def score(info: FieldInfo) -> float:
             local = self.vocab.score_numeric(info, tokens, pos)

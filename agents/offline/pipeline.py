@@ -20,7 +20,7 @@ from agents.offline.contrast import complement, contrast, elaboration, instead
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.scales import directed, inverted
 from agents.offline.softlimits import drop_restatements, soft_limit
-from agents.offline.textproc import Sentence, split_clauses, subject_only
+from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
 from agents.offline.vocab import FieldVocabulary
 from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
@@ -58,7 +58,7 @@ class TextReader:
         self._accepted: _Pending | None = None  # the previous sentence's accepted range
         self._dangling: tuple[int, _Pending] | None = None  # conditions no clause acted on
         self._bridged: _Pending | None = None  # dangling conditions kept over a comment
-        self._asked_mitigant = False  # the question before asked what lets a rule give way
+        self._answers: set[int] = set()  # answers to "what lets the rule give way?"
 
     def read(self, sentences: list[Sentence]) -> list[RuleDraft]:
         """Read all sentences and return the drafts found.
@@ -70,17 +70,16 @@ class TextReader:
             Rule drafts in text order (duplicates merged, boundary restatements dropped).
         """
         self.sentences = sentences
+        self._answers = answers_to(sentences, lxd.ASKS_MITIGANT)
         for sentence in sentences:
             context = " ".join(
                 s.text
                 for s in sentences[max(0, sentence.index - _CONTEXT_SENTENCES) : sentence.index]
             )
             if sentence.is_question:
-                self._asked_mitigant = bool(lxd.ASKS_MITIGANT.search(sentence.text))
                 continue
             self._current = sentence.index
-            if self._asked_mitigant:  # "What do you need to see?" "Hold-harmless letters."
-                self._asked_mitigant = False
+            if sentence.index in self._answers:  # "What do you need to see?" "Hold-harmless ..."
                 fields = self.analyzer.mitigant_fields(sentence.text)
                 self._attach(fields, [sentence.text] if fields else [])
             if sentence.is_case_label or sentence.is_example:  # "QA: ... up to 14 feet"

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from agents.offline.clauses import ClauseAnalyzer
 from agents.offline.lexicon_discourse import ASKS_MITIGANT, NAMED_MITIGANT
-from agents.offline.textproc import Sentence
+from agents.offline.textproc import Sentence, answers_to
 from schemas.rules import ExtractedRule
 
 #: Kinds of text that describe practice (a relief there bends a stated rule).
@@ -24,14 +24,18 @@ PRACTICE_KINDS = frozenset({"sme", "production", "training"})
 _CONDITIONAL = re.compile(
     r"\b(?:if|when|whenever|where|once|as long as|provided(?: that)?|so long as)\b", re.I
 )
+#: A decline the speaker will not let stand: what a protection earns besides approvals.
+_DECLINE_BENT = (
+    r"(?:do not|don't|does not|doesn't|will not|won't|would not|wouldn't)\s+"
+    r"(?:let|want|have|need)\s+(?:\w+\s+){0,3}?declin\w*|(?:instead of|rather than) declin\w*"
+)
+_BENDS_DECLINE = re.compile(rf"\b(?:{_DECLINE_BENT})", re.I)
 #: What the protection earns: an approval, or a decline the speaker will not let stand.
 _RELIEF = re.compile(
     r"\b(?:approv(?:e|es|ed|ing)|accept(?:s|ed|ing)?|writ(?:e|es|ing|ten)|wrote|bind|bound|"
-    r"quote|sign(?:ed|s)? off|go(?:ne|es)? through|(?:instead of|rather than) declin\w*|"
+    r"quote|sign(?:ed|s)? off|go(?:ne|es)? through|"
     r"(?:i'?m|i am|we'?re|we are) comfortable|cleared with conditions|"
-    r"(?:referral|decline) (?:is |was |can be |gets )?cleared|"
-    r"(?:do not|don't|does not|doesn't|will not|won't|would not|wouldn't)\s+"
-    r"(?:let|want|have|need)\s+(?:\w+\s+){0,3}?declin\w*)\b",
+    rf"(?:referral|decline) (?:is |was |can be |gets )?cleared|{_DECLINE_BENT})\b",
     re.I,
 )
 #: An approval that is refused or still under the rule ("it stays a decline").
@@ -50,12 +54,6 @@ _CREDITED = re.compile(
 #: tool if the file holds an appraisal" (the rule itself may be read from the sentence).
 _WAIVED = re.compile(
     r"\b(?:(?:do|does|did) not|don't|doesn't|no) need to\b[^.;]*?\b(?:if|when|where|as long as)\b",
-    re.I,
-)
-#: A decline the speaker will not let stand: what a protection earns besides approvals.
-_BENDS_DECLINE = re.compile(
-    r"\b(?:(?:do not|don't|does not|doesn't|will not|won't|would not|wouldn't)\s+"
-    r"(?:let|want|have|need)\s+(?:\w+\s+){0,3}?declin\w*|(?:instead of|rather than) declin\w*)",
     re.I,
 )
 #: "What makes me comfortable is X", "what I want to see is X": X is what earns relief.
@@ -138,18 +136,18 @@ def read_reliefs(
         ("if ..., I approve") or crediting approvals to it ("... carried the approvals").
     """
     found: list[ExtractedRule] = []
-    asked = False  # the question before asked what lets the rule give way
+    answers = answers_to(sentences, ASKS_MITIGANT)  # "What do you need to see?" "X."
     for sentence in sentences:
         text = sentence.text
-        answers, asked = asked and not sentence.is_question, False
         if sentence.is_question:
-            asked = bool(ASKS_MITIGANT.search(text))
             continue
         waived = _WAIVED.search(text)
         if sentence.index in used and waived is None:
             continue
         relieves = bool(_CONDITIONAL.search(text) and _RELIEF.search(text))
-        named = answers or bool(NAMED_MITIGANT.search(text) or _WHAT_EARNS.search(text))
+        named = sentence.index in answers or bool(
+            NAMED_MITIGANT.search(text) or _WHAT_EARNS.search(text)
+        )
         if not (relieves or named or waived or _CREDITED.search(text)):
             continue
         if _NOT_RELIEF.search(text):

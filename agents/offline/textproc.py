@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.offline import lexicon as lx
@@ -128,6 +129,24 @@ def _is_abbreviation(before: str) -> bool:
     word = before.split()[-1] if before.split() else ""
     word = word.lower().rstrip(".")
     return len(word) == 1 and word.isalpha() or word in _ABBREVIATIONS
+
+
+def answers_to(sentences: Sequence[Sentence], question: re.Pattern[str]) -> set[int]:
+    """Indexes of the sentences that answer a question `question` matches.
+
+    The answer is the first sentence after the question that is no question itself:
+    "What do you need to see?" "Hold-harmless letters from the owners."
+    """
+    found: set[int] = set()
+    asked = False
+    for sentence in sentences:
+        if sentence.is_question:
+            asked = bool(question.search(sentence.text))
+            continue
+        if asked:
+            found.add(sentence.index)
+        asked = False
+    return found
 
 
 def split_sentences(text: str) -> list[Sentence]:

@@ -8,6 +8,7 @@ the same value.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from agents.offline.vocab import FieldInfo
 from memory.underwriting.fieldlink.numbers import (
@@ -28,10 +29,16 @@ def unit_from_context(mention: NumberMention, context: str) -> NumberMention:
         return mention
     said = [
         n
-        for n in find_numbers(context)
+        for n in _numbers_of(context)
         if n.value == mention.value and n.unit and n.unit not in TIME_UNITS
     ]
     return replace(mention, unit=said[-1].unit) if said and not said[-1].attached else mention
+
+
+@lru_cache(maxsize=64)
+def _numbers_of(context: str) -> tuple[NumberMention, ...]:
+    """The numbers of a context, read once for every bare number a clause holds."""
+    return tuple(find_numbers(context))
 
 
 def synonyms_of(info: FieldInfo) -> set[str]:

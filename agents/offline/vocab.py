@@ -159,6 +159,8 @@ class FieldVocabulary:
         }
         self.occupancy = next((n for n, i in self.fields.items() if i.kind == "occupancy"), None)
         self.state = next((n for n, i in self.fields.items() if i.kind == "state"), None)
+        #: each boolean field's head nouns, read once: a protection named by one word
+        self.heads: dict[str, set[str]] = {i.name: _heads(i) for i in self.of_kind("bool")}
 
     def of_kind(self, kind: str) -> list[FieldInfo]:
         """Return the fields of one kind (numeric, bool, enum, ...)."""
@@ -213,7 +215,7 @@ class FieldVocabulary:
                     negated = _negated_before(tokens, run[0])
                     found.append(BoolMention(info.name, run[0], run[1], negated, False))
             if partial and info.protective:
-                heads = _heads(info)
+                heads = self.heads[info.name]
                 for i, tok in enumerate(tokens):
                     base = _strip_negative_prefix(tok.stem, info.tokens)
                     word = base or tok.stem
