@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, SystemMessage
@@ -17,6 +16,7 @@ from agents.chat.context import Context
 from agents.chat.state import ChatState
 from agents.chat.tools import create_chat_tools
 from agents.llm import as_model_error, model_errors
+from agents.memory_use import memory_for
 from memory import GraphMemory, Settings, load_settings
 from memory.sessions import SessionRef, SessionStore
 from schemas.text import clean_text
@@ -40,14 +40,9 @@ def ref_of(ctx: Context) -> SessionRef:
     return SessionRef(ctx.agent_id, ctx.user_id, ctx.session_id, ctx.shard_id)
 
 
-@asynccontextmanager
-async def memory_of(ctx: Context) -> AsyncIterator[GraphMemory]:
-    """Yield the injected memory, or one opened from the settings for this node."""
-    if ctx.memory is not None:
-        yield ctx.memory
-        return
-    async with GraphMemory(settings_of(ctx)) as memory:
-        yield memory
+def memory_of(ctx: Context) -> AbstractAsyncContextManager[GraphMemory]:
+    """The injected memory, or one opened from the settings for this node."""
+    return memory_for(ctx.memory, lambda: settings_of(ctx))
 
 
 def _store(memory: GraphMemory, ctx: Context) -> SessionStore:

@@ -5,12 +5,12 @@ Everything here is read when a node runs, never at import time.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from agents import models
 from agents.ingestion.context import Context
+from agents.memory_use import memory_for
 from memory import GraphMemory, Namespace, Settings, load_settings
 from schemas.fields import DataDictionary, load_data_dictionary
 
@@ -73,11 +73,6 @@ def chat_model_of(ctx: Context) -> Any:
     return None if ctx.mode == "offline" else ctx.chat_model
 
 
-@asynccontextmanager
-async def memory_of(ctx: Context) -> AsyncIterator[GraphMemory]:
-    """Yield the injected memory, or one opened from the settings for this node."""
-    if ctx.memory is not None:
-        yield ctx.memory
-        return
-    async with GraphMemory(settings_of(ctx)) as memory:
-        yield memory
+def memory_of(ctx: Context) -> AbstractAsyncContextManager[GraphMemory]:
+    """The injected memory, or one opened from the run's settings for this node."""
+    return memory_for(ctx.memory, lambda: settings_of(ctx))

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
+from agents.memory_use import memory_for
 from agents.underwriting import policy
 from agents.underwriting.context import Context
 from agents.underwriting.retrieval import AS_OF, BY_FIELD, retrieve_rules
@@ -59,16 +59,11 @@ def data_dictionary(context: Context) -> DataDictionary:
     return cached_data_dictionary(path)
 
 
-@asynccontextmanager
-async def open_memory(context: Context) -> AsyncIterator[GraphMemory]:
-    """Yield the injected memory, or open one from the settings for this run."""
-    if context.memory is not None:
-        yield context.memory
-        return
+def open_memory(context: Context) -> AbstractAsyncContextManager[GraphMemory]:
+    """The injected memory, or one opened from the settings for this run."""
     from memory.settings import load_settings
 
-    async with GraphMemory(load_settings()) as memory:
-        yield memory
+    return memory_for(context.memory, load_settings)
 
 
 async def intake(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
