@@ -13,7 +13,9 @@ from memory.underwriting.fieldlink.numbers import canonical_unit, stem
 from schemas.fields import DataDictionary, FieldSpec
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
-_QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")
+#: A quoted value: the quote opens and closes at a word's edge, so the apostrophe of
+#: "the building's tenant" opens nothing and "'farmer's market'" is one value.
+_QUOTED = re.compile(r"(?<!\w)'((?:[^']|'(?=\w))+)'(?!\w)|\"([^\"]+)\"")
 _OCCUPANCY_HINT = re.compile(
     r"\b(?:occupancy|class of business|business class|business type|type of business|"
     r"industry|line of work)\b",
