@@ -22,6 +22,7 @@ from agents.offline.scales import directed, inverted
 from agents.offline.softlimits import drop_restatements, soft_limit
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
+from agents.offline.topic_class import head_class, mentioned, question_class
 from agents.offline.vocab import FieldVocabulary
 from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
 from schemas.rules import Condition
@@ -122,6 +123,7 @@ class TextReader:
             self.analyzer.reader.topic_value = self.topic_value
             a = self.analyzer.analyze(clause, " ".join([context, *done[:-1]]))
             conditions = self._conditions(a, pending)
+            conditions = self._in_context_class(conditions, a, sentence)
             flags = [c.field for c in conditions if c.value is True]
             if not a.action and len(flags) == len(conditions) and lxd.FINE.search(a.trigger):
                 # "If they use X, fine; if not, I refer it": X is what the referral spares
@@ -299,6 +301,21 @@ class TextReader:
             fields = {c.field for c in conditions}
             conditions += [c for c in self.last_conditions if c.field not in fields]
         return conditions
+
+    def _in_context_class(
+        self, conditions: list[Condition], a: ClauseAnalysis, sentence: Sentence
+    ) -> list[Condition]:
+        """Scope classless conditions to the class a head noun or the question names."""
+        occupancy = self.vocab.occupancy
+        if not (occupancy and conditions) or any(c.field == occupancy for c in conditions):
+            return conditions
+        classes = self.analyzer.subjects.listed
+        before = " ".join(s.raw for s in self.sentences[: sentence.index + 1])
+        several = [c for c in mentioned(before, classes) if " " in c]
+        value = head_class(a.trigger, several) or question_class(self.sentences, sentence, classes)
+        if value is None:
+            return conditions
+        return [Condition(field=occupancy, operator="eq", value=value), *conditions]
 
     def _other_than(self, conditions: list[Condition], pending: _Pending) -> list[Condition]:
         """A class "using any other X" after a list of X: the class and the list negated.

@@ -90,6 +90,7 @@ class SubjectReader:
         occupancy = vocab.fields.get(vocab.occupancy or "")
         self.examples: list[str] = occupancy.values if occupancy else []
         self.example_set: set[str] = {e.lower() for e in self.examples}
+        self.listed: list[str] = list(dict.fromkeys(e.lower() for e in self.examples))
         self.foreign_phrases: list[tuple[str, ...]] = [
             p for info in vocab.fields.values() for p in info.phrases
         ]

@@ -67,3 +67,39 @@ def test_a_class_listed_after_an_apostrophe_scopes_its_rule(extractor: OfflineEx
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("refer", {("occupancy", "eq", "farrier"), ("employee_count", "gt", 3)})
     ]
+
+
+def test_a_head_noun_points_back_at_the_class_named_before(extractor: OfflineExtractor) -> None:
+    text = (
+        "Canal and river boat yards are an eligible GL class. "
+        "If the yard has more than 40 employees, we refer it."
+    )
+    assert [(r.action, condition_set(r)) for r in extractor.extract(text)] == [
+        ("refer", {("occupancy", "eq", "canal boat yard"), ("employee_count", "gt", 40)})
+    ]
+
+
+def test_an_answer_speaks_of_the_class_its_question_names(extractor: OfflineExtractor) -> None:
+    text = "Q: Farriers on GL. Where is your line?\nA: Past 12 employees I refer it."
+    assert [(r.action, condition_set(r)) for r in extractor.extract(text)] == [
+        ("refer", {("occupancy", "eq", "farrier"), ("employee_count", "gt", 12)})
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a rule whose subject names no class holds across classes
+        "Canal boat yards are an eligible GL class. Any risk with more than 40 employees "
+        "is referred.",
+        # a question naming two classes scopes nothing
+        "Q: Farriers and glass studios on GL. Where is your line?\n"
+        "A: Past 12 employees I refer it.",
+    ],
+)
+def test_a_rule_without_a_class_in_context_stays_unscoped(
+    extractor: OfflineExtractor, text: str
+) -> None:
+    rules = extractor.extract(text)
+    assert rules
+    assert all("occupancy" not in {c.field for c in r.conditions} for r in rules)

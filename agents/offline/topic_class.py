@@ -1,0 +1,111 @@
+"""The business class a rule names only through its context.
+
+Two readings, both general English over the dictionary's listed classes:
+
+- a head noun points back at the one class named before it whose head it is: "Pool and
+  spa supply stores are an eligible class ... A store holding more than 2,500 lbs is
+  referred" (the store is a pool supply store);
+- in an interview, an answer speaks of the class its question names: "Q: Chimney sweeps.
+  What kills a sweep account? A: ... Beyond that it's a decline".
+
+A class of one word is named only by the word itself, so a head anaphor needs a class of
+several words; the question needs exactly one class to name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.offline import lexicon_subjects as lxs
+from agents.offline.noun_phrases import singular
+from agents.offline.textproc import Sentence
+
+_WORD = re.compile(r"[a-z0-9][\w-]*")
+#: How far apart the words of a class may stand ("pool and spa supply stores").
+_GAP = 3
+
+
+def _words(text: str) -> list[str]:
+    return [singular(w) for w in _WORD.findall(text.lower().replace("’", "'"))]
+
+
+def mentioned(text: str, classes: Sequence[str]) -> list[str]:
+    """The listed classes a text names, its words in order and close together.
+
+    Args:
+        text: Any text.
+        classes: The business classes the dictionary lists (lower case).
+
+    Returns:
+        The classes named, in the dictionary's order.
+    """
+    words = _words(text)
+    found: list[str] = []
+    for value in classes:
+        wanted = _words(value)
+        if wanted and any(_named_at(words, i, wanted) for i, w in enumerate(words)):
+            found.append(value)
+    return found
+
+
+def _named_at(words: list[str], start: int, wanted: list[str]) -> bool:
+    if words[start] != wanted[0]:
+        return False
+    at = start
+    for word in wanted[1:]:
+        window = words[at + 1 : at + 1 + _GAP]
+        if word not in window:
+            return False
+        at += 1 + window.index(word)
+    return True
+
+
+def head_class(clause: str, named: Sequence[str]) -> str | None:
+    """The class a clause points back at by its head noun ("a store" -> 'pool supply store').
+
+    Args:
+        clause: The clause of the rule.
+        named: Classes of several words named earlier in the text.
+
+    Returns:
+        The one named class whose head noun the clause uses after a determiner or after
+        its own modifiers ("a pool store"), else None.
+    """
+    words = _words(clause)
+    found: set[str] = set()
+    for value in named:
+        parts = _words(value)
+        if len(parts) < 2:
+            continue
+        for i, word in enumerate(words):
+            if word != parts[-1]:
+                continue
+            j = i - 1
+            while j >= 0 and words[j] in parts[:-1]:
+                j -= 1
+            if j < 0 or words[j] in lxs.DETERMINERS or j < i - 1:
+                found.add(value)
+    return found.pop() if len(found) == 1 else None
+
+
+def question_class(
+    sentences: Sequence[Sentence], sentence: Sentence, classes: Sequence[str]
+) -> str | None:
+    """The one class the latest question naming a class asks about, in an interview.
+
+    Args:
+        sentences: All sentences of the text.
+        sentence: The answer's sentence.
+        classes: The business classes the dictionary lists.
+
+    Returns:
+        The class, or None outside an interview or when the question names several.
+    """
+    for earlier in reversed(sentences[: sentence.index]):
+        if not (earlier.is_question and (earlier.label or "").lower() in {"q", "question"}):
+            continue
+        named = mentioned(earlier.text, classes)
+        if named:
+            return named[0] if len(named) == 1 else None
+    return None
