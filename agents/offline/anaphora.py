@@ -25,7 +25,12 @@ if TYPE_CHECKING:
     from agents.offline.vocab import FieldVocabulary
 
 #: A pronoun that points back at what the sentence before described.
-_ANAPHOR = re.compile(r"\b(?:that|that's|those|these|this|both|them|it|such)\b", re.I)
+_ANAPHOR = re.compile(
+    r"\b(?:that|that's|those|these|this|both|them|it|such)\b|"
+    # "They are referred": "they" as the subject of a passive action is the risk before
+    r"^\W*they\s+(?:are|get|will be|must be|should be|shall be)\s+(?:\w+ly\s+)?\w+ed\b",
+    re.I,
+)
 #: "If they don't have one": the one thing the sentence before named is missing.
 _LACKS_ONE = re.compile(
     r"\b(?:don't|doesn't|do not|does not|didn't|did not|can't|cannot)\s+have\s+(?:one|it)\b|"
@@ -76,6 +81,9 @@ def antecedent(
     # "Seven and up is flagged, since at that size it is ...": a pronoun in a reason
     # points nowhere, and a number of the sentence's own states its own threshold
     said = lx.REASON_SPAN.sub(" ", text)
+    # "They are referred; the referral may be cleared when ...": the clause after the
+    # semicolon speaks of the rule just made, not of the risk before
+    said = said.split(";", 1)[0]
     if not (_ANAPHOR.search(said) or _LACKS_ONE.search(said)) or detect_action(text) is None:
         return None
     trigger, _ = split_mitigant(strip_connectors(said))  # "I refer those, unless Y"

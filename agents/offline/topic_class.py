@@ -22,6 +22,15 @@ from agents.offline.noun_phrases import singular
 from agents.offline.textproc import Sentence
 
 _WORD = re.compile(r"[a-z0-9][\w-]*")
+#: Words and the punctuation between them.
+_RAW_WORD = re.compile(r"[a-z0-9][\w'-]*|[^\w\s]")
+#: Words that may follow the head noun of a phrase (a verb, a preposition, a conjunction).
+_AFTER_HEAD = frozenset(
+    "is are was were be been has have had does do did may can must will would should could "
+    "shall gets get goes go needs need with without that which who whose where when if "
+    "in on at of for and or but to from by under over above below beyond past than "
+    "whatever regardless unless".split()
+)
 #: How far apart the words of a class may stand ("pool and spa supply stores").
 _GAP = 3
 
@@ -70,16 +79,18 @@ def head_class(clause: str, named: Sequence[str]) -> str | None:
 
     Returns:
         The one named class whose head noun the clause uses after a determiner or after
-        its own modifiers ("a pool store"), else None.
+        its own modifiers ("a pool store"), as the head of its phrase ("the rental
+        inventory" is an inventory), else None.
     """
-    words = _words(clause)
+    raw = _RAW_WORD.findall(clause.lower().replace("’", "'"))
+    words = [singular(w) for w in raw]
     found: set[str] = set()
     for value in named:
         parts = _words(value)
         if len(parts) < 2:
             continue
         for i, word in enumerate(words):
-            if word != parts[-1]:
+            if word != parts[-1] or not _ends_phrase(raw[i + 1] if i + 1 < len(raw) else ""):
                 continue
             j = i - 1
             while j >= 0 and words[j] in parts[:-1]:
@@ -87,6 +98,16 @@ def head_class(clause: str, named: Sequence[str]) -> str | None:
             if j < 0 or words[j] in lxs.DETERMINERS or j < i - 1:
                 found.add(value)
     return found.pop() if len(found) == 1 else None
+
+
+def _ends_phrase(following: str) -> bool:
+    """True when the word after a noun leaves it the head of its phrase."""
+    return (
+        not following
+        or not following[0].isalpha()
+        or following in _AFTER_HEAD
+        or following.endswith(("ing", "ed", "n't"))
+    )
 
 
 def question_class(

@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 
 from agents.offline.extractor import OfflineExtractor
+from agents.offline.topic_class import head_class
+from memory.underwriting.fieldlink.numbers import stem
 from memory.underwriting.fieldlink.profile import parse_enum
 from schemas.fields import DataDictionary
 from tests.rules import condition_set
@@ -38,6 +40,11 @@ FIELDS = {
         "type": "bool",
         "synonyms": ["certified farrier"],
         "description": "Every farrier on staff holds a guild certificate",
+    },
+    "kiln_shipping": {
+        "type": "bool",
+        "synonyms": ["kiln shipping"],
+        "description": "The studio ships finished kilns to customers",
     },
     "employee_count": {
         "type": "int",
@@ -103,3 +110,26 @@ def test_a_rule_without_a_class_in_context_stays_unscoped(
     rules = extractor.extract(text)
     assert rules
     assert all("occupancy" not in {c.field for c in r.conditions} for r in rules)
+
+
+def test_a_noun_used_as_a_modifier_points_back_at_no_class() -> None:
+    assert head_class("the widest tent in the rental inventory", ["tent rental"]) is None
+    assert head_class("if the rental has a span over 40 feet", ["tent rental"]) == "tent rental"
+
+
+def test_a_doubled_consonant_before_ed_or_ing_is_undone() -> None:
+    assert stem("tanned") == stem("tanning") == stem("tan") == "tan"
+    assert stem("referred") == stem("refer")
+    assert (stem("filled"), stem("pressed"), stem("staffed")) == ("fill", "press", "staff")
+
+
+def test_they_as_the_subject_of_an_action_is_the_risk_before(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Some studios ship kilns to their customers. They are referred; the referral may "
+        "be cleared when every annealer has an annealer alarm."
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in extractor.extract(text)] == [
+        ("refer", {("kiln_shipping", "eq", True)}, ["annealer_alarm"])
+    ]

@@ -196,6 +196,10 @@ def rate_fits(unit: str, field_unit: str) -> bool:
     return written == said
 
 
+#: Consonants English doubles before -ed / -ing ("tan" -> "tanned", "ship" -> "shipping").
+_DOUBLED = frozenset("bgmnprt")
+
+
 def stem(word: str) -> str:
     """Crude English stemmer: enough to match plurals and -ed/-ing forms.
 
@@ -214,7 +218,12 @@ def stem(word: str) -> str:
         return w[:-3]
     for suffix, keep in (("ing", 4), ("ed", 4), ("al", 5)):
         if w.endswith(suffix) and len(w) - len(suffix) >= keep:
-            return w[: -len(suffix)]
+            w = w[: -len(suffix)]
+            # "tanned", "tanning" -> "tan"; "referred" -> "refer": the doubled consonant
+            # of -ed / -ing is undone ("filled", "pressed" keep theirs)
+            if suffix != "al" and w[-1] == w[-2] and w[-1] in _DOUBLED:
+                w = w[:-1]
+            return w
     if w.endswith(("sses", "xes", "ches", "shes")) and len(w) > 4:
         return w[:-2]
     if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
