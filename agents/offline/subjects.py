@@ -17,8 +17,10 @@ from agents.offline.noun_phrases import drop_adverb, kept_words, noun_phrase, pl
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
+from memory.underwriting.fieldlink.states import US_STATES
 from memory.underwriting.fieldlink.numbers import stem
 
+_STATE_CODES = frozenset(US_STATES.values())
 _IMPERATIVE = frozenset(
     "decline refer verify flag attach tell record count check write bind exclude confirm "
     "make keep send route do don't please note".split()
@@ -294,6 +296,8 @@ class SubjectReader:
             item = pattern.sub(" ", item)
         item = lxs.STATE_NAME_RE.sub(" ", item)
         words = [w.rstrip("'’") for w in re.findall(r"[A-Za-z][\w'’-]*", item)]
+        if any(w in _STATE_CODES for w in words):
+            return None  # "domes located in MN, WI or ME": a list of states, no classes
         while len(words) > 1 and words[0].lower() in lxs.DETERMINERS:
             words.pop(0)
         while len(words) > 1 and "-" in words[0]:
