@@ -42,7 +42,15 @@ class RuleDraft:
     withdrawn: bool = False
 
     def add_mitigants(self, fields: list[str], texts: list[str]) -> None:
-        """Record mitigant fields and texts, without duplicates."""
+        """Record mitigant fields and texts, without duplicates.
+
+        A protection whose absence the rule was conditioned on ("unsprinklered mills
+        ... are referred; a sprinklered one is written with conditions") stops being a
+        condition: the rule holds either way and the protection mitigates it.
+        """
+        absent = [c for c in self.conditions if c.value is False and c.field in fields]
+        if absent and len(absent) < len(self.conditions):
+            self.conditions = [c for c in self.conditions if c not in absent]
         for name in fields:
             if name not in self.mitigant_fields:
                 self.mitigant_fields.append(name)

@@ -11,7 +11,7 @@ from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.conditions import ConditionReader, NumericHit
 from agents.offline.subjects import SubjectReader
-from agents.offline.textproc import content_tokens, strip_connectors
+from agents.offline.textproc import Token, content_tokens, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from schemas.rules import Condition
 
@@ -219,7 +219,35 @@ class ClauseAnalyzer:
         mentions = self.vocab.bool_mentions(tokens)
         if not mentions:
             mentions = self.vocab.bool_mentions(tokens, partial=True)
+        if not mentions:
+            return described_protection(tokens, self.vocab)
         return [m.field for m in mentions if not m.negated]
+
+
+#: A mitigant text that restates this share of a flag's description names the flag.
+_DESCRIBED_SHARE = 0.5
+_DESCRIBED_WORDS = 3
+
+
+def described_protection(tokens: list[Token], vocab: FieldVocabulary) -> list[str]:
+    """The one flag a mitigant text describes in the dictionary's own words.
+
+    "If the oxidizers sit in a dedicated, separated area with no pool acids stored
+    alongside them" restates "Oxidizers are kept in a dedicated, separated area with no
+    pool acids stored alongside". Only for a text already known to state a mitigant: half
+    the description's words and at least three, and no other flag as close.
+    """
+    said = {t.stem for t in tokens}
+    scored: list[tuple[float, str]] = []
+    for info in vocab.of_kind("bool"):
+        words = info.desc_words - lxs.STOPWORDS
+        shared = said & words
+        if len(shared) >= _DESCRIBED_WORDS and len(shared) >= _DESCRIBED_SHARE * len(words):
+            scored.append((len(shared) / len(words), info.name))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return []
+    return [scored[0][1]]
 
 
 def split_mitigant(text: str) -> tuple[str, list[str]]:

@@ -32,6 +32,8 @@ _CONTEXT_SENTENCES = 3
 _STATED_TERMS = re.compile(
     r"\b(?:provided|subject to|on condition)\b|\b(?:warranty|endorsement|sublimit)\b", re.I
 )
+#: "with it, they may be written ...": the outcome once the missing protection is there.
+_WITH_IT = re.compile(r"^\W*(?:but\s+|and\s+)?with\s+(?:it|them|one|that|those|this)\b", re.I)
 __all__ = ["TextReader", "find_product", "single_product"]
 
 
@@ -132,6 +134,8 @@ class TextReader:
                 conditions = list(kept[1].conditions)  # the sentence before says what "it" is
                 a.mitigant_fields = a.mitigant_fields + fine
             stated |= bool(a.action or conditions or a.protective_pos or a.protective_neg)
+            if not conditions and self._with_it(a, clause):
+                continue
             created |= self._act(a, conditions, pending, sentence, (clause, previous_mitigant))
             if conditions:
                 self.last_conditions = conditions
@@ -339,17 +343,30 @@ class TextReader:
     ) -> bool:
         assert a.action is not None
         mitigants = list(a.mitigant_fields) + list(a.protective_pos)
-        conditions = list(conditions)
-        combined = bool(lx.COMBINATION.search(a.trigger))
-        for name in a.protective_neg:
-            if a.action in {"approve_with_conditions", "exclude"} or not conditions or combined:
-                conditions.append(Condition(field=name, operator="eq", value=False))
-            elif name not in mitigants:
-                mitigants.append(name)
-        texts = a.mitigant_texts + [
-            f"{self.vocab.fields[n].spec.description}" for n in a.protective_neg if n in mitigants
+        # "Stores that aren't sprinklered and over 8,000 sq ft are referred": a missing
+        # protection is a condition; the protected risk is not referred at all, unless a
+        # clause after says what it gets ("with it, they may be written ...": `_with_it`)
+        conditions = [
+            *conditions,
+            *(Condition(field=n, operator="eq", value=False) for n in a.protective_neg),
         ]
-        return self._add(a.action, conditions, sentence, a.text, mitigants, texts, a.withdrawn)
+        return self._add(
+            a.action, conditions, sentence, a.text, mitigants, a.mitigant_texts, a.withdrawn
+        )
+
+    def _with_it(self, a: ClauseAnalysis, clause: str) -> bool:
+        """ "...; with it, they may be written subject to ...": the protection mitigates.
+
+        The missing protections of the rule just made become its mitigants. True when
+        the clause was such an outcome.
+        """
+        if not (self.drafts and a.action and _WITH_IT.match(clause)):
+            return False
+        missing = [c.field for c in self.drafts[-1].conditions if c.value is False]
+        if not missing:
+            return False
+        self._attach(missing, [clause])
+        return True
 
     def _add(
         self,

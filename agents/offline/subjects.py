@@ -17,8 +17,8 @@ from agents.offline.noun_phrases import drop_adverb, kept_words, noun_phrase, pl
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
-from memory.underwriting.fieldlink.states import US_STATES
 from memory.underwriting.fieldlink.numbers import stem
+from memory.underwriting.fieldlink.states import US_STATES
 
 _STATE_CODES = frozenset(US_STATES.values())
 _IMPERATIVE = frozenset(

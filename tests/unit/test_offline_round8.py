@@ -46,6 +46,11 @@ FIELDS = {
         "synonyms": ["kiln shipping"],
         "description": "The studio ships finished kilns to customers",
     },
+    "airflow_logged": {
+        "type": "bool",
+        "synonyms": ["vent log"],
+        "description": "Fume hood airflow is measured and written down every shift",
+    },
     "employee_count": {
         "type": "int",
         "unit": "employees",
@@ -133,3 +138,56 @@ def test_they_as_the_subject_of_an_action_is_the_risk_before(
     assert [(r.action, condition_set(r), r.mitigant_fields) for r in extractor.extract(text)] == [
         ("refer", {("kiln_shipping", "eq", True)}, ["annealer_alarm"])
     ]
+
+
+def test_a_missing_protection_is_a_condition_of_the_rule(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Glass studios without an annealer alarm with over 3 furnaces are referred."
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        (
+            "refer",
+            {
+                ("occupancy", "eq", "glass studio"),
+                ("annealer_alarm", "eq", False),
+                ("furnace_count", "gt", 3),
+            },
+            [],
+        )
+    ]
+
+
+def test_with_the_protection_written_with_conditions_it_is_a_mitigant(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Glass studios without an annealer alarm with over 3 furnaces are referred; with one, "
+        "they may be written subject to a quarterly kiln inspection."
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in extractor.extract(text)] == [
+        (
+            "refer",
+            {("occupancy", "eq", "glass studio"), ("furnace_count", "gt", 3)},
+            ["annealer_alarm"],
+        )
+    ]
+
+
+def test_a_mitigant_told_in_the_dictionarys_own_words_names_its_flag(
+    extractor: OfflineExtractor,
+) -> None:
+    mitigants = extractor.analyzer.mitigant_fields
+    # "Fume hood airflow is measured and written down every shift", said another way
+    assert mitigants("they measure the fume hood airflow every shift") == ["airflow_logged"]
+    assert mitigants("the fume hood is cleaned") == []
+
+
+def test_a_list_of_state_codes_names_no_business_class(extractor: OfflineExtractor) -> None:
+    text = "For studios located in MN, WI or ME, the policy is written with a winter warranty."
+    fields = {c.field for r in extractor.extract(text) for c in r.conditions}
+    assert "occupancy" not in fields or all(
+        c.value == "glass studio"
+        for r in extractor.extract(text)
+        for c in r.conditions
+        if c.field == "occupancy"
+    )
