@@ -355,7 +355,7 @@ class TextReader:
         )
 
     def _with_it(self, a: ClauseAnalysis, clause: str) -> bool:
-        """ "...; with it, they may be written subject to ...": the protection mitigates.
+        """The protection mitigates: "...; with it, they may be written subject to ...".
 
         The missing protections of the rule just made become its mitigants. True when
         the clause was such an outcome.
