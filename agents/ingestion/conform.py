@@ -380,13 +380,14 @@ def _class_conformed(
     words = SQFT.sub("sqft", text).lower()
     targets: dict[str, ExtractedRule] = {}
     for rule in known:
-        if rule.product_type != claim.product_type:
+        # a claim that names no product ("ALL", read from practice) may be about any
+        if claim.product_type not in ("ALL", rule.product_type):
             continue
         theirs = signature(rule.product_type, rule.conditions)
         if theirs == mine:
             return claim  # a known shape already
         others = [c for c in rule.conditions if c.field != cls]
-        if signature(rule.product_type, others) != signature(claim.product_type, rest):
+        if signature(rule.product_type, others) != signature(rule.product_type, rest):
             continue
         if len(others) < len(rule.conditions) and not evidenced(rule, words):
             continue

@@ -22,7 +22,7 @@ from agents.offline.scales import directed, inverted
 from agents.offline.softlimits import drop_restatements, soft_limit
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
-from agents.offline.topic_class import head_class, mentioned, question_class
+from agents.offline.topic_class import context_class
 from agents.offline.vocab import FieldVocabulary
 from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
 from schemas.rules import Condition
@@ -141,6 +141,12 @@ class TextReader:
                 self.last_conditions = conditions
             if conditions and not a.action:
                 accepted = bool(lx.ACCEPTANCE.search(a.trigger))
+                if pending is not None and _lists_for(clauses, i, sentence.text):
+                    # "For X that do Y, the following states are closed: MA, CT ...": the
+                    # list completes the conditions the clause before the colon set
+                    own = {c.field for c in conditions}
+                    kept_before = [c for c in pending.conditions if c.field not in own]
+                    conditions = [*kept_before, *conditions]
                 pending = _Pending(conditions, a.protective_neg, a.protective_pos, accepted)
             elif a.action:
                 pending = None
@@ -309,14 +315,12 @@ class TextReader:
     def _in_context_class(
         self, conditions: list[Condition], a: ClauseAnalysis, sentence: Sentence
     ) -> list[Condition]:
-        """Scope classless conditions to the class a head noun or the question names."""
+        """Scope classless conditions to the class their context names (topic_class)."""
         occupancy = self.vocab.occupancy
         if not (occupancy and conditions) or any(c.field == occupancy for c in conditions):
             return conditions
         classes = self.analyzer.subjects.listed
-        before = " ".join(s.raw for s in self.sentences[: sentence.index + 1])
-        several = [c for c in mentioned(before, classes) if " " in c]
-        value = head_class(a.trigger, several) or question_class(self.sentences, sentence, classes)
+        value = context_class(a.trigger, self.sentences, sentence, classes)
         if value is None:
             return conditions
         return [Condition(field=occupancy, operator="eq", value=value), *conditions]
@@ -425,6 +429,11 @@ class TextReader:
             target = soft_limit(text, self.drafts, self.vocab) or self.drafts[-1]
             if text not in target.historical:
                 target.historical.append(text)
+
+
+def _lists_for(clauses: list[str], i: int, sentence: str) -> bool:
+    """True when clause `i` is the list a colon after the clause before introduces."""
+    return i > 0 and f"{clauses[i - 1].rstrip()}:" in sentence
 
 
 def _otherwise_subject(a: ClauseAnalysis) -> bool:

@@ -22,6 +22,12 @@ from agents.offline.noun_phrases import singular
 from agents.offline.textproc import Sentence
 
 _WORD = re.compile(r"[a-z0-9][\w-]*")
+#: A clause that names a class only to widen or exclude it.
+_WIDENED = re.compile(
+    r"\b(?:not (?:only|just)|other than|except|besides|apart from|as well as|such as|like|"
+    r"unlike|rather than|instead of)\b",
+    re.I,
+)
 #: Words and the punctuation between them.
 _RAW_WORD = re.compile(r"[a-z0-9][\w'-]*|[^\w\s]")
 #: Words that may follow the head noun of a phrase (a verb, a preposition, a conjunction).
@@ -39,12 +45,13 @@ def _words(text: str) -> list[str]:
     return [singular(w) for w in _WORD.findall(text.lower().replace("’", "'"))]
 
 
-def mentioned(text: str, classes: Sequence[str]) -> list[str]:
+def mentioned(text: str, classes: Sequence[str], gap: int = _GAP) -> list[str]:
     """The listed classes a text names, its words in order and close together.
 
     Args:
         text: Any text.
         classes: The business classes the dictionary lists (lower case).
+        gap: How far apart two words of a class may stand (1: side by side).
 
     Returns:
         The classes named, in the dictionary's order.
@@ -53,21 +60,50 @@ def mentioned(text: str, classes: Sequence[str]) -> list[str]:
     found: list[str] = []
     for value in classes:
         wanted = _words(value)
-        if wanted and any(_named_at(words, i, wanted) for i, w in enumerate(words)):
+        if wanted and any(_named_at(words, i, wanted, gap) for i, w in enumerate(words)):
             found.append(value)
     return found
 
 
-def _named_at(words: list[str], start: int, wanted: list[str]) -> bool:
+def _named_at(words: list[str], start: int, wanted: list[str], gap: int) -> bool:
     if words[start] != wanted[0]:
         return False
     at = start
     for word in wanted[1:]:
-        window = words[at + 1 : at + 1 + _GAP]
+        window = words[at + 1 : at + 1 + gap]
         if word not in window:
             return False
         at += 1 + window.index(word)
     return True
+
+
+def named_in(clause: str, classes: Sequence[str]) -> str | None:
+    """The one listed class a clause names outright ("flag any campground schedule ...").
+
+    None when the clause widens or excludes what it names ("for any BOP risk, not only
+    laundromats"), or names several.
+    """
+    if _WIDENED.search(clause):
+        return None
+    said = mentioned(clause, classes, gap=1)
+    return said[0] if len(said) == 1 else None
+
+
+def listed(clause: str, value: str) -> bool:
+    """True when a class stands in a list of what the rule speaks of.
+
+    "bars, nightclubs, hookah lounges" are examples; "a warehouse or distribution
+    occupancy" is one of two.
+    """
+    words = r"\s+".join(re.escape(w) for w in value.split())
+    for match in re.finditer(rf"\b{words}(?:e?s)?\b", clause, re.I):
+        before = clause[: match.start()].rstrip().lower()
+        after = clause[match.end() :].lstrip().lower()
+        if before.endswith((",", " or", " and", "/")) or after.startswith(
+            (",", "or ", "and ", "/")
+        ):
+            return True
+    return False
 
 
 def head_class(clause: str, named: Sequence[str]) -> str | None:
@@ -130,3 +166,29 @@ def question_class(
         if named:
             return named[0] if len(named) == 1 else None
     return None
+
+
+def context_class(
+    clause: str, sentences: Sequence[Sentence], sentence: Sentence, classes: Sequence[str]
+) -> str | None:
+    """The class a classless rule clause speaks of, from its context.
+
+    The one class the clause names outright, else the class its head noun points back
+    at, else the class its interview question asks about; never a class the clause
+    names as one of a list.
+
+    Args:
+        clause: The rule's clause (its trigger).
+        sentences: All sentences of the text.
+        sentence: The clause's sentence.
+        classes: The business classes the dictionary lists.
+
+    Returns:
+        The class, or None.
+    """
+    before = " ".join(s.raw for s in sentences[: sentence.index + 1])
+    several = [c for c in mentioned(before, classes) if " " in c]
+    value = named_in(clause, classes) or head_class(clause, several)
+    if value is not None and listed(clause, value):
+        return None  # one of a list of examples: the rule is about them all
+    return value or question_class(sentences, sentence, classes)

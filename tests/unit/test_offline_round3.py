@@ -200,7 +200,8 @@ def test_what_we_can_verify_is_no_verification(extractor: OfflineExtractor) -> N
 def test_an_agent_that_refers_is_no_business_class(extractor: OfflineExtractor) -> None:
     rule = only_rule(extractor.extract("The portal refers any apiary over 50 hives."))
     assert rule.action == "refer"
-    assert condition_set(rule) == {("hive_count", "gt", 50)}
+    # the portal is no class; the apiary the clause names is (round 8)
+    assert condition_set(rule) == {("occupancy", "eq", "apiary"), ("hive_count", "gt", 50)}
 
 
 # --- inverted and comparative ranges ---------------------------------------------------
@@ -309,7 +310,7 @@ def test_a_descriptive_aside_carries_no_trigger(extractor: OfflineExtractor) -> 
 def test_a_number_with_a_time_word_no_field_uses_is_dropped(extractor: OfflineExtractor) -> None:
     text = "When more than 20 hives are moved for stays of under 30 nights, the apiary is referred."
     rule = only_rule(extractor.extract(text))
-    assert condition_set(rule) == {("hive_count", "gt", 20)}
+    assert condition_set(rule) == {("occupancy", "eq", "apiary"), ("hive_count", "gt", 20)}
 
 
 def test_a_counted_number_is_no_share() -> None:
@@ -427,7 +428,7 @@ def test_a_lifted_rule_is_a_withdrawal(extractor: OfflineExtractor) -> None:
     )
     rule = only_rule(extractor.extract(text))
     assert rule.withdrawn and rule.action == "decline"
-    assert condition_set(rule) == {("hive_count", "gt", 90)}
+    assert condition_set(rule) == {("occupancy", "eq", "apiary"), ("hive_count", "gt", 90)}
 
 
 def test_a_withdrawal_restated_in_the_same_text_is_dropped(extractor: OfflineExtractor) -> None:

@@ -191,3 +191,41 @@ def test_a_list_of_state_codes_names_no_business_class(extractor: OfflineExtract
         for c in r.conditions
         if c.field == "occupancy"
     )
+
+
+def test_an_imperative_scopes_to_the_class_it_names(extractor: OfflineExtractor) -> None:
+    text = "Flag any farrier schedule with more than 12 employees for a payroll review."
+    assert {("occupancy", "eq", "farrier")} <= condition_set(extractor.extract(text)[0])
+
+
+def test_a_class_named_only_to_widen_the_rule_scopes_nothing(
+    extractor: OfflineExtractor,
+) -> None:
+    text = "For any BOP risk, not only farriers, more than 12 employees is a referral."
+    [rule] = extractor.extract(text)
+    assert condition_set(rule) == {("employee_count", "gt", 12)}
+
+
+def test_a_class_in_a_list_of_examples_scopes_nothing(extractor: OfflineExtractor) -> None:
+    text = (
+        "A shop open past midnight - farriers, glass studios, boat yards - with more than "
+        "12 employees is referred."
+    )
+    [rule] = extractor.extract(text)
+    assert "occupancy" not in {c.field for c in rule.conditions}
+
+
+def test_a_list_after_a_colon_completes_the_conditions_before_it(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "For glass studios that ship kilns, the following states are closed: Maine, Vermont "
+        "and Ohio. Decline these at intake."
+    )
+    [rule] = extractor.extract(text)
+    assert rule.action == "decline"
+    assert condition_set(rule) == {
+        ("occupancy", "eq", "glass studio"),
+        ("kiln_shipping", "eq", True),
+        ("state", "in", ("ME", "VT", "OH")),
+    }
