@@ -227,6 +227,8 @@ class ClauseAnalyzer:
 #: A mitigant text that restates this share of a flag's description names the flag.
 _DESCRIBED_SHARE = 0.5
 _DESCRIBED_WORDS = 3
+#: Auxiliaries and quantifiers a description shares with any sentence.
+_FUNCTION_WORDS = frozenset("been have were with from that this every each some their they".split())
 
 
 def described_protection(tokens: list[Token], vocab: FieldVocabulary) -> list[str]:
@@ -240,7 +242,11 @@ def described_protection(tokens: list[Token], vocab: FieldVocabulary) -> list[st
     said = {t.stem for t in tokens}
     scored: list[tuple[float, str]] = []
     for info in vocab.of_kind("bool"):
-        words = info.desc_words - lxs.STOPWORDS
+        words = (
+            {t.stem for t in content_tokens(info.spec.description) if len(t.stem) > 3}
+            - lxs.STOPWORDS
+            - _FUNCTION_WORDS
+        )
         shared = said & words
         if len(shared) >= _DESCRIBED_WORDS and len(shared) >= _DESCRIBED_SHARE * len(words):
             scored.append((len(shared) / len(words), info.name))
