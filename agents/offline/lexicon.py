@@ -149,7 +149,9 @@ NEGATORS = re.compile(
 #: A past-tense action applied to a case (narrative, not a rule): "Intake declined it".
 PASSIVE_AUX = re.compile(
     r"\b(?:is|are|be|been|being|get|gets|must|should|shall|will|always|automatically|"
-    r"generally|typically|usually|normally|then|often)\W+(?:\w+\W+){0,1}$|"
+    r"generally|typically|usually|normally|then|often|"
+    # "so it's flagged", "they're referred": a contracted "is" / "are"
+    r"(?:it|that|this|which|they|those)['’](?:s|re))\W+(?:\w+\W+){0,1}$|"
     # a participle coordinated with a passive one: "is treated as vacant and declined"
     r"\b(?:is|are|be)\s+\w+ed\b[^.;:,]{0,40}\b(?:and|or)\s+$|"
     # a causative with its object: "needs its wiring verified", "must have the roof inspected"

@@ -11,7 +11,7 @@ import pytest
 
 from agents.offline.extractor import OfflineExtractor
 from agents.offline.topic_class import head_class
-from memory.underwriting.fieldlink.numbers import stem
+from memory.underwriting.fieldlink.numbers import find_numbers, stem
 from memory.underwriting.fieldlink.profile import parse_enum
 from schemas.fields import DataDictionary
 from tests.rules import condition_set
@@ -50,6 +50,12 @@ FIELDS = {
         "type": "bool",
         "synonyms": ["vent log"],
         "description": "Fume hood airflow is measured and written down every shift",
+    },
+    "annual_payroll_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["payroll", "annual payroll"],
+        "description": "Annual payroll in USD",
     },
     "employee_count": {
         "type": "int",
@@ -229,3 +235,22 @@ def test_a_list_after_a_colon_completes_the_conditions_before_it(
         ("kiln_shipping", "eq", True),
         ("state", "in", ("ME", "VT", "OH")),
     }
+
+
+def test_a_share_of_a_scale_word_is_one_number() -> None:
+    [mention] = find_numbers("a quarter of a million dollars")
+    assert (mention.value, mention.unit) == (250_000.0, "usd")
+    [mention] = find_numbers("three quarters of a million")
+    assert mention.value == 750_000.0
+
+
+def test_money_in_words_names_a_money_field(extractor: OfflineExtractor) -> None:
+    text = "A glass studio paying its staff more than two million dollars is referred."
+    [rule] = extractor.extract(text)
+    assert ("annual_payroll_usd", "gt", 2_000_000) in condition_set(rule)
+
+
+def test_a_contracted_is_makes_a_passive_action(extractor: OfflineExtractor) -> None:
+    text = "More than 3 furnaces and I want a second look, so it's flagged."
+    [rule] = extractor.extract(text)
+    assert (rule.action, condition_set(rule)) == ("flag_for_review", {("furnace_count", "gt", 3)})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 _SMALL: dict[str, int] = {
     "zero": 0,
@@ -295,6 +295,7 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
     match = _RAW_UNIT.match(rest)
     if match and match.group(2).lower() not in _NOT_UNITS:
         unit, end = stem(match.group(2)), pos + match.end()
+        unit = "usd" if unit == "dollar" else unit  # "two million dollars" is money
         rate = _PER.match(text[end:])
         if rate:  # "150 pounds per square foot": a rate, not pounds
             unit = f"{unit} per {'square ' if rate.group(1) else ''}{stem(rate.group(2))}"
@@ -422,5 +423,19 @@ def find_numbers(text: str) -> list[NumberMention]:
     for mention in mentions:
         if kept and mention.start < kept[-1].num_end:
             continue
+        share = kept[-1] if kept else None
+        if (
+            share is not None
+            and share.fraction
+            and mention.value in _SCALE_VALUES
+            and _OF_A.match(text[share.num_end : mention.start])
+        ):  # "a quarter of a million dollars" is one number
+            kept[-1] = replace(mention, value=share.value * mention.value, start=share.start)
+            continue
         kept.append(mention)
     return kept
+
+
+#: "a quarter of a million": a share of a scale word.
+_OF_A = re.compile(r"^\s+of\s+(?:an?\s+)?$", re.I)
+_SCALE_VALUES = frozenset({1_000.0, 1_000_000.0, 1_000_000_000.0})
