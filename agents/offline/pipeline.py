@@ -89,6 +89,10 @@ class TextReader:
                 self._evidence(sentence)
                 continue
             created = self._sentence(sentence, context)
+            if created and lx.SOFT_LIMIT_CUE.search(sentence.text):
+                # "the guide refers over 40%, but she has approved up to 45%": practice in
+                # the rule's own sentence
+                soft_limit(sentence.text, self.drafts, self.vocab)
             if lxs.APPLIES_TO.match(sentence.text) and self.drafts:
                 product = find_product(sentence.text)
                 if product and not self.drafts[-1].product_explicit:

@@ -254,3 +254,14 @@ def test_a_contracted_is_makes_a_passive_action(extractor: OfflineExtractor) -> 
     text = "More than 3 furnaces and I want a second look, so it's flagged."
     [rule] = extractor.extract(text)
     assert (rule.action, condition_set(rule)) == ("flag_for_review", {("furnace_count", "gt", 3)})
+
+
+def test_practice_in_the_rules_own_sentence_sets_its_soft_limit(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "The guide refers any glass studio with more than 4 furnaces, but she has approved "
+        "studios up to 6 furnaces herself and would go no further."
+    )
+    [rule] = extractor.extract(text)
+    assert (rule.action, rule.soft_limit) == ("refer", 6)
