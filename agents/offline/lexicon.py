@@ -317,12 +317,19 @@ REASON_SPAN = re.compile(
     r"\b[^;:]*",
     re.I,
 )
+#: A number starts here: digits, money, or a number word.
+_NUMBER_AHEAD = (
+    r"(?:\$|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|half)\b)"
+)
 #: Evidence of exceptions granted in practice (soft thresholds).
 SOFT_LIMIT_CUE = re.compile(
     r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved?|accept(?:ed)?|allowed|written|"
     r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed off|sign off|"
     r"signs off|granted|extended|made|let|pushed|waved|okayed|tolerated|lived with)\s+"
     r"(?:\w+\s+){0,3}?(?:up|down) to|"
+    # "I'll go to nine million on my own signature"
+    r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
     r"as (?:high|low|many|much|far) as|"
     # "exceptions run up to 30", "approvals up to 80 have been accepted": their reach
     r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to)\s+",
@@ -334,6 +341,7 @@ AGE_EXCEPTION = re.compile(
     re.I,
 )
 EXCEPTION_EVIDENCE = re.compile(
+    r"\bgo(?:ne)?\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
     r"\b(?:approved|overturned|exceptions?|gone up to|went up to|we've written|"
     r"have written|we've gone|have gone|up to|down to|as high as|accepted)\b",
     re.I,

@@ -298,6 +298,8 @@ class SubjectReader:
         words = [w.rstrip("'’") for w in re.findall(r"[A-Za-z][\w'’-]*", item)]
         if any(w in _STATE_CODES for w in words):
             return None  # "domes located in MN, WI or ME": a list of states, no classes
+        if len(words) == 1 and words[0].isupper() and words[0].lower() not in self.example_set:
+            return None  # "QA comment: ...": an acronym of a role or a form, no class
         if any(w.lower() == "not" for w in words):
             return None  # "any BOP risk, not only farriers": the class widened, not named
         while len(words) > 1 and words[0].lower() in lxs.DETERMINERS:

@@ -24,7 +24,9 @@ _VERBISH = re.compile(
     r"\w+'s|\w+'re|\w+'ll|\w+'ve)\b|\b\w{3,}ed\b",
     re.I,
 )
-_CONJUNCTION_SPLIT = re.compile(r",\s*(?:and|but|while|whereas)\s+|\s+but\s+", re.I)
+_CONJUNCTION_SPLIT = re.compile(
+    r",\s*(?:and|but|while|whereas|though|although|even though)\s+|\s+but\s+", re.I
+)
 _BULLET = re.compile(r"^\s*(?:[-*•·▪–—>]+|\(?[a-z0-9]{1,2}[.)])\s+", re.I)
 #: A spaced dash joins a subject to what is done with it: "Wood stoves - refer".
 _DASH_SPLIT = re.compile(

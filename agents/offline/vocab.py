@@ -20,6 +20,12 @@ _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles"
 _NEGATION_WORDS = frozenset(
     {"no", "not", "without", "lack", "lacking", "lacks", "absent", "missing", "neither", "nor"}
     | {"cannot", "can't", "unable"}
+    # "if the salon hasn't switched to pipeless tubs", "doesn't have a sprinkler system"
+    | {
+        f"{w}{q}t"
+        for w in ("doesn", "don", "didn", "hasn", "haven", "hadn", "isn", "aren", "wasn", "won")
+        for q in ("'", "’")
+    }
 )
 #: Verb forms that say how long something goes on ("lasting"), naming a duration field.
 _DURATION_VERBS = frozenset({"lasting", "lasts", "lasted"})

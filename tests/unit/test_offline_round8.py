@@ -265,3 +265,57 @@ def test_practice_in_the_rules_own_sentence_sets_its_soft_limit(
     )
     [rule] = extractor.extract(text)
     assert (rule.action, rule.soft_limit) == ("refer", 6)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "passes" compares like "exceeds"
+        (
+            "Once a glass studio's payroll passes $900,000, the file is referred.",
+            ("annual_payroll_usd", "gt", 900_000),
+        ),
+        # a contracted negation denies the flag after it
+        (
+            "If the studio doesn't have an annealer alarm, flag the file for review.",
+            ("annealer_alarm", "eq", False),
+        ),
+    ],
+)
+def test_comparators_and_negations_of_everyday_speech(
+    extractor: OfflineExtractor, text: str, expected: tuple[str, str, object]
+) -> None:
+    [rule] = extractor.extract(text)
+    assert expected in condition_set(rule)
+
+
+def test_a_concession_after_though_is_practice_not_a_narrative(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Three furnaces is the comfort zone. Four or more is a referral on paper, though she "
+        "has signed off studios with as many as six furnaces when the file was clean."
+    )
+    [rule] = extractor.extract(text)
+    assert (rule.action, condition_set(rule), rule.soft_limit) == (
+        "refer",
+        {("furnace_count", "gte", 4)},
+        6,
+    )
+
+
+def test_going_to_a_figure_on_ones_own_signature_is_a_soft_limit(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Q: Glass studios?\nA: Anything above 4 furnaces goes to referral. "
+        "I'll go to six furnaces on my own signature. Over six, it goes up the chain."
+    )
+    refer = [r for r in extractor.extract(text) if r.action == "refer"]
+    assert refer and refer[0].soft_limit == 6
+
+
+def test_an_acronym_names_no_business_class(extractor: OfflineExtractor) -> None:
+    subjects = extractor.analyzer.subjects
+    assert subjects.read("QA will accept studios up to 4 furnaces") == []
+    assert subjects.read("Farriers are referred") == ["farrier"]
