@@ -63,7 +63,10 @@ def rule_product(
         and drafts[-1].product_explicit
         and not question_between(sentences, drafts[-1].sentence_index, sentence.index)
     ):
-        return drafts[-1].product, True
+        # "Sawmills are declined on the BOP; they are written on monoline Property. Mills
+        # cutting more than ...": the product the business was placed on since
+        since = sentences[drafts[-1].sentence_index : sentence.index]
+        return _placed_on(since) or drafts[-1].product, True
     # "Section 8.5 of the Property manual is amended: ... Any building more than 4 miles
     # ... is referred": the one product named before the rule; in an interview, in the
     # answer since the last question.
@@ -84,6 +87,22 @@ def _placed_on_several_products(sentences: Sequence[Sentence]) -> bool:
         if sum(1 for _, pattern in lxs.PRODUCT_PATTERNS if pattern.search(rest)) > 1:
             return True
     return False
+
+
+#: "they are written on monoline Property": where the business is placed.
+_WRITTEN_ON = re.compile(
+    r"\b(?:are|is)\s+(?:instead\s+)?(?:written|placed|rated)\s+(?:on|under|in)\s+(?=\S)", re.I
+)
+
+
+def _placed_on(sentences: Sequence[Sentence]) -> str | None:
+    """The product the latest "are written on <product>" of some sentences names."""
+    placed = None
+    for sentence in sentences:
+        for match in _WRITTEN_ON.finditer(sentence.text):
+            product = find_product(sentence.text[match.end() : match.end() + 40])
+            placed = product if product not in (None, "ALL") else placed
+    return placed
 
 
 def _question_product(sentences: Sequence[Sentence], sentence: Sentence) -> str | None:

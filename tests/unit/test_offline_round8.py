@@ -319,3 +319,19 @@ def test_an_acronym_names_no_business_class(extractor: OfflineExtractor) -> None
     subjects = extractor.analyzer.subjects
     assert subjects.read("QA will accept studios up to 4 furnaces") == []
     assert subjects.read("Farriers are referred") == ["farrier"]
+
+
+def test_a_rule_after_a_placement_takes_the_product_placed_on(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Glass studios are ineligible for the BOP and must be declined on that program; they "
+        "are written on monoline Property. Studios with more than 4 furnaces are referred."
+    )
+    products = {r.action: r.product_type for r in extractor.extract(text)}
+    assert products == {"decline": "BOP", "refer": "Property"}
+
+
+def test_carrying_no_surcharge_is_no_condition(extractor: OfflineExtractor) -> None:
+    text = "Selling cullet to recyclers is the preferred practice and carries no surcharge."
+    assert extractor.extract(text) == []
