@@ -12,6 +12,8 @@ from agents.offline import lexicon_subjects as lxs
 from agents.offline.textproc import Token
 from memory.underwriting.fieldlink.numbers import find_numbers
 
+#: Quantifiers that open a subject a relative clause may follow ("every X we write").
+_QUANTIFIERS = frozenset("every each any all".split())
 _STOP = frozenset(
     """
     is are was were be been being must may might can could should shall will would need needs
@@ -28,6 +30,7 @@ _STOP = frozenset(
     apply applies limit limits cover covers follow follows mean means
     move moves moved change changes changed rise rises fall falls continue continues
     inside slower faster sooner later earlier return returns
+    carry carries carried take takes receive receives
     """.split()
 )
 _CONTRACTION = re.compile(r"(?:n't|'ve|'re|'ll|'d|'m|’ve|’re|’ll)$|^(?:that|it|there|what)'s$")
@@ -57,6 +60,9 @@ def noun_phrase(text: str) -> str:
             return "" if not words or words[-1] != "," else " ".join(words)[:-2].strip(" ,")
         if word in {";", ":", "(", ")"} or word[0].isdigit() or find_numbers(word):
             return ""
+        if low in _PERSONAL and len(words) > 1 and words[0].lower() in _QUANTIFIERS:
+            # "every countertop fabricator we write on GL": a relative clause without "that"
+            return " ".join(words).replace(" ,", ",").strip(" ,")
         if _CONTRACTION.search(low) or low in _PERSONAL:
             return ""
         if (

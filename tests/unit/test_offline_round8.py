@@ -335,3 +335,21 @@ def test_a_rule_after_a_placement_takes_the_product_placed_on(
 def test_carrying_no_surcharge_is_no_condition(extractor: OfflineExtractor) -> None:
     text = "Selling cullet to recyclers is the preferred practice and carries no surcharge."
     assert extractor.extract(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Glass studios carry the cullet-burn exclusion.",
+        # a relative clause without "that" after a quantified subject
+        "So: every glass studio we write on GL carries the cullet-burn exclusion.",
+    ],
+)
+def test_a_class_that_carries_an_exclusion_is_excluded(
+    extractor: OfflineExtractor, text: str
+) -> None:
+    [rule] = extractor.extract(text)
+    assert (rule.action, condition_set(rule)) == (
+        "exclude",
+        {("occupancy", "eq", "glass studio")},
+    )
