@@ -320,8 +320,9 @@ REASON_SPAN = re.compile(
 )
 #: A number starts here: digits, money, or a number word.
 _NUMBER_AHEAD = (
-    r"(?:\$|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
-    r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|half)\b)"
+    r"(?:\$|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"(?:thir|four|fif|six|seven|eigh|nine)teen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|a hundred|half|a quarter)\b)"
 )
 #: Evidence of exceptions granted in practice (soft thresholds).
 SOFT_LIMIT_CUE = re.compile(

@@ -56,6 +56,8 @@ POST_COMPARATORS: tuple[tuple[str, str], ...] = (
 #: "The maximum TIV for frame is $2M" / "a minimum of ... is N".
 MAXIMUM_BEFORE = re.compile(
     r"\b(?:maximum|max|limit|cap|ceiling)\b[^.;,]{0,40}?\b(?:is|of|at|=)\s*$|"
+    # "the guide caps the fabric at twelve years", "capped at 40"
+    r"\b(?:caps|capped|limits|limited)\b[^.;,]{0,40}?\bat\s*$|"
     r"\b(?:tops?|maxe?s?|caps?|peaks?) out at\s*$",
     re.I,
 )

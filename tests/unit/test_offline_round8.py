@@ -353,3 +353,13 @@ def test_a_class_that_carries_an_exclusion_is_excluded(
         "exclude",
         {("occupancy", "eq", "glass studio")},
     )
+
+
+def test_a_cap_is_the_limit_the_next_clause_acts_past(extractor: OfflineExtractor) -> None:
+    text = (
+        "Q: Glass studios on GL?\nA: Our guide caps the studio at twelve furnaces; anything "
+        "bigger is referred.\nQ: Firm?\nA: We've gone to fourteen furnaces with a clean file."
+    )
+    [rule] = extractor.extract(text)
+    assert (rule.action, rule.soft_limit) == ("refer", 14)
+    assert ("furnace_count", "gt", 12) in condition_set(rule)
