@@ -34,6 +34,10 @@ _STATED_TERMS = re.compile(
 )
 #: "with it, they may be written ...": the outcome once the missing protection is there.
 _WITH_IT = re.compile(r"^\W*(?:but\s+|and\s+)?with\s+(?:it|them|one|that|those|this)\b", re.I)
+#: "Tattoo parlors", "Hot tub rentals": a question that is a bare plural noun phrase.
+_BARE_PLURAL = re.compile(
+    r"^(?!(?:and|or|the|a|an|what|how|any)\b)[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}s$", re.I
+)
 __all__ = ["TextReader", "find_product", "single_product"]
 
 
@@ -324,10 +328,20 @@ class TextReader:
         if not (occupancy and conditions) or any(c.field == occupancy for c in conditions):
             return conditions
         classes = self.analyzer.subjects.listed
-        value = context_class(a.trigger, self.sentences, sentence, classes)
+        value = context_class(a.trigger, self.sentences, sentence, classes, self._asked)
         if value is None:
             return conditions
         return [Condition(field=occupancy, operator="eq", value=value), *conditions]
+
+    def _asked(self, question: str) -> list[str]:
+        """The classes a bare plural question names: "Tattoo parlors?" opens a topic.
+
+        "And the money?" or "Firm?" names none.
+        """
+        asked = question.strip().rstrip("?. ")
+        if not _BARE_PLURAL.match(asked):
+            return []
+        return self.analyzer.subjects.read(f"{asked} are")
 
     def _other_than(self, conditions: list[Condition], pending: _Pending) -> list[Condition]:
         """A class "using any other X" after a list of X: the class and the list negated.

@@ -15,7 +15,7 @@ several words; the question needs exactly one class to name.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.noun_phrases import singular
@@ -147,7 +147,10 @@ def _ends_phrase(following: str) -> bool:
 
 
 def question_class(
-    sentences: Sequence[Sentence], sentence: Sentence, classes: Sequence[str]
+    sentences: Sequence[Sentence],
+    sentence: Sentence,
+    classes: Sequence[str],
+    read: Callable[[str], list[str]] | None = None,
 ) -> str | None:
     """The one class the latest question naming a class asks about, in an interview.
 
@@ -155,9 +158,12 @@ def question_class(
         sentences: All sentences of the text.
         sentence: The answer's sentence.
         classes: The business classes the dictionary lists.
+        read: Reads the classes a question's own words name, listed or not ("Tattoo
+            parlors?" opens a topic even when the dictionary does not list the class).
 
     Returns:
-        The class, or None outside an interview or when the question names several.
+        The class, or None outside an interview, when the question names several, or
+        when the latest question naming a class names one the dictionary does not list.
     """
     for earlier in reversed(sentences[: sentence.index]):
         if not (earlier.is_question and (earlier.label or "").lower() in {"q", "question"}):
@@ -165,11 +171,17 @@ def question_class(
         named = mentioned(earlier.text, classes)
         if named:
             return named[0] if len(named) == 1 else None
+        if read is not None and read(earlier.text):
+            return None  # a new topic, on a class the dictionary does not list
     return None
 
 
 def context_class(
-    clause: str, sentences: Sequence[Sentence], sentence: Sentence, classes: Sequence[str]
+    clause: str,
+    sentences: Sequence[Sentence],
+    sentence: Sentence,
+    classes: Sequence[str],
+    read: Callable[[str], list[str]] | None = None,
 ) -> str | None:
     """The class a classless rule clause speaks of, from its context.
 
@@ -182,6 +194,7 @@ def context_class(
         sentences: All sentences of the text.
         sentence: The clause's sentence.
         classes: The business classes the dictionary lists.
+        read: Reads the classes a text's own words name (see `question_class`).
 
     Returns:
         The class, or None.
@@ -191,4 +204,4 @@ def context_class(
     value = named_in(clause, classes) or head_class(clause, several)
     if value is not None and listed(clause, value):
         return None  # one of a list of examples: the rule is about them all
-    return value or question_class(sentences, sentence, classes)
+    return value or question_class(sentences, sentence, classes, read)

@@ -363,3 +363,15 @@ def test_a_cap_is_the_limit_the_next_clause_acts_past(extractor: OfflineExtracto
     [rule] = extractor.extract(text)
     assert (rule.action, rule.soft_limit) == ("refer", 14)
     assert ("furnace_count", "gt", 12) in condition_set(rule)
+
+
+def test_a_question_on_an_unlisted_class_ends_the_earlier_topic(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Q: Do you write glass studios?\nA: Yes, with the cullet-burn exclusion attached.\n"
+        "Q: Tattoo parlors?\nA: Declined.\nQ: Is there a size limit?\n"
+        "A: We refer anything above 40 employees to middle market."
+    )
+    refer = [r for r in extractor.extract(text) if r.action == "refer"]
+    assert [condition_set(r) for r in refer] == [{("employee_count", "gt", 40)}]
