@@ -153,3 +153,17 @@ def _lacking(pending: Pending) -> Pending:
         for c in pending.conditions
     ]
     return Pending(conditions, pending.protective_neg + pending.protective_pos, [])
+
+
+#: "with it, they may be written ...": the outcome once the missing protection is there.
+_WITH_IT = re.compile(r"^\W*(?:but\s+|and\s+)?with\s+(?:it|them|one|that|those|this)\b", re.I)
+
+
+def protected_outcome(clause: str) -> bool:
+    """True for a clause that says what the risk gets once its protection is there.
+
+    "Cooking risks without hood suppression are referred; with it, they may be written
+    subject to a service contract": the missing protection of the rule just made is its
+    mitigant, not its condition.
+    """
+    return bool(_WITH_IT.match(clause))

@@ -8,7 +8,7 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
-from agents.offline.anaphora import antecedent
+from agents.offline.anaphora import antecedent, protected_outcome
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import (
     ClauseAnalysis,
@@ -22,7 +22,7 @@ from agents.offline.scales import directed, inverted
 from agents.offline.softlimits import drop_restatements, soft_limit
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
-from agents.offline.topic_class import context_class
+from agents.offline.topic_class import scope_to_context
 from agents.offline.vocab import FieldVocabulary
 from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
 from schemas.rules import Condition
@@ -31,12 +31,6 @@ _CONTEXT_SENTENCES = 3
 #: The terms an approval states: "provided a warranty is attached", "subject to ...".
 _STATED_TERMS = re.compile(
     r"\b(?:provided|subject to|on condition)\b|\b(?:warranty|endorsement|sublimit)\b", re.I
-)
-#: "with it, they may be written ...": the outcome once the missing protection is there.
-_WITH_IT = re.compile(r"^\W*(?:but\s+|and\s+)?with\s+(?:it|them|one|that|those|this)\b", re.I)
-#: "Tattoo parlors", "Hot tub rentals": a question that is a bare plural noun phrase.
-_BARE_PLURAL = re.compile(
-    r"^(?!(?:and|or|the|a|an|what|how|any)\b)[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}s$", re.I
 )
 __all__ = ["TextReader", "find_product", "single_product"]
 
@@ -142,8 +136,11 @@ class TextReader:
                 conditions = list(kept[1].conditions)  # the sentence before says what "it" is
                 a.mitigant_fields = a.mitigant_fields + fine
             stated |= bool(a.action or conditions or a.protective_pos or a.protective_neg)
-            if not conditions and self._with_it(a, clause):
-                continue
+            if not conditions and a.action and self.drafts and protected_outcome(clause):
+                missing = [c.field for c in self.drafts[-1].conditions if c.value is False]
+                if missing:  # "...; with it, they may be written": the protection mitigates
+                    self._attach(missing, [clause])
+                    continue
             created |= self._act(a, conditions, pending, sentence, (clause, previous_mitigant))
             if conditions:
                 self.last_conditions = conditions
@@ -324,24 +321,9 @@ class TextReader:
         self, conditions: list[Condition], a: ClauseAnalysis, sentence: Sentence
     ) -> list[Condition]:
         """Scope classless conditions to the class their context names (topic_class)."""
-        occupancy = self.vocab.occupancy
-        if not (occupancy and conditions) or any(c.field == occupancy for c in conditions):
-            return conditions
-        classes = self.analyzer.subjects.listed
-        value = context_class(a.trigger, self.sentences, sentence, classes, self._asked)
-        if value is None:
-            return conditions
-        return [Condition(field=occupancy, operator="eq", value=value), *conditions]
-
-    def _asked(self, question: str) -> list[str]:
-        """The classes a bare plural question names: "Tattoo parlors?" opens a topic.
-
-        "And the money?" or "Firm?" names none.
-        """
-        asked = question.strip().rstrip("?. ")
-        if not _BARE_PLURAL.match(asked):
-            return []
-        return self.analyzer.subjects.read(f"{asked} are")
+        return scope_to_context(
+            conditions, a.trigger, (self.sentences, sentence), self.analyzer.subjects
+        )
 
     def _other_than(self, conditions: list[Condition], pending: _Pending) -> list[Condition]:
         """A class "using any other X" after a list of X: the class and the list negated.
@@ -367,7 +349,7 @@ class TextReader:
         mitigants = list(a.mitigant_fields) + list(a.protective_pos)
         # "Stores that aren't sprinklered and over 8,000 sq ft are referred": a missing
         # protection is a condition; the protected risk is not referred at all, unless a
-        # clause after says what it gets ("with it, they may be written ...": `_with_it`)
+        # clause after says what it gets ("with it, they may be written ...")
         conditions = [
             *conditions,
             *(Condition(field=n, operator="eq", value=False) for n in a.protective_neg),
@@ -375,20 +357,6 @@ class TextReader:
         return self._add(
             a.action, conditions, sentence, a.text, mitigants, a.mitigant_texts, a.withdrawn
         )
-
-    def _with_it(self, a: ClauseAnalysis, clause: str) -> bool:
-        """The protection mitigates: "...; with it, they may be written subject to ...".
-
-        The missing protections of the rule just made become its mitigants. True when
-        the clause was such an outcome.
-        """
-        if not (self.drafts and a.action and _WITH_IT.match(clause)):
-            return False
-        missing = [c.field for c in self.drafts[-1].conditions if c.value is False]
-        if not missing:
-            return False
-        self._attach(missing, [clause])
-        return True
 
     def _add(
         self,

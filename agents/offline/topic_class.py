@@ -19,7 +19,9 @@ from collections.abc import Callable, Sequence
 
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.noun_phrases import singular
+from agents.offline.subjects import SubjectReader
 from agents.offline.textproc import Sentence
+from schemas.rules import Condition
 
 _WORD = re.compile(r"[a-z0-9][\w-]*")
 #: A clause that names a class only to widen or exclude it.
@@ -205,3 +207,42 @@ def context_class(
     if value is not None and listed(clause, value):
         return None  # one of a list of examples: the rule is about them all
     return value or question_class(sentences, sentence, classes, read)
+
+
+#: "Tattoo parlors", "Hot tub rentals": a question that is a bare plural noun phrase.
+_BARE_PLURAL = re.compile(
+    r"^(?!(?:and|or|the|a|an|what|how|any)\b)[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}s$", re.I
+)
+
+
+def scope_to_context(
+    conditions: list[Condition],
+    clause: str,
+    where: tuple[Sequence[Sentence], Sentence],
+    subjects: SubjectReader,
+) -> list[Condition]:
+    """A classless rule's conditions, scoped to the class its context names.
+
+    Args:
+        conditions: The rule clause's conditions.
+        clause: The rule's clause (its trigger).
+        where: All sentences of the text and the clause's sentence.
+        subjects: The subject reader (listed classes; classes a question names).
+
+    Returns:
+        The conditions, with the context's class first when one is found.
+    """
+    occupancy = subjects.vocab.occupancy
+    if not (occupancy and conditions) or any(c.field == occupancy for c in conditions):
+        return conditions
+
+    def asked(question: str) -> list[str]:
+        """The classes a bare plural question names ("And the money?" names none)."""
+        said = question.strip().rstrip("?. ")
+        return subjects.read(f"{said} are") if _BARE_PLURAL.match(said) else []
+
+    sentences, sentence = where
+    value = context_class(clause, sentences, sentence, subjects.listed, asked)
+    if value is None:
+        return conditions
+    return [Condition(field=occupancy, operator="eq", value=value), *conditions]
