@@ -87,6 +87,10 @@ def _zero_word(text: str, hit: NumericHit) -> bool:
     return hit.value == 0 and text[hit.start : hit.start + 4].lower() == "zero"
 
 
+#: "students younger than sixteen", "buildings older than 40": an age.
+_AGE_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s*$|\baged?\s*$", re.I)
+
+
 class ConditionReader:
     """Reads conditions from clause text with a field vocabulary."""
 
@@ -161,7 +165,9 @@ class ConditionReader:
             pos = _token_index(tokens, mention.start)
             if self.topic is None:  # no field compared before: the context's unit
                 mention = unit_from_context(mention, context)
-            resolved = self.resolve(mention, tokens, pos, context)
+            resolved = self.resolve(
+                mention, tokens, pos, context, age=bool(_AGE_BEFORE.search(pre))
+            )
             if resolved is None:
                 continue
             info, factor = resolved
@@ -222,7 +228,12 @@ class ConditionReader:
         return NumericHit(info.name, value, op, mention.start, soft)
 
     def resolve(
-        self, mention: NumberMention, tokens: list[Token], pos: int, context: str
+        self,
+        mention: NumberMention,
+        tokens: list[Token],
+        pos: int,
+        context: str,
+        age: bool = False,
     ) -> tuple[FieldInfo, float] | None:
         """Pick the numeric field a number refers to, from its unit and nearby words.
 
@@ -231,6 +242,7 @@ class ConditionReader:
             tokens: Content tokens of the clause.
             pos: Token index of the number.
             context: Preceding sentences (weaker evidence).
+            age: The number follows "younger / older than": a field counted in years.
 
         Returns:
             The field and the factor converting the number to the field's unit, or None
@@ -266,6 +278,17 @@ class ConditionReader:
             for i in exact + [i for i in numeric if i.name in converted]
             if i.in_scale(mention.value * converted.get(i.name, 1.0))
         ]
+        # "two losses": the field measured in losses, not one whose name says "loss";
+        # "younger than sixteen": a field counted in years
+        wanted = "years" if age and unit is None else unit
+        if wanted in KNOWN_UNITS and not age:
+            wanted = None  # "0.25%" fits a rate field as well as a percent one
+        measured = [
+            i
+            for i in candidates  # a unit of one word: "residents per caregiver" is a rate
+            if wanted is not None and i.unit == wanted and " " not in (i.spec.unit or "").strip()
+        ]
+        candidates = measured or candidates
         if not candidates:
             return None
         if len(candidates) == 1 and unit is not None:

@@ -94,6 +94,23 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
             )
             for old in kept
         )
-        if not restated:
+        if not restated and not _summary_of(draft, kept):
             kept.append(draft)
     return kept
+
+
+def _summary_of(draft: RuleDraft, kept: list[RuleDraft]) -> bool:
+    """True for a clause that sums up the rule of its own sentence with fewer conditions.
+
+    "... of frame construction with more than three stories are declined; we don't write
+    tall frame habitational": the second reading keeps only "frame", a broader rule the
+    text never states.
+    """
+    mine = {(c.field, c.operator, str(c.value)) for c in draft.conditions}
+    return any(
+        old.sentence_index == draft.sentence_index
+        and old.action == draft.action
+        and not old.withdrawn
+        and mine < {(c.field, c.operator, str(c.value)) for c in old.conditions}
+        for old in kept
+    )

@@ -57,6 +57,42 @@ FIELDS = {
         "synonyms": ["payroll", "annual payroll"],
         "description": "Annual payroll in USD",
     },
+    "loss_count_3yr": {
+        "type": "int",
+        "unit": "losses",
+        "synonyms": ["losses in the last three years", "loss frequency"],
+        "description": "Number of losses in the last 3 years",
+    },
+    "loss_run_years": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["years of loss runs", "loss history provided"],
+        "description": "Years of loss runs provided",
+    },
+    "stories": {
+        "type": "int",
+        "unit": "stories",
+        "synonyms": ["stories", "floors"],
+        "description": "Number of stories above grade",
+    },
+    "floor_guards": {
+        "type": "int",
+        "unit": "guards",
+        "synonyms": ["floor guards", "floor monitors"],
+        "description": "Guards on the studio floor during open sessions",
+    },
+    "min_apprentice_age": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["youngest apprentice", "apprentices from age"],
+        "description": "Youngest age at which apprentices are taken on",
+    },
+    "apprentice_benches": {
+        "type": "int",
+        "unit": "benches",
+        "synonyms": ["apprentice benches", "benches for apprentices"],
+        "description": "Number of benches set aside for apprentices",
+    },
     "employee_count": {
         "type": "int",
         "unit": "employees",
@@ -375,3 +411,33 @@ def test_a_question_on_an_unlisted_class_ends_the_earlier_topic(
     )
     refer = [r for r in extractor.extract(text) if r.action == "refer"]
     assert [condition_set(r) for r in refer] == [{("employee_count", "gt", 40)}]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the field measured in losses, not the one whose name says "loss"
+        ("More than two losses in three years is a referral.", ("loss_count_3yr", "gt", 2)),
+        # "two floor guards" counts guards; "floor" is no unit of stories here
+        ("Fewer than two floor guards during open sessions: refer.", ("floor_guards", "lt", 2)),
+        # "younger than" asks for a field counted in years
+        (
+            "A studio that takes apprentices younger than sixteen is referred.",
+            ("min_apprentice_age", "lt", 16),
+        ),
+    ],
+)
+def test_a_number_goes_to_the_field_its_unit_measures(
+    extractor: OfflineExtractor, text: str, expected: tuple[str, str, int]
+) -> None:
+    [rule] = extractor.extract(text)
+    assert expected in condition_set(rule)
+
+
+def test_a_summary_with_fewer_conditions_is_no_broader_rule(extractor: OfflineExtractor) -> None:
+    text = (
+        "Glass studios with more than 4 furnaces and no annealer alarm are declined on every "
+        "product; we don't write glass studios without an annealer alarm."
+    )
+    [rule] = extractor.extract(text)
+    assert len(rule.conditions) == 3

@@ -80,7 +80,11 @@ _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "sqft",
         re.compile(r"^[\s-]*(?:square[\s-]*(?:feet|foot|footage)|sq\.?\s*ft\.?|sqft|sf)\b", re.I),
     ),
-    ("stories", re.compile(r"^[\s-]*(?:stor(?:y|ies|eys?)|floors?)\b", re.I)),
+    # "two floor guards" counts guards: a singular "floor" before a plural noun is a modifier
+    (
+        "stories",
+        re.compile(r"^[\s-]*(?:stor(?:y|ies|eys?)|floors|floor(?![\s-]+[a-z]+s\b))\b", re.I),
+    ),
     ("years", re.compile(r"^[\s-]*(?:years?|yrs?)\b", re.I)),
     ("months", re.compile(r"^[\s-]*months?\b", re.I)),
     ("weeks", re.compile(r"^[\s-]*weeks?\b", re.I)),
