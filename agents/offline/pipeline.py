@@ -32,6 +32,7 @@ _CONTEXT_SENTENCES = 3
 _STATED_TERMS = re.compile(
     r"\b(?:provided|subject to|on condition)\b|\b(?:warranty|endorsement|sublimit)\b", re.I
 )
+_BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
 __all__ = ["TextReader", "find_product", "single_product"]
 
 
@@ -292,6 +293,15 @@ class TextReader:
                 conditions = inverted(pending.conditions)
         elif a.action and not conditions and pending is not None:
             conditions = list(pending.conditions)
+            bounds = [c for c in conditions if c.operator in _BOUNDS]
+            if a.anaphor_op and len(bounds) == 1:
+                # "no more than four a month; above that, refer": past the bound said
+                conditions = [
+                    Condition(field=c.field, operator=a.anaphor_op, value=c.value)  # type: ignore[arg-type]
+                    if c is bounds[0]
+                    else c
+                    for c in conditions
+                ]
             if lxd.ANY_OTHER.search(a.trigger):  # "a rink using any other lining is referred"
                 conditions = complement(conditions, self.vocab.state, occupancy)
             a.protective_neg = a.protective_neg + pending.protective_neg

@@ -88,7 +88,7 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
             and any(
                 c.field == o.field
                 and isinstance(c.value, int | float)
-                and abs(float(c.value) - old.soft_limit) < 1e-9
+                and _at_soft_limit(c.operator, float(c.value), old.soft_limit)
                 for c in draft.conditions
                 for o in old.conditions
             )
@@ -97,6 +97,13 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
         if not restated and not _summary_of(draft, kept):
             kept.append(draft)
     return kept
+
+
+def _at_soft_limit(operator: str, value: float, soft: float) -> bool:
+    """True for a limit at a soft limit: "past 45", or "seven or more" after "up to six"."""
+    if abs(value - soft) < 1e-9:
+        return True
+    return operator == "gte" and soft.is_integer() and abs(value - soft - 1) < 1e-9
 
 
 def _summary_of(draft: RuleDraft, kept: list[RuleDraft]) -> bool:

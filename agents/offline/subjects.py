@@ -163,6 +163,8 @@ class SubjectReader:
             return []  # "Those go through with conditions": no class named
         if first in _ACTION_VERBS and len(text.split()) > 1:
             text = text.split(None, 1)[1]
+            if lx.SUBORDINATOR.match(text):
+                return []  # "refer once oil-based finishes are ...": a condition, no subject
         elif first in _IMPERATIVE:
             return []
         phrase = _SHARED_HEAD.sub(r"\1 \4 \2 \3 \4", noun_phrase(text))

@@ -93,6 +93,12 @@ FIELDS = {
         "synonyms": ["apprentice benches", "benches for apprentices"],
         "description": "Number of benches set aside for apprentices",
     },
+    "night_firings": {
+        "type": "int",
+        "unit": "firings per month",
+        "synonyms": ["night firings", "overnight firings"],
+        "description": "Kiln firings left running overnight in a month",
+    },
     "employee_count": {
         "type": "int",
         "unit": "employees",
@@ -441,3 +447,26 @@ def test_a_summary_with_fewer_conditions_is_no_broader_rule(extractor: OfflineEx
     )
     [rule] = extractor.extract(text)
     assert len(rule.conditions) == 3
+
+
+def test_above_that_acts_past_a_bound_and_practice_sets_its_soft_limit(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "The guideline is no more than four night firings a month; above that, refer. In "
+        "practice the desk has approved up to six a month; seven or more has always been "
+        "referred."
+    )
+    [rule] = extractor.extract(text)
+    assert (condition_set(rule), rule.soft_limit) == ({("night_firings", "gt", 4)}, 6)
+
+
+def test_a_number_a_month_is_a_frequency_not_a_duration() -> None:
+    [mention] = find_numbers("six a month")
+    assert (mention.value, mention.unit) == (6.0, None)
+
+
+def test_refer_once_opens_a_condition_not_a_subject(extractor: OfflineExtractor) -> None:
+    text = "The guide says refer once furnaces number more than 4."
+    [rule] = extractor.extract(text)
+    assert condition_set(rule) == {("furnace_count", "gt", 4)}

@@ -389,7 +389,9 @@ def _word_mentions(text: str) -> list[NumberMention]:
         bare_a = bool(words) and all(w in {"a", "an", "and"} for w in words)
         if bare_a and not _BARE_A_UNITS.match(text[match.end() :]):
             continue
+        per_a = False  # "six a month": a frequency, "a month" is no duration
         while not bare_a and words and words[-1] in {"and", "a", "an"}:
+            per_a = per_a or words[-1] in {"a", "an"}
             words.pop()
         if not words:
             continue
@@ -402,6 +404,8 @@ def _word_mentions(text: str) -> list[NumberMention]:
         fraction = bool(shares) and value < 1
         dollar = bool(_DOLLAR_BEFORE_WORDS.search(text[:start]))
         unit, end, attached, plus = _unit_after(text, match.end())
+        if per_a and unit in {"years", "months", "weeks", "days"}:
+            unit, end = None, match.end()
         if dollar:
             unit = "usd"
         found.append(NumberMention(value, unit, start, end, match.end(), attached, plus, fraction))
