@@ -33,7 +33,8 @@ _ANAPHOR = re.compile(
 )
 #: "If they don't have one": the one thing the sentence before named is missing.
 _LACKS_ONE = re.compile(
-    r"\b(?:don't|doesn't|do not|does not|didn't|did not|can't|cannot)\s+have\s+(?:one|it)\b|"
+    r"\b(?:don't|doesn't|do not|does not|didn't|did not|can't|cannot)\s+"
+    r"(?:have|confirm|show|include|provide|list|mention)\s+(?:one|it)\b|"
     r"\bwithout (?:one|it)\b",
     re.I,
 )
@@ -167,3 +168,12 @@ def protected_outcome(clause: str) -> bool:
     mitigant, not its condition.
     """
     return bool(_WITH_IT.match(clause))
+
+
+def lacking_in_clause(clause: str, pending: Pending) -> Pending:
+    """The clause before's conditions, their one flag absent when the clause says so.
+
+    "A written lockout program is expected; if the application doesn't confirm one,
+    verify it": within one sentence, as `antecedent` does across two.
+    """
+    return _lacking(pending) if _LACKS_ONE.search(clause) else pending

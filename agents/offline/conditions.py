@@ -33,6 +33,11 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("months", "days"): 30.0,
     ("years", "days"): 365.0,
     ("usd", "usd_per_sqft"): 1.0,
+    # SI prefixes of power: "one megawatt (1,000 kW)"
+    ("megawatt", "kw"): 1000.0,
+    ("mw", "kw"): 1000.0,
+    ("kilowatt", "mw"): 0.001,
+    ("kw", "mw"): 0.001,
 }
 _BELOW_AFTER = re.compile(
     r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b", re.I
@@ -258,7 +263,7 @@ class ConditionReader:
             unit is not None
             and unit not in KNOWN_UNITS
             and not mention.attached
-            and not any(unit_fits(unit, i) for i in numeric)
+            and not any(unit_fits(unit, i) or (unit, i.unit) in _CONVERSIONS for i in numeric)
         ):
             # "100 seats" with no field counting seats: a word after the number that no
             # field uses needs clear naming words before the number is placed anywhere.

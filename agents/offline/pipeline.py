@@ -8,7 +8,7 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
-from agents.offline.anaphora import antecedent, protected_outcome
+from agents.offline.anaphora import antecedent, lacking_in_clause, protected_outcome
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import (
     ClauseAnalysis,
@@ -292,6 +292,7 @@ class TextReader:
             if a.otherwise:
                 conditions = inverted(pending.conditions)
         elif a.action and not conditions and pending is not None:
+            pending = lacking_in_clause(a.trigger, pending)
             conditions = list(pending.conditions)
             bounds = [c for c in conditions if c.operator in _BOUNDS]
             if a.anaphor_op and len(bounds) == 1:

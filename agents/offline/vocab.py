@@ -392,6 +392,12 @@ def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list
         if not matched or matched[0][0] != 0:
             continue
         last = i + matched[0][1]
-        negated = base is not None or _negated_before(tokens, i) or _negated_after(tokens, last)
+        negated = (
+            base is not None
+            or _negated_before(tokens, i)
+            or _negated_after(tokens, last)
+            # "mechanics are not all state-licensed": the negation inside the phrase
+            or any(t.text.lower() in _NEGATION_WORDS for t in tokens[i + 1 : last])
+        )
         hits.append(BoolMention(name, i, last, negated, True))
     return hits

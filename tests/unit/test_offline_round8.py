@@ -99,6 +99,11 @@ FIELDS = {
         "synonyms": ["night firings", "overnight firings"],
         "description": "Kiln firings left running overnight in a month",
     },
+    "firing_log": {
+        "type": "bool",
+        "synonyms": ["written firing log", "kiln firing log"],
+        "description": "A written log of every kiln firing is kept",
+    },
     "employee_count": {
         "type": "int",
         "unit": "employees",
@@ -470,3 +475,35 @@ def test_refer_once_opens_a_condition_not_a_subject(extractor: OfflineExtractor)
     text = "The guide says refer once furnaces number more than 4."
     [rule] = extractor.extract(text)
     assert condition_set(rule) == {("furnace_count", "gt", 4)}
+
+
+def test_a_negation_inside_a_flags_phrase_denies_it(extractor: OfflineExtractor) -> None:
+    text = "A glass studio whose farriers are not all certified is declined."
+    [rule] = extractor.extract(text)
+    assert ("farrier_certified", "eq", False) in condition_set(rule)
+
+
+def test_a_clause_that_lacks_the_one_thing_named_before_denies_it(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "A written firing log is expected; if the application doesn't confirm one, verify it "
+        "before quoting."
+    )
+    [rule] = extractor.extract(text)
+    assert (rule.action, condition_set(rule)) == ("verify", {("firing_log", "eq", False)})
+
+
+def test_a_prefixed_unit_converts_to_the_fields_unit() -> None:
+    fields = {
+        **FIELDS,
+        "kiln_power_kw": {
+            "type": "float",
+            "unit": "kW",
+            "synonyms": ["kiln power", "kiln rating"],
+            "description": "Electrical rating of the largest kiln in kW",
+        },
+    }
+    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    [rule] = reader.extract("A kiln rating of one megawatt or more is declined.")
+    assert ("kiln_power_kw", "gte", 1000) in condition_set(rule)
