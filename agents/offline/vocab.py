@@ -217,8 +217,13 @@ class FieldVocabulary:
                 run = description_run(tokens, info.desc_words)
                 # "not reporting its sales daily to ...": a missing practice the description
                 # states, or a protection; a restated practice alone may be a mitigant
-                if run is not None and (_negated_before(tokens, run[0]) or info.protective):
-                    negated = _negated_before(tokens, run[0])
+                # "the producer has not personally visited the premises": the negation may
+                # sit inside the restated description
+                negated = run is not None and (
+                    _negated_before(tokens, run[0])
+                    or any(t.text.lower() in _NEGATION_WORDS for t in tokens[run[0] : run[1]])
+                )
+                if run is not None and (negated or info.protective):
                     found.append(BoolMention(info.name, run[0], run[1], negated, False))
             if partial and info.protective:
                 heads = self.heads[info.name]

@@ -104,6 +104,11 @@ FIELDS = {
         "synonyms": ["written firing log", "kiln firing log"],
         "description": "A written log of every kiln firing is kept",
     },
+    "owner_kiln_check": {
+        "type": "bool",
+        "synonyms": ["owner kiln check", "proprietor walk-through"],
+        "description": "The owner has personally inspected the kilns",
+    },
     "employee_count": {
         "type": "int",
         "unit": "employees",
@@ -507,3 +512,10 @@ def test_a_prefixed_unit_converts_to_the_fields_unit() -> None:
     reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
     [rule] = reader.extract("A kiln rating of one megawatt or more is declined.")
     assert ("kiln_power_kw", "gte", 1000) in condition_set(rule)
+
+
+def test_a_denied_description_of_a_flag_names_it_absent(extractor: OfflineExtractor) -> None:
+    # "The owner has personally inspected the kilns", denied inside the restatement
+    text = "If the owner has not personally inspected the kilns, flag the file for review."
+    [rule] = extractor.extract(text)
+    assert ("owner_kiln_check", "eq", False) in condition_set(rule)
