@@ -85,7 +85,13 @@ def antecedent(
     # "They are referred; the referral may be cleared when ...": the clause after the
     # semicolon speaks of the rule just made, not of the risk before
     said = said.split(";", 1)[0]
-    if not (_ANAPHOR.search(said) or _LACKS_ONE.search(said)) or detect_action(text) is None:
+    # "... no more than 30% of the job count. A higher share is referred.": a bare
+    # comparative subject points back at the bound before, like a pronoun
+    compared = lxc.BARE_COMPARATIVE.match(strip_connectors(said).strip())
+    if (
+        not (_ANAPHOR.search(said) or _LACKS_ONE.search(said) or compared)
+        or detect_action(text) is None
+    ):
         return None
     trigger, _ = split_mitigant(strip_connectors(said))  # "I refer those, unless Y"
     if _compared_number(trigger):

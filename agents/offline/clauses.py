@@ -159,7 +159,9 @@ class ClauseAnalyzer:
         trigger = lx.PERSON_RELATIVE.sub(" ", lx.DESCRIPTIVE_SPAN.sub(",", trigger))
         trigger = lx.IGNORED_SPAN.sub(" ", lx.REASON_SPAN.sub(" ", trigger))
         result = ClauseAnalysis(text=text, trigger=trigger, mitigant_texts=mitigants)
-        result.waivable = bool(lx.WAIVABLE.search(text))
+        # "... are referred, unless Y, in which case the referral can be cleared": the
+        # waiver belongs to the mitigant; the trigger still states its rule
+        result.waivable = bool(lx.WAIVABLE.search(trigger if mitigants else text))
         result.otherwise = bool(lx.OTHERWISE.search(clause))
         result.withdrawn = bool(lx.WITHDRAWN.search(trigger))
         bare = lxc.BARE_COMPARATIVE.match(text)

@@ -96,6 +96,13 @@ def _zero_word(text: str, hit: NumericHit) -> bool:
 _AGE_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s*$|\baged?\s*$", re.I)
 
 
+#: "fifty feet from the main building", "500 ft away from": a distance.
+_FROM_AFTER = re.compile(
+    r"^\s*(?:feet|foot|ft|miles?|yards?|meters?|metres?)?\s*(?:away\s+)?from\b", re.I
+)
+_DISTANCE_WORDS = frozenset({"distanc", "separat", "clearanc", "setback", "away", "from"})
+
+
 class ConditionReader:
     """Reads conditions from clause text with a field vocabulary."""
 
@@ -170,12 +177,15 @@ class ConditionReader:
             pos = _token_index(tokens, mention.start)
             if self.topic is None:  # no field compared before: the context's unit
                 mention = unit_from_context(mention, context)
-            resolved = self.resolve(
-                mention, tokens, pos, context, age=bool(_AGE_BEFORE.search(pre))
-            )
+            hint = "age" if _AGE_BEFORE.search(pre) else None
+            if _FROM_AFTER.match(plain[mention.num_end :]):
+                hint = "distance"  # "stand at least fifty feet from the main building"
+            resolved = self.resolve(mention, tokens, pos, context, hint=hint)
             if resolved is None:
                 continue
             info, factor = resolved
+            if _names_the_field(plain[mention.start : mention.num_end], info):
+                continue  # "roofs steeper than 8/12" where the field is "jobs over 8/12 pitch"
             hit = self._hit(plain, mention, info, bool(_SOFT_BEFORE.search(pre)), factor)
             if (
                 hits
@@ -238,7 +248,7 @@ class ConditionReader:
         tokens: list[Token],
         pos: int,
         context: str,
-        age: bool = False,
+        hint: str | None = None,
     ) -> tuple[FieldInfo, float] | None:
         """Pick the numeric field a number refers to, from its unit and nearby words.
 
@@ -247,7 +257,8 @@ class ConditionReader:
             tokens: Content tokens of the clause.
             pos: Token index of the number.
             context: Preceding sentences (weaker evidence).
-            age: The number follows "younger / older than": a field counted in years.
+            hint: "age" after "younger / older than" (a field counted in years);
+                "distance" before "... from X" (a field of distance or separation).
 
         Returns:
             The field and the factor converting the number to the field's unit, or None
@@ -285,6 +296,10 @@ class ConditionReader:
         ]
         # "two losses": the field measured in losses, not one whose name says "loss";
         # "younger than sixteen": a field counted in years
+        age = hint == "age"
+        if hint == "distance":
+            apart = [i for i in candidates if (i.desc_tokens | i.tokens) & _DISTANCE_WORDS]
+            candidates = apart or candidates
         wanted = "years" if age and unit is None else unit
         if wanted in KNOWN_UNITS and not age:
             wanted = None  # "0.25%" fits a rate field as well as a percent one
@@ -401,6 +416,15 @@ class ConditionReader:
 
 
 _SHARE_UNITS = frozenset({"percent", "rate"})
+
+
+def _names_the_field(said: str, info: FieldInfo) -> bool:
+    """True when a number written as a ratio is part of the field's own name or description."""
+    said = said.strip()
+    if "/" not in said:
+        return False
+    words = " ".join([info.spec.description, *info.spec.synonyms])
+    return re.search(rf"(?<![\w/]){re.escape(said)}(?![\w/])", words) is not None
 
 
 def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> FieldInfo | None:

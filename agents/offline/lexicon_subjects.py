@@ -63,7 +63,7 @@ GENERIC_NOUNS = frozenset(
     accounts policy policies quote quotes property properties business businesses insured
     insureds applicant applicants class classes case cases anything everything something
     nothing one ones combination file item items maximum minimum max min back out up down
-    rest remainder balance
+    rest remainder balance job jobs project projects
     off away over again bad good exposure exposures structure structures
     site sites unit units value values data figure figures address addresses program programs
     product products line lines coverage coverages entity entities operation operations

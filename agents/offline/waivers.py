@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from agents.offline.clauses import detect_action
+
 if TYPE_CHECKING:
     from agents.offline.assemble import RuleDraft
     from agents.offline.clauses import ClauseAnalyzer
@@ -82,6 +84,10 @@ class Waiver:
     text: str
 
 
+#: "..., in which case the referral can be cleared": the consequence of a mitigant.
+_IN_WHICH_CASE = re.compile(r"\bin which case\b", re.I)
+
+
 def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
     """The waiver a clause states, or None.
 
@@ -106,6 +112,9 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         match = cured
     else:
         return None
+    consequence = _IN_WHICH_CASE.search(clause[: match.start()])
+    if consequence and detect_action(clause[: consequence.start()]) is not None:
+        return None  # "X is referred, unless Y, in which case the referral can be cleared"
     where = _protection_text(clause, match, subject=verb is not None)
     return Waiver(action, analyzer.mitigant_fields(where) if where else [], where)
 

@@ -109,6 +109,24 @@ FIELDS = {
         "synonyms": ["owner kiln check", "proprietor walk-through"],
         "description": "The owner has personally inspected the kilns",
     },
+    "steep_glass_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["steep glass share", "jobs over 8/12 pitch"],
+        "description": "Share of jobs on roofs steeper than 8/12, in percent",
+    },
+    "kiln_height_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["kiln height", "height of the kiln stack"],
+        "description": "Height of the tallest kiln stack",
+    },
+    "kiln_to_building_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["kiln separation", "distance from the kiln to the building"],
+        "description": "Distance from the nearest kiln to the main building",
+    },
     "employee_count": {
         "type": "int",
         "unit": "employees",
@@ -519,3 +537,28 @@ def test_a_denied_description_of_a_flag_names_it_absent(extractor: OfflineExtrac
     text = "If the owner has not personally inspected the kilns, flag the file for review."
     [rule] = extractor.extract(text)
     assert ("owner_kiln_check", "eq", False) in condition_set(rule)
+
+
+def test_a_ratio_that_names_the_field_is_no_threshold_and_a_comparative_points_back(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Jobs on roofs steeper than 8/12 may make up no more than 30% of the job count. "
+        "A higher share is referred, unless the insured has an annealer alarm, in which case "
+        "the referral can be cleared."
+    )
+    [rule] = extractor.extract(text)
+    assert (rule.action, condition_set(rule), rule.mitigant_fields) == (
+        "refer",
+        {("steep_glass_pct", "gt", 30)},
+        ["annealer_alarm"],
+    )
+
+
+def test_feet_from_a_building_is_a_distance(extractor: OfflineExtractor) -> None:
+    text = (
+        "Kiln stacks over 15 feet high are referred. Kilns must stand at least fifty feet "
+        "from the main building. Closer kilns are referred."
+    )
+    fields = {c[0] for r in extractor.extract(text) for c in condition_set(r)}
+    assert "kiln_to_building_ft" in fields
