@@ -58,6 +58,8 @@ MAXIMUM_BEFORE = re.compile(
     r"\b(?:maximum|max|limit|cap|ceiling)\b[^.;,]{0,40}?\b(?:is|of|at|=)\s*$|"
     # "the guide caps the fabric at twelve years", "capped at 40"
     r"\b(?:caps|capped|limits|limited)\b[^.;,]{0,40}?\bat\s*$|"
+    # "the guideline referral point is four hundred cars"
+    r"\b(?:referral|decline|trigger|review)\s+(?:point|line|threshold)\s+(?:is|of|at)\s*$|"
     r"\b(?:tops?|maxe?s?|caps?|peaks?) out at\s*$",
     re.I,
 )

@@ -562,3 +562,16 @@ def test_feet_from_a_building_is_a_distance(extractor: OfflineExtractor) -> None
     )
     fields = {c[0] for r in extractor.extract(text) for c in condition_set(r)}
     assert "kiln_to_building_ft" in fields
+
+
+def test_a_referral_point_is_the_limit_practice_goes_past(extractor: OfflineExtractor) -> None:
+    text = (
+        "Furnaces (GL): the guideline referral point is four furnaces. We've signed off up to "
+        "six on established studios."
+    )
+    [rule] = extractor.extract(text)
+    assert (rule.action, condition_set(rule), rule.soft_limit) == (
+        "refer",
+        {("furnace_count", "gt", 4)},
+        6,
+    )
