@@ -314,7 +314,9 @@ PERSON_RELATIVE = re.compile(r",\s*who\b[^;:]*", re.I)
 REASON_SPAN = re.compile(
     r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|"
     r"so\b(?= (?:the |a |an |our |their )?\w+ (?:can|could|may|will|would)\b)|"
-    r"as lenders|given that|(?:in order )?to (?:confirm|verify|check|ensure|determine|make sure))"
+    r"as lenders|given that|"
+    # "... to verify the figure" is a purpose; "the guideline is to verify ..." is the rule
+    r"(?<!\bis )(?<!\bare )(?:in order )?to (?:confirm|verify|check|ensure|determine|make sure))"
     r"\b[^;:]*",
     re.I,
 )
@@ -333,6 +335,9 @@ SOFT_LIMIT_CUE = re.compile(
     # "I'll go to nine million on my own signature"
     r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
     r"as (?:high|low|many|much|far) as|"
+    # "gaps up to thirty percent have been accepted": the passive after the figure
+    r"(?:up|down) to(?=\s+[^.;]{1,30}?\b(?:have|has|had) been (?:accepted|approved|written|"
+    r"bound|allowed|signed off))|"
     # "exceptions run up to 30", "approvals up to 80 have been accepted": their reach
     r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to)\s+",
     re.I,

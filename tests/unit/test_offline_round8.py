@@ -575,3 +575,15 @@ def test_a_referral_point_is_the_limit_practice_goes_past(extractor: OfflineExtr
         {("furnace_count", "gt", 4)},
         6,
     )
+
+
+def test_the_guideline_is_to_verify_states_a_rule_not_a_purpose(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "The guideline is to verify payroll whenever a glass studio runs more than 4 "
+        "furnaces. In practice studios up to six furnaces have been accepted."
+    )
+    [rule] = extractor.extract(text)
+    assert (rule.action, rule.soft_limit) == ("verify", 6)
+    assert ("furnace_count", "gt", 4) in condition_set(rule)
