@@ -41,6 +41,8 @@ PRODUCT_TYPES: tuple[str, ...] = ProductType.__args__  # type: ignore[attr-defin
 ACTIONS: tuple[str, ...] = Action.__args__  # type: ignore[attr-defined]
 SOURCE_TYPES: tuple[str, ...] = SourceType.__args__  # type: ignore[attr-defined]
 OPERATORS: tuple[str, ...] = Operator.__args__  # type: ignore[attr-defined]
+#: The operators that bound a number from one side.
+ORDERING_OPERATORS: frozenset[str] = frozenset({"gt", "gte", "lt", "lte"})
 STORED = "stored"
 """Validation context key: the data was checked when written (`{STORED: True}` skips the
 control-character check, the types are still validated)."""

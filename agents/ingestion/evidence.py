@@ -15,10 +15,9 @@ from agents.ingestion.matching import limit_signature, limit_value
 from agents.offline.practice_text import SQFT, field_words, says, unit_words
 from memory.underwriting.fieldlink.numbers import NumberMention
 from schemas.fields import DataDictionary
-from schemas.rules import ExtractedRule
+from schemas.rules import ORDERING_OPERATORS, ExtractedRule
 
 _NEAR = 40  # characters around a number in which its field's words must appear
-_ORDERING = frozenset({"gt", "gte", "lt", "lte"})
 
 
 def _starts_word(word: str, words: str) -> bool:
@@ -73,7 +72,7 @@ def evidenced(rule: ExtractedRule, text: str) -> bool:
     lowered = text if text.islower() else SQFT.sub("sqft", text).lower()
     signature = limit_signature(rule)
     for c in rule.conditions:
-        if signature is not None and c.field == signature[1] and c.operator in _ORDERING:
+        if signature is not None and c.field == signature[1] and c.operator in ORDERING_OPERATORS:
             continue
         values = c.value if isinstance(c.value, list) else [c.value]
         if all(isinstance(v, bool) for v in values):

@@ -87,13 +87,14 @@ def antecedent(
     said = said.split(";", 1)[0]
     # "... no more than 30% of the job count. A higher share is referred.": a bare
     # comparative subject points back at the bound before, like a pronoun
-    compared = lxc.BARE_COMPARATIVE.match(strip_connectors(said).strip())
+    stripped = strip_connectors(said)
+    compared = lxc.BARE_COMPARATIVE.match(stripped.strip())
     if (
         not (_ANAPHOR.search(said) or _LACKS_ONE.search(said) or compared)
         or detect_action(text) is None
     ):
         return None
-    trigger, _ = split_mitigant(strip_connectors(said))  # "I refer those, unless Y"
+    trigger, _ = split_mitigant(stripped)  # "I refer those, unless Y"
     if _compared_number(trigger):
         return None
     lacks_one = bool(_LACKS_ONE.search(trigger))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
@@ -233,6 +234,13 @@ _DESCRIBED_WORDS = 3
 _FUNCTION_WORDS = frozenset("been have were with from that this every each some their they".split())
 
 
+@lru_cache(maxsize=4096)
+def _description_words(description: str) -> frozenset[str]:
+    """The content words of a flag's description (stems longer than three letters)."""
+    stems = {t.stem for t in content_tokens(description) if len(t.stem) > 3}
+    return frozenset(stems - lxs.STOPWORDS - _FUNCTION_WORDS)
+
+
 def described_protection(tokens: list[Token], vocab: FieldVocabulary) -> list[str]:
     """The one flag a mitigant text describes in the dictionary's own words.
 
@@ -244,11 +252,7 @@ def described_protection(tokens: list[Token], vocab: FieldVocabulary) -> list[st
     said = {t.stem for t in tokens}
     scored: list[tuple[float, str]] = []
     for info in vocab.of_kind("bool"):
-        words = (
-            {t.stem for t in content_tokens(info.spec.description) if len(t.stem) > 3}
-            - lxs.STOPWORDS
-            - _FUNCTION_WORDS
-        )
+        words = _description_words(info.spec.description)
         shared = said & words
         if len(shared) >= _DESCRIBED_WORDS and len(shared) >= _DESCRIBED_SHARE * len(words):
             scored.append((len(shared) / len(words), info.name))

@@ -25,14 +25,13 @@ from agents.offline.texts import single_product
 from agents.offline.topic_class import scope_to_context
 from agents.offline.vocab import FieldVocabulary
 from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
-from schemas.rules import Condition
+from schemas.rules import ORDERING_OPERATORS, Condition
 
 _CONTEXT_SENTENCES = 3
 #: The terms an approval states: "provided a warranty is attached", "subject to ...".
 _STATED_TERMS = re.compile(
     r"\b(?:provided|subject to|on condition)\b|\b(?:warranty|endorsement|sublimit)\b", re.I
 )
-_BOUNDS = frozenset({"gt", "gte", "lt", "lte"})
 __all__ = ["TextReader", "find_product", "single_product"]
 
 
@@ -127,8 +126,12 @@ class TextReader:
             self.analyzer.reader.topic = self.topic
             self.analyzer.reader.topic_value = self.topic_value
             a = self.analyzer.analyze(clause, " ".join([context, *done[:-1]]))
-            conditions = self._conditions(a, pending)
-            conditions = self._in_context_class(conditions, a, sentence)
+            conditions = scope_to_context(  # the class the context names (topic_class)
+                self._conditions(a, pending),
+                a.trigger,
+                (self.sentences, sentence),
+                self.analyzer.subjects,
+            )
             flags = [c.field for c in conditions if c.value is True]
             if not a.action and len(flags) == len(conditions) and lxd.FINE.search(a.trigger):
                 # "If they use X, fine; if not, I refer it": X is what the referral spares
@@ -294,7 +297,7 @@ class TextReader:
         elif a.action and not conditions and pending is not None:
             pending = lacking_in_clause(a.trigger, pending)
             conditions = list(pending.conditions)
-            bounds = [c for c in conditions if c.operator in _BOUNDS]
+            bounds = [c for c in conditions if c.operator in ORDERING_OPERATORS]
             if a.anaphor_op and len(bounds) == 1:
                 # "no more than four a month; above that, refer": past the bound said
                 conditions = [
@@ -327,14 +330,6 @@ class TextReader:
             fields = {c.field for c in conditions}
             conditions += [c for c in self.last_conditions if c.field not in fields]
         return conditions
-
-    def _in_context_class(
-        self, conditions: list[Condition], a: ClauseAnalysis, sentence: Sentence
-    ) -> list[Condition]:
-        """Scope classless conditions to the class their context names (topic_class)."""
-        return scope_to_context(
-            conditions, a.trigger, (self.sentences, sentence), self.analyzer.subjects
-        )
 
     def _other_than(self, conditions: list[Condition], pending: _Pending) -> list[Condition]:
         """A class "using any other X" after a list of X: the class and the list negated.

@@ -201,9 +201,10 @@ def context_class(
     Returns:
         The class, or None.
     """
-    before = " ".join(s.raw for s in sentences[: sentence.index + 1])
-    several = [c for c in mentioned(before, classes) if " " in c]
-    value = named_in(clause, classes) or head_class(clause, several)
+    value = named_in(clause, classes)
+    if value is None:
+        before = " ".join(s.raw for s in sentences[: sentence.index + 1])
+        value = head_class(clause, [c for c in mentioned(before, classes) if " " in c])
     if value is not None and listed(clause, value):
         return None  # one of a list of examples: the rule is about them all
     return value or question_class(sentences, sentence, classes, read)

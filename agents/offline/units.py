@@ -13,12 +13,11 @@ from functools import lru_cache
 from agents.offline.vocab import FieldInfo
 from memory.underwriting.fieldlink.numbers import (
     KNOWN_UNITS,
+    TIME_UNITS,
     NumberMention,
     find_numbers,
     rate_fits,
 )
-
-TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
 
 __all__ = ["TIME_UNITS", "synonyms_of", "unit_fits", "unit_from_context"]
 

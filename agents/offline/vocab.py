@@ -220,8 +220,7 @@ class FieldVocabulary:
                 # "the producer has not personally visited the premises": the negation may
                 # sit inside the restated description
                 negated = run is not None and (
-                    _negated_before(tokens, run[0])
-                    or any(t.text.lower() in _NEGATION_WORDS for t in tokens[run[0] : run[1]])
+                    _negated_before(tokens, run[0]) or _negated_within(tokens, run[0], run[1])
                 )
                 if run is not None and (negated or info.protective):
                     found.append(BoolMention(info.name, run[0], run[1], negated, False))
@@ -351,6 +350,11 @@ def _negated_before(tokens: list[Token], index: int) -> bool:
     return any(t.text.lower() in _NEGATION_WORDS for t in tokens[start:index])
 
 
+def _negated_within(tokens: list[Token], first: int, last: int) -> bool:
+    """A negation between a mention's first and last word: "mechanics are not all licensed"."""
+    return any(t.text.lower() in _NEGATION_WORDS for t in tokens[first + 1 : last])
+
+
 def _negated_after(tokens: list[Token], last: int) -> bool:
     """A negated participle right after the mention: "MFA is not enforced"."""
     after = [t.text.lower() for t in tokens[last + 1 : last + 3]]
@@ -401,8 +405,7 @@ def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list
             base is not None
             or _negated_before(tokens, i)
             or _negated_after(tokens, last)
-            # "mechanics are not all state-licensed": the negation inside the phrase
-            or any(t.text.lower() in _NEGATION_WORDS for t in tokens[i + 1 : last])
+            or _negated_within(tokens, i, last)
         )
         hits.append(BoolMention(name, i, last, negated, True))
     return hits

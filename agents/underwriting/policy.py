@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from memory.underwriting import holds as condition_holds
 from memory.underwriting import is_number
-from schemas.rules import Condition, ConditionValue, ExtractedRule, Scalar
+from schemas.rules import ORDERING_OPERATORS, Condition, ConditionValue, ExtractedRule, Scalar
 from schemas.submission import DecisionLabel, RuleOutcome
 
 APPROVE: DecisionLabel = "approve"
@@ -37,7 +37,6 @@ OUTCOMES: dict[str, tuple[RuleOutcome, RuleOutcome]] = {
     "exclude": ("approve_with_conditions", "approve_with_conditions"),
 }
 
-NUMERIC_OPERATORS = frozenset({"gt", "gte", "lt", "lte"})
 _SYMBOLS = {
     "eq": "=", "neq": "!=", "lt": "<", "lte": "<=",
     "gt": ">", "gte": ">=", "in": "in", "not_in": "not in",
@@ -224,7 +223,7 @@ def numeric_condition(rule: ExtractedRule) -> Condition | None:
 
     The condition on the rule's threshold field is preferred when there is one.
     """
-    numeric = [c for c in rule.conditions if c.operator in NUMERIC_OPERATORS]
+    numeric = [c for c in rule.conditions if c.operator in ORDERING_OPERATORS]
     if rule.threshold is not None:
         for condition in numeric:
             if condition.field == rule.threshold.field:

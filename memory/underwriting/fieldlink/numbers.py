@@ -200,6 +200,8 @@ def rate_fits(unit: str, field_unit: str) -> bool:
     return written == said
 
 
+#: Units of time: a number in one is a duration ("three years"), never a count.
+TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
 #: Consonants English doubles before -ed / -ing ("tan" -> "tanned", "ship" -> "shipping").
 _DOUBLED = frozenset("bgmnprt")
 
@@ -404,7 +406,7 @@ def _word_mentions(text: str) -> list[NumberMention]:
         fraction = bool(shares) and value < 1
         dollar = bool(_DOLLAR_BEFORE_WORDS.search(text[:start]))
         unit, end, attached, plus = _unit_after(text, match.end())
-        if per_a and unit in {"years", "months", "weeks", "days"}:
+        if per_a and unit in TIME_UNITS:
             unit, end = None, match.end()
         if dollar:
             unit = "usd"
