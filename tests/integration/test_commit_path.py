@@ -172,15 +172,20 @@ async def test_clearing_a_namespace_is_seen_by_a_reader_holding_its_index(
 
 
 WRITER = """
-import asyncio, sys
+import asyncio, os, sys
 from memory import GraphMemory, Namespace
 from memory.underwriting import apply_rule_graphs, rule_graph
 from schemas.rules import ExtractedRule
 
+def say(line):
+    # One write(2) a line: print() writes "done", " ", "2" apart when the interpreter is
+    # unbuffered (PYTHONUNBUFFERED), and a kill between them leaves half a line.
+    os.write(1, (line + "\\n").encode())
+
 async def main():
     ns, tag = Namespace.parse(sys.argv[1]), sys.argv[2]
     async with GraphMemory() as memory:
-        print("ready", flush=True)
+        say("ready")
         for batch in range(10_000):
             rules = [
                 ExtractedRule.model_validate({
@@ -192,9 +197,9 @@ async def main():
                 })
                 for i in range(BATCH)
             ]
-            print("begin", batch, flush=True)
+            say(f"begin {batch}")
             await apply_rule_graphs(memory, ns, [rule_graph(r) for r in rules], source="w")
-            print("done", batch, flush=True)
+            say(f"done {batch}")
 
 asyncio.run(main())
 """
