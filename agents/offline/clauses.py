@@ -38,6 +38,16 @@ _TO_SPEAKER = re.compile(
 #: A subject that names every case of a kind ("any", "every", "all"), not one case.
 _GENERIC_SUBJECT = re.compile(r"^\W*(?:any|every|all|each)\b", re.I)
 #: "should have been ...": hindsight on a case, or the rule a review restates.
+#: Actions whose subject is a hazard, never a protection the risk has.
+_ADVERSE = frozenset({"decline", "exclude"})
+_ADVERSE_PREDICATE = re.compile(r"\b(?:is|are|be|been)\s+(?:\w+\s+)?(?:declin|exclud)\w*", re.I)
+#: A subject qualified by a relative clause, up to the verb of the rule.
+_RELATIVE_SUBJECT = re.compile(
+    r"^[\w\s,'’&-]{2,60}?\b(?:whose|that|which|who)\b(.{8,200}?)\b(?:is|are)\s+(?:\w+\s+)?"
+    r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b",
+    re.I,
+)
+_DENIED = re.compile(r"\b(?:not|no|never|without|outside|lacks?|lacking|fails?)\b|n't\b", re.I)
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
 _ACTION_WORD = {
     "declin": "decline",
@@ -194,6 +204,25 @@ class ClauseAnalyzer:
         result.protective_pos = extracted.protective_pos
         result.protective_neg = extracted.protective_neg
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
+        relative = _RELATIVE_SUBJECT.search(trigger)
+        if (
+            result.action
+            and relative
+            and not (result.conditions or result.protective_neg or result.protective_pos)
+            and not _DENIED.search(relative.group(1))
+        ):
+            # "Repair shops whose technicians convert gas appliances are referred": the
+            # relative clause restates a flag's description; read, it is the condition
+            result.conditions = [
+                Condition(field=f, operator="eq", value=True)
+                for f in described_protection(content_tokens(relative.group(1)), self.vocab)
+            ]
+        if result.action in _ADVERSE and result.protective_pos and not mitigants:
+            hazards = self._subject_hazards(trigger, result.protective_pos)
+            result.conditions = result.conditions + [
+                Condition(field=f, operator="eq", value=True) for f in hazards
+            ]
+            result.protective_pos = [f for f in result.protective_pos if f not in hazards]
         # "it comes to me" is a predicate (a referral to the speaker), no business class
         subject = _TO_SPEAKER.sub(" is referred", trigger)
         result.occupancy = self.subjects.read(subject) or self.subjects.scope(subject)
@@ -204,6 +233,18 @@ class ClauseAnalyzer:
         if anaphor:
             result.anaphor_op = _op_of(anaphor.group(1))
         return result
+
+    def _subject_hazards(self, trigger: str, flags: list[str]) -> list[str]:
+        """The flags named in the subject of "X is declined / excluded": hazards, not protections.
+
+        "Motion seats are excluded": whatever protective word the flag's description
+        holds ("installed"), what a decline or exclusion is predicated of is its hazard.
+        """
+        predicate = _ADVERSE_PREDICATE.search(trigger)
+        if predicate is None or lx.MITIGANT_CUE.search(trigger):
+            return []
+        named = self.vocab.bool_mentions(content_tokens(trigger[: predicate.start()]))
+        return [m.field for m in named if not m.negated and m.field in flags]
 
     def _only_borrowed_states(self, trigger: str, conditions: list[Condition]) -> bool:
         """True when the only condition is "any other state" read from earlier sentences."""

@@ -59,7 +59,33 @@ def enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
             )
         ):
             kept.append((value, start))
-    return kept
+    return _without_denied(text, kept)
+
+
+#: A word that denies the values listed after it ("no maple or polymer overlay").
+_DENIAL = re.compile(r"\b(?:no|not|without|never|nor)\s+(?:an?\s+)?$", re.I)
+#: What joins two values of one list.
+_LIST_JOINT = re.compile(r"^\s*(?:,\s*)?(?:(?:or|and|nor)\s+)?$", re.I)
+
+
+def _without_denied(text: str, hits: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The values a clause states, when it also lists values it denies.
+
+    "Concrete skating surface (no maple or polymer overlay)" states concrete only: a
+    value after "no / not / without", and the values listed on from it, are denied.
+    When every value is denied, they stay (the caller reads the negated list).
+    """
+    denied: list[bool] = []
+    end = 0
+    for i, (value, start) in enumerate(hits):
+        joined = i > 0 and _LIST_JOINT.match(text[end:start]) is not None
+        denied.append(
+            bool(_DENIAL.search(text[max(0, start - 12) : start])) or (joined and denied[-1])
+        )
+        end = start + len(value)
+    if all(denied) or not any(denied):
+        return hits
+    return [hit for hit, no in zip(hits, denied, strict=True) if not no]
 
 
 #: How a "<fuel>-fired" value is also said: "wood-burning", "a wood stove".

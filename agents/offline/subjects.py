@@ -328,7 +328,7 @@ class SubjectReader:
         # "senior centers": a premises head makes a modifier part of the class name
         named = kept[-1:] if kept[-1] in lxs.GENERIC_HEADS else kept
         if any(w.endswith(("'s", "’s")) for w in kept) or any(
-            stem(w) in lxs.NON_BUSINESS_WORDS for w in named
+            w in lxs.NON_BUSINESS_WORDS or stem(w) in lxs.NON_BUSINESS_WORDS for w in named
         ):
             return None
         if kept[-1].endswith(("able", "ible")):

@@ -1,0 +1,115 @@
+"""Round 12: hazards a decline names, denied list values, described conditions, no false classes.
+
+Every field and sentence below is made up for these tests (a beekeeping / ferry-dock
+dictionary no dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from tests.rules import condition_set, only_rule
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Class of business, lower case (e.g. 'apiary', 'ferry dock', "
+        "'candle workshop')",
+    },
+    "hive_heaters": {
+        "type": "bool",
+        "synonyms": ["hive heaters", "heated hives"],
+        "description": "Electric heaters are installed inside the hives",
+    },
+    "sprinklered": {
+        "type": "bool",
+        "synonyms": ["sprinklered", "sprinkler system"],
+        "description": "The building is fully sprinklered",
+    },
+    "gangway_type": {
+        "type": "str",
+        "synonyms": ["gangway", "boarding ramp"],
+        "description": "Gangway construction: 'steel', 'timber', 'aluminum'",
+    },
+    "queen_rearing": {
+        "type": "bool",
+        "synonyms": ["queen rearing"],
+        "description": "Keepers graft larvae and raise queens for sale",
+    },
+    "locked_storage": {
+        "type": "bool",
+        "synonyms": ["locked honey store"],
+        "description": "Honey is kept overnight in a locked and fenced store",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+
+
+def _read(extractor: OfflineExtractor, text: str) -> list[tuple[str, set[object]]]:
+    return [(r.action, condition_set(r)) for r in extractor.extract(text, source_type="manual")]
+
+
+def test_a_decline_of_a_flag_with_a_protective_word_names_the_hazard(
+    extractor: OfflineExtractor,
+) -> None:
+    # "installed" in the description made the flag read as a protection: the decline was lost
+    rule = only_rule(extractor.extract("Hive heaters are declined.", source_type="manual"))
+    assert (rule.action, condition_set(rule)) == ("decline", {("hive_heaters", "eq", True)})
+    assert rule.mitigant_fields == []
+
+
+def test_an_exclusion_by_endorsement_names_its_hazard(extractor: OfflineExtractor) -> None:
+    text = "Heated hives are excluded by endorsement; the rest of the apiary may still be written."
+    assert ("exclude", {("hive_heaters", "eq", True)}) in _read(extractor, text)
+
+
+def test_a_protection_a_decline_is_spared_by_stays_a_protection(
+    extractor: OfflineExtractor,
+) -> None:
+    text = "Apiaries over the limit are declined unless sprinklered."
+    assert all(("sprinklered", "eq", True) not in c for _, c in _read(extractor, text))
+    text = "The decline removed a risk the manager might have written with a sprinkler plan."
+    assert _read(extractor, text) == []
+
+
+def test_values_a_list_denies_are_not_conditions(extractor: OfflineExtractor) -> None:
+    text = "Timber gangway (no steel or aluminum frame): refer."
+    assert _read(extractor, text) == [("refer", {("gangway_type", "eq", "timber")})]
+    text = "Risks with a timber or aluminum gangway are referred."
+    assert _read(extractor, text) == [("refer", {("gangway_type", "in", ("timber", "aluminum"))})]
+
+
+def test_a_relative_clause_restating_a_flag_description_is_the_condition(
+    extractor: OfflineExtractor,
+) -> None:
+    text = "Apiaries whose keepers graft larvae and raise queens for sale are referred."
+    assert _read(extractor, text) == [
+        ("refer", {("occupancy", "eq", "apiary"), ("queen_rearing", "eq", True)})
+    ]
+
+
+def test_a_denied_relative_clause_is_not_read_as_the_flag(extractor: OfflineExtractor) -> None:
+    # "outside a locked and fenced store" restates the description but denies it
+    text = "Any apiary that keeps honey overnight outside a locked and fenced store is referred."
+    assert all(("locked_storage", "eq", True) not in c for _, c in _read(extractor, text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Liability for swarm removal is excluded from the GL by endorsement.",
+        "Claims from hive relocation are excluded from the GL by endorsement.",
+    ],
+)
+def test_insurance_words_are_never_a_business_class(extractor: OfflineExtractor, text: str) -> None:
+    assert all(cond[0] != "occupancy" for _, conds in _read(extractor, text) for cond in conds), (
+        _read(extractor, text)
+    )
