@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
 from agents.offline.comparators import PRE_PATTERNS, comparator
-from agents.offline.enum_values import enum_hits
+from agents.offline.enum_values import denied_values, enum_hits
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import negated_list, other_states, read_states
 from agents.offline.textproc import Token, content_tokens
@@ -232,7 +232,7 @@ class ConditionReader:
         op = comparator(text, mention)
         value = round(mention.value * factor, 6)
         if info.unit == "rate" and mention.unit == "percent":
-            value = value / 100.0
+            value = round(value / 100.0, 8)  # 0.28% is 0.0028, not 0.0028000000000000004
         elif mention.fraction and info.unit == "percent":  # "more than half" -> 50
             value = value * 100.0
         if info.negative_below and _BELOW_AFTER.match(text[mention.num_end :]):
@@ -388,6 +388,13 @@ class ConditionReader:
                 continue
             negated = negated_list(text, values[0][1])
             vals: list[str | int | float | bool] = [v for v, _ in values]
+            none = next((v for v in info.values if v.lower() == "none"), None)
+            if none is not None and none not in vals and all(denied_values(text, values)):
+                # "with no protective system (no shoring, no trench box)": the field's
+                # own 'none' value, not a list of the systems denied
+                found.append(Condition(field=info.name, operator="eq", value=none))
+                continue
+            negated = negated or all(denied_values(text, values))
             if len(vals) == 1:
                 found.append(
                     Condition(field=info.name, operator="neq" if negated else "eq", value=vals[0])

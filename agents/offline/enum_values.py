@@ -75,6 +75,14 @@ def _without_denied(text: str, hits: list[tuple[str, int]]) -> list[tuple[str, i
     value after "no / not / without", and the values listed on from it, are denied.
     When every value is denied, they stay (the caller reads the negated list).
     """
+    denied = denied_values(text, hits)
+    if all(denied) or not any(denied):
+        return hits
+    return [hit for hit, no in zip(hits, denied, strict=True) if not no]
+
+
+def denied_values(text: str, hits: list[tuple[str, int]]) -> list[bool]:
+    """Per value found, whether the text denies it ("no shoring, no trench box")."""
     denied: list[bool] = []
     end = 0
     for i, (value, start) in enumerate(hits):
@@ -83,9 +91,7 @@ def _without_denied(text: str, hits: list[tuple[str, int]]) -> list[tuple[str, i
             bool(_DENIAL.search(text[max(0, start - 12) : start])) or (joined and denied[-1])
         )
         end = start + len(value)
-    if all(denied) or not any(denied):
-        return hits
-    return [hit for hit, no in zip(hits, denied, strict=True) if not no]
+    return denied
 
 
 #: How a "<fuel>-fired" value is also said: "wood-burning", "a wood stove".
@@ -136,4 +142,4 @@ def _field_word_after(text: str, end: int, info: FieldInfo) -> bool:
     return any(t.stem in info.tokens for t in window)
 
 
-__all__ = ["enum_hits"]
+__all__ = ["denied_values", "enum_hits"]

@@ -31,6 +31,7 @@ _STOP = frozenset(
     move moves moved change changes changed rise rises fall falls continue continues
     inside slower faster sooner later earlier return returns
     carry carries carried take takes receive receives
+    cannot wont mustnt shouldnt
     """.split()
 )
 _CONTRACTION = re.compile(r"(?:n't|'ve|'re|'ll|'d|'m|’ve|’re|’ll)$|^(?:that|it|there|what)'s$")

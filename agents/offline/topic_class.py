@@ -201,6 +201,8 @@ def context_class(
     Returns:
         The class, or None.
     """
+    if _ANY_CLASS.search(clause):
+        return None  # "any contractor, in any class, that ...": the rule is widened
     value = named_in(clause, classes)
     if value is None:
         before = " ".join(s.raw for s in sentences[: sentence.index + 1])
@@ -210,6 +212,12 @@ def context_class(
     return value or question_class(sentences, sentence, classes, read)
 
 
+#: A clause that widens its rule past any one class.
+_ANY_CLASS = re.compile(
+    r"\b(?:(?:in|of|from|across) (?:any|every|all) (?:class|classes|trade|trades|occupanc\w+)|"
+    r"regardless of (?:the )?(?:class|trade|occupancy)|whatever the (?:class|trade|occupancy))\b",
+    re.I,
+)
 #: "Tattoo parlors", "Hot tub rentals": a question that is a bare plural noun phrase.
 _BARE_PLURAL = re.compile(
     r"^(?!(?:and|or|the|a|an|what|how|any)\b)[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}s$", re.I

@@ -113,3 +113,57 @@ def test_insurance_words_are_never_a_business_class(extractor: OfflineExtractor,
     assert all(cond[0] != "occupancy" for _, conds in _read(extractor, text) for cond in conds), (
         _read(extractor, text)
     )
+
+
+CLASS_FIELDS = {
+    **FIELDS,
+    "dock_rate": {
+        "type": "float",
+        "unit": "rate",
+        "synonyms": ["dock rate", "rate"],
+        "description": "Property rate as a decimal (0.31% = 0.0031)",
+    },
+    "pier_depth_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["pier depth", "depth of the piers"],
+        "description": "Depth of the deepest pier footing",
+    },
+    "pier_bracing": {
+        "type": "str",
+        "synonyms": ["pier bracing", "bracing method"],
+        "description": "Bracing used on piers: 'cross brace', 'sheet pile', 'cribbing' or 'none'",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def docks() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": CLASS_FIELDS}))
+
+
+def test_under_the_minimum_is_the_minimum_stated_before(docks: OfflineExtractor) -> None:
+    text = (
+        "Quoted dock rate 0.27% against the apiary minimum of 0.31%. "
+        "Apiary rates under the minimum are referred."
+    )
+    assert ("refer", {("occupancy", "eq", "apiary"), ("dock_rate", "lt", 0.0031)}) in _read(
+        docks, text
+    )
+
+
+def test_every_bracing_denied_is_the_fields_none_value(docks: OfflineExtractor) -> None:
+    text = (
+        "Ferry docks are written on GL. Any dock, in any class, with piers deeper than 12 feet "
+        "and no bracing at all (no cross brace, no sheet pile, no cribbing) is declined."
+    )
+    assert _read(docks, text) == [
+        ("decline", {("pier_depth_ft", "gt", 12.0), ("pier_bracing", "eq", "none")})
+    ]
+
+
+def test_a_modal_ends_the_subject(docks: OfflineExtractor) -> None:
+    text = "Products liability cannot be written for a ferry dock without a harbour permit."
+    assert all(
+        c[0] != "occupancy" or c[2] == "ferry dock" for _, cs in _read(docks, text) for c in cs
+    )
