@@ -110,6 +110,8 @@ def read_approvals(
                 signature, limit = limit_signature(rule), limit_value(rule)
                 if signature is None or limit is None:
                     continue
+                if number.unit == "year" and abs(limit) < _CALENDAR:
+                    continue  # "a 1920s loft building": a calendar year, no age in years
                 past = number.value > limit if signature[2] == "upper" else number.value < limit
                 if not past:
                     continue
@@ -119,6 +121,10 @@ def read_approvals(
                 if kept is None or _further(signature[2], number.value, kept.soft_limit):
                     claims[rule.rule_name] = claim
     return list(claims.values())
+
+
+#: A limit below this is no calendar year: a year a case names is not compared with it.
+_CALENDAR = 1000
 
 
 def _about(

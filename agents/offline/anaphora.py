@@ -61,6 +61,7 @@ class Pending:
     protective_neg: list[str] = field(default_factory=list)
     protective_pos: list[str] = field(default_factory=list)
     accepted: bool = False  # "at least 500 feet away is acceptable": the safe side
+    required: bool = False  # "the innkeeper must live on site": what the risk must have
 
 
 def antecedent(
@@ -181,6 +182,8 @@ def lacking_in_clause(clause: str, pending: Pending) -> Pending:
     """The clause before's conditions, their one flag absent when the clause says so.
 
     "A written lockout program is expected; if the application doesn't confirm one,
-    verify it": within one sentence, as `antecedent` does across two.
+    verify it": within one sentence, as `antecedent` does across two. "The innkeeper must
+    live on site; an absentee-owned inn is declined": the action of a clause after a
+    requirement is what the risk gets without it.
     """
-    return _lacking(pending) if _LACKS_ONE.search(clause) else pending
+    return _lacking(pending) if _LACKS_ONE.search(clause) or pending.required else pending

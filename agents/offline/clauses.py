@@ -48,6 +48,12 @@ _RELATIVE_SUBJECT = re.compile(
     re.I,
 )
 _DENIED = re.compile(r"\b(?:not|no|never|without|outside|lacks?|lacking|fails?)\b|n't\b", re.I)
+#: An action named as an event of the risk's past ("after a declination").
+_EARLIER_EVENT = re.compile(
+    r"\b(?:after|following|since|despite)\s+(?:an?|the|its|their)\s+(?:\w+\s+)?$"
+    r"|\b(?:prior|previous|earlier|past)\s+$",
+    re.I,
+)
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
 _ACTION_WORD = {
     "declin": "decline",
@@ -120,6 +126,8 @@ def detect_action(text: str) -> str | None:
                 continue
             if action == "verify" and _ABILITY.search(before):
                 continue  # "work we can verify", "what the desk could confirm": no duty
+            if _EARLIER_EVENT.search(before):
+                continue  # "carrier shopping after a declination": a past event, no rule
             word = match.group(0).split()[0].lower()
             past = word.endswith("ed") and word not in {"need", "exceed", "proceed"}
             if (

@@ -32,6 +32,8 @@ _CONTEXT_SENTENCES = 3
 _STATED_TERMS = re.compile(
     r"\b(?:provided|subject to|on condition)\b|\b(?:warranty|endorsement|sublimit)\b", re.I
 )
+#: A clause stating what a risk must have ("the innkeeper must live on site").
+_MUST = re.compile(r"\b(?:must|shall|has to|have to|is required to|are required to)\b", re.I)
 __all__ = ["TextReader", "find_product", "single_product"]
 
 
@@ -157,6 +159,7 @@ class TextReader:
                     kept_before = [c for c in pending.conditions if c.field not in own]
                     conditions = [*kept_before, *conditions]
                 pending = _Pending(conditions, a.protective_neg, a.protective_pos, accepted)
+                pending.required = bool(_MUST.search(a.trigger))
             elif a.action:
                 pending = None
             elif not conditions and pending is not None and pending.accepted:

@@ -79,6 +79,10 @@ _DEFINITION = re.compile(
 )
 
 
+#: A dictionary listing this many business classes enumerates them, not examples.
+_ENUMERATED = 8
+
+
 class SubjectReader:
     """Reads occupancy values from clause subjects using the field vocabulary."""
 
@@ -352,6 +356,8 @@ class SubjectReader:
         if len(kept) == 1 and stem(kept[0]) in self.vocab.name_tokens:
             return None
         value = self._canonical(value)
+        if len(self.example_set) >= _ENUMERATED and value not in self.example_set:
+            return None  # a dictionary that enumerates its classes does not list it
         return None if value in lxs.GENERIC_HEADS else value
 
     def _measured_head(self, kept: list[str]) -> bool:

@@ -167,3 +167,68 @@ def test_a_modal_ends_the_subject(docks: OfflineExtractor) -> None:
     assert all(
         c[0] != "occupancy" or c[2] == "ferry dock" for _, cs in _read(docks, text) for c in cs
     )
+
+
+# --- round 12b: requirements, past events, enumerated classes, calendar years -----------------
+
+INN_FIELDS = {
+    **FIELDS,
+    "keeper_on_site": {
+        "type": "bool",
+        "synonyms": ["keeper in residence", "keeper lives on site"],
+        "description": "The lock keeper lives on the premises",
+    },
+    "keeper_changes_12mo": {
+        "type": "int",
+        "unit": "changes",
+        "synonyms": ["keeper changes"],
+        "description": "Changes of lock keeper in the last twelve months",
+    },
+    "gate_survey_age_years": {
+        "type": "float",
+        "unit": "years",
+        "synonyms": ["gate survey age", "years since the gate survey"],
+        "description": "Years since the last lock gate survey",
+    },
+}
+
+
+def _inns(listed: list[str]) -> OfflineExtractor:
+    fields = dict(INN_FIELDS)
+    examples = ", ".join(f"'{c}'" for c in listed)
+    fields["occupancy"] = {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": f"Class of business, lower case (e.g. {examples})",
+    }
+    return OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+
+
+def test_the_action_after_a_requirement_is_for_the_risk_without_it() -> None:
+    text = "The keeper must live on site; an absentee-run lock is declined on the GL."
+    assert _read(_inns(["apiary"]), text) == [("decline", {("keeper_on_site", "eq", False)})]
+
+
+def test_an_action_named_as_a_past_event_is_no_rule() -> None:
+    text = (
+        "Frequent keeper changes can point to carrier shopping after a declination, "
+        "or to a dispute not yet disclosed."
+    )
+    assert _read(_inns(["apiary"]), text) == []
+
+
+ENUMERATED = ["apiary", "ferry dock", "candle workshop", "lock keeper", "boat yard", "farrier"]
+
+
+def test_a_class_a_dictionary_that_enumerates_its_classes_lacks_is_no_class() -> None:
+    text = "A crossbow range with more than two keeper changes is referred."
+    classes = {
+        c[2]
+        for _, conds in _read(_inns([*ENUMERATED, "glass studio", "canal museum"]), text)
+        for c in conds
+        if c[0] == "occupancy"
+    }
+    assert classes == set()
+    # a dictionary of a few examples: the class named is read as written
+    few = _read(_inns(ENUMERATED[:2]), text)
+    assert any(("occupancy", "eq", "crossbow range") in conds for _, conds in few), few

@@ -479,3 +479,25 @@ def test_a_list_of_withdrawals_ends_the_rules_it_names() -> None:
     # A changed limit in a list of withdrawals is no restatement: it is not withdrawn.
     changed = [rule(value=6, text_id="wd", source_type="compliance")]
     assert not conform(changed, body, [rule()], DICTIONARY)[0].withdrawn
+
+
+def test_a_calendar_year_in_a_logged_case_is_no_age_past_the_limit() -> None:
+    fields = {
+        **FIELDS,
+        "survey_age_years": {
+            "type": "float",
+            "unit": "years",
+            "synonyms": ["survey age", "years since the survey"],
+            "description": "Years since the last ride survey",
+        },
+    }
+    known = rule("survey_age_years", "gt", 5)
+    log = text(
+        "log",
+        "Carnival referral log - lots whose ride survey is more than five years old.\n"
+        "C-1 | 1920s carousel lot | survey 6.5 years old | approved with conditions\n"
+        "C-2 | county fair | 7 years since the survey | approved with conditions",
+        "production",
+    )
+    [claim] = read_approvals(log, [known], DataDictionary.model_validate({"fields": fields}))
+    assert claim.soft_limit == 7
