@@ -119,8 +119,9 @@ def instead(
     if not (last.sentence_index == index or (names_last and last.sentence_index == index - 1)):
         return []
     known = {c.field for c in last.conditions}
-    flags = [c.field for c in conditions if c.value is True and c.field not in known]
-    return flags if len(flags) == len(conditions) else []
+    said = [c for c in conditions if c not in last.conditions]  # the class both name stays
+    flags = [c.field for c in said if c.value is True and c.field not in known]
+    return flags if said and len(flags) == len(said) else []
 
 
 def _other_subject(

@@ -97,6 +97,8 @@ class SubjectReader:
         self.examples: list[str] = occupancy.values if occupancy else []
         self.example_set: set[str] = {e.lower() for e in self.examples}
         self.listed: list[str] = list(dict.fromkeys(e.lower() for e in self.examples))
+        #: The dictionary enumerates its business classes (not a few examples).
+        self.enumerated = len(self.example_set) >= _ENUMERATED
         self.foreign_phrases: list[tuple[str, ...]] = [
             p for info in vocab.fields.values() for p in info.phrases
         ]
@@ -356,7 +358,7 @@ class SubjectReader:
         if len(kept) == 1 and stem(kept[0]) in self.vocab.name_tokens:
             return None
         value = self._canonical(value)
-        if len(self.example_set) >= _ENUMERATED and value not in self.example_set:
+        if self.enumerated and value not in self.example_set:
             return None  # a dictionary that enumerates its classes does not list it
         return None if value in lxs.GENERIC_HEADS else value
 

@@ -69,6 +69,7 @@ class Sentence:
     raw: str
     label: str | None
     index: int
+    from_table: bool = False  # a table's row, rewritten as a sentence
 
     @property
     def is_question(self) -> bool:
@@ -160,18 +161,20 @@ def split_sentences(text: str) -> list[Sentence]:
     Returns:
         The sentences, with any short "Label:" prefix split off.
     """
-    pieces: list[str] = []
+    pieces: list[tuple[str, bool]] = []
+    written = set(text.splitlines())
     for line in table_rows(text.splitlines()):
+        row = line not in written
         line = _BULLET.sub("", line.strip())
         start = 0
         for match in _SENTENCE_END.finditer(line):
             if _is_abbreviation(line[start : match.start()]):
                 continue
-            pieces.append(line[start : match.end()].strip())
+            pieces.append((line[start : match.end()].strip(), row))
             start = match.end()
-        pieces.append(line[start:].strip())
+        pieces.append((line[start:].strip(), row))
     sentences: list[Sentence] = []
-    for raw in (p for p in pieces if p):
+    for raw, row in (p for p in pieces if p[0]):
         body, label = raw, None
         label_match = lx.LABEL_PREFIX.match(raw)
         if label_match and len(label_match.group(1).split()) <= 4:
@@ -181,7 +184,7 @@ def split_sentences(text: str) -> list[Sentence]:
             elif _CLAUSE_LABEL.search(label):
                 body = raw  # "That's a decline: different hazard": a clause, no label
         body = lx.SECTION_NUMBER.sub("", body, count=1)
-        sentences.append(Sentence(body.strip(), raw, label, len(sentences)))
+        sentences.append(Sentence(body.strip(), raw, label, len(sentences), row))
     return sentences
 
 

@@ -14,6 +14,7 @@ several words; the question needs exactly one class to name.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 
@@ -214,10 +215,51 @@ def context_class(
 
 #: A clause that widens its rule past any one class.
 _ANY_CLASS = re.compile(
-    r"\b(?:(?:in|of|from|across) (?:any|every|all) (?:class|classes|trade|trades|occupanc\w+)|"
+    r"\b(?:(?:any|every|all|each) (?:[\w-]+ (?:and|or) )?(?:class|classes|trade|trades|"
+    r"occupanc\w+)|"
     r"regardless of (?:the )?(?:class|trade|occupancy)|whatever the (?:class|trade|occupancy))\b",
     re.I,
 )
+
+
+def heading_class(sentences: Sequence[Sentence], classes: Sequence[str]) -> str | None:
+    """The one listed class a text's heading is about ("9.4 Plastics injection molding.").
+
+    Only when the heading (a first sentence of a few words) names it, outright or word by
+    word in other forms ('plastics molder'), and the text names no other listed class.
+    """
+    if not sentences or len(_words(sentences[0].raw)) > _HEADING_WORDS:
+        return None
+    if _CASE_HEADING.search(sentences[0].raw):
+        return None  # "Decision log DL-2024-0905 - BOP, appliance repair shop": one case's class
+    named = mentioned(" ".join(s.raw for s in sentences), classes)
+    if len(named) > 1:
+        return None
+    words = _words(sentences[0].raw)
+    said = [c for c in classes if all(any(_akin(p, w) for w in words) for p in _words(c))]
+    if named:
+        return named[0] if said == named else None
+    return said[0] if len(said) == 1 else None
+
+
+def _akin(a: str, b: str) -> bool:
+    """Two forms of one word: "molder" and "molding", "theater" and "theatre"."""
+    if a == b:
+        return True
+    common = len(os.path.commonprefix([a, b]))
+    return common >= _STEM_LETTERS and common >= min(len(a), len(b)) - 3
+
+
+#: The heading of a case record (a log, a review), whose class is the case's, not the rule's.
+_CASE_HEADING = re.compile(
+    r"\b[A-Z]{2,}-\d|\b(?:log|review|case|file|submission|claim|audit|memo|email)\b", re.I
+)
+#: A first sentence of at most this many words is a heading.
+_HEADING_WORDS = 12
+#: Letters two forms of a word share at least.
+_STEM_LETTERS = 4
+
+
 #: "Tattoo parlors", "Hot tub rentals": a question that is a bare plural noun phrase.
 _BARE_PLURAL = re.compile(
     r"^(?!(?:and|or|the|a|an|what|how|any)\b)[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}s$", re.I
@@ -252,6 +294,14 @@ def scope_to_context(
 
     sentences, sentence = where
     value = context_class(clause, sentences, sentence, subjects.listed, asked)
+    if (
+        value is None
+        and sentence.from_table  # a row has no subject of its own: the heading's class
+        and subjects.enumerated
+        and not _ANY_CLASS.search(clause)
+        and not _ANY_CLASS.search(sentence.raw)  # "Rule for every product and class: ..."
+    ):
+        value = heading_class(sentences, subjects.listed)
     if value is None:
         return conditions
     return [Condition(field=occupancy, operator="eq", value=value), *conditions]

@@ -232,3 +232,45 @@ def test_a_class_a_dictionary_that_enumerates_its_classes_lacks_is_no_class() ->
     # a dictionary of a few examples: the class named is read as written
     few = _read(_inns(ENUMERATED[:2]), text)
     assert any(("occupancy", "eq", "crossbow range") in conds for _, conds in few), few
+
+
+# --- round 12c: a table's rows take the class its heading is about ----------------------------
+
+TABLE_TEXT = (
+    "7.2 Ferry docking piers.\n"
+    "Apply the table below to every pier written on Property.\n"
+    "Trigger | Action\n"
+    "Piers deeper than 12 feet | Refer\n"
+    "Timber gangway | Decline\n"
+)
+
+
+def test_a_tables_rows_take_the_class_its_heading_names_in_other_words() -> None:
+    read = _read(_inns([*ENUMERATED, "glass studio", "canal museum"]), TABLE_TEXT)
+    assert ("decline", {("occupancy", "eq", "ferry dock"), ("gangway_type", "eq", "timber")}) in (
+        read
+    ), read
+
+
+def test_a_tables_rows_take_no_heading_class_from_a_dictionary_of_examples() -> None:
+    read = _read(_inns(ENUMERATED[:2]), TABLE_TEXT)
+    assert ("decline", {("gangway_type", "eq", "timber")}) in read, read
+
+
+def test_a_case_records_heading_names_the_case_not_the_rule() -> None:
+    text = (
+        "Decision log DL-2031-0042 - GL, ferry dock.\nTrigger | Action\nTimber gangway | Decline\n"
+    )
+    read = _read(_inns([*ENUMERATED, "glass studio", "canal museum"]), text)
+    assert ("decline", {("gangway_type", "eq", "timber")}) in read, read
+
+
+def test_instead_restating_the_rules_own_hazard_names_only_its_mitigant() -> None:
+    text = (
+        "An apiary that runs hive heaters is a decline; the only way back in is queen rearing "
+        "in a separate yard, with heated hives kept only in winter - with that arrangement, "
+        "refer to the apiary lead instead."
+    )
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+    rule = only_rule(extractor.extract(text, source_type="production"))
+    assert (rule.action, rule.mitigant_fields) == ("decline", ["queen_rearing"])
