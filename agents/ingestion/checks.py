@@ -72,8 +72,13 @@ def condition_problem(
     return None
 
 
+#: A parenthesised qualifier of a unit: "gallons (water capacity)".
+_QUALIFIER = re.compile(r"\([^()]*\)")
+
+
 def _unit(text: str) -> str:
-    folded = _SPACE.sub(" ", text.strip().casefold())
+    """A unit's name as compared: "gallons (water capacity)" is a gallon."""
+    folded = _SPACE.sub(" ", _QUALIFIER.sub(" ", text).strip().casefold())
     return folded[:-1] if folded.endswith("s") and len(folded) > 3 else folded
 
 

@@ -314,3 +314,18 @@ def test_case13_checkpoints_sqlite_is_owner_only(tmp_path: Path) -> None:
     assert files and all(p.stat().st_mode & 0o777 == 0o600 for p in files), [
         oct(p.stat().st_mode) for p in files
     ]
+
+
+def test_a_unit_qualified_in_parentheses_accepts_its_plain_name() -> None:
+    from agents.ingestion.checks import check_rules
+
+    fields = load_data_dictionary()
+    spec = fields.fields["employee_count"].model_copy(
+        update={"unit": "employees (full time)", "synonyms": ["headcount"]}
+    )
+    qualified = fields.model_copy(update={"fields": {**fields.fields, "employee_count": spec}})
+    threshold = {"field": "employee_count", "operator": "gt", "value": 20, "unit": "employees"}
+    check_rules([ExtractedRule.model_validate({**RULE, "threshold": threshold})], qualified)
+    with pytest.raises(ValueError, match="unit 'miles' does not match"):
+        miles = {**threshold, "unit": "miles"}
+        check_rules([ExtractedRule.model_validate({**RULE, "threshold": miles})], qualified)
