@@ -26,7 +26,7 @@ from memory.backend import read_by_ids
 from memory.model import WriteTally
 from memory.model.keys import entity_key, stable_uuid
 from memory.underwriting.condition_kind import condition_index
-from memory.underwriting.consolidate import Lineage, consolidate, signature, source_of
+from memory.underwriting.consolidate import Lineage, consolidate, is_statement, signature, source_of
 from memory.underwriting.rulebook import RuleGraph, apply_rule_graphs, rule_graph
 from schemas.rules import HISTORY_KEYS, STORED, ExtractedRule
 
@@ -107,12 +107,23 @@ def _merge(
     texts = {c.text_id for c in incoming if c.text_id}
     dated = {c.text_id: c.date for c in existing if c.text_id in texts and c.text_id and c.date}
     kept = [c for c in existing if c.text_id not in texts]
+    heard = {_practice_said(c): c for c in existing if c.text_id in texts and not is_statement(c)}
     fresh = []
     for claim in incoming:
         if claim.date is None:
             claim = claim.model_copy(update={"date": dated.get(claim.text_id or "") or stamp})
+        if not is_statement(claim):
+            # Practice heard again (the same text, the same rule, the same flexibility)
+            # stays as first heard: it copies the rule as it stood then, not as it is now.
+            claim = heard.get(_practice_said(claim), claim)
         fresh.append(claim)
     return kept + fresh
+
+
+def _practice_said(claim: ExtractedRule) -> tuple[Any, ...]:
+    """What a practice claim says: its text, the rule it bends (product, fields), how far."""
+    fields = sorted((c.field, c.operator) for c in claim.conditions)
+    return (claim.text_id, claim.product_type, claim.action, json.dumps(fields), claim.soft_limit)
 
 
 def _writes(lineages: list[Lineage], stored: Mapping[str, Mapping[str, Any]]) -> list[RuleWrite]:
