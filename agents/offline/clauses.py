@@ -54,6 +54,8 @@ _EARLIER_EVENT = re.compile(
     r"|\b(?:prior|previous|earlier|past)\s+$",
     re.I,
 )
+#: Classes named only as examples of any risk: "swim school, lodging or otherwise".
+_OR_OTHERWISE = re.compile(r"\bor otherwise\b|\bor any other (?:class|kind|type|business)", re.I)
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
 _ACTION_WORD = {
     "declin": "decline",
@@ -234,6 +236,8 @@ class ClauseAnalyzer:
         # "it comes to me" is a predicate (a referral to the speaker), no business class
         subject = _TO_SPEAKER.sub(" is referred", trigger)
         result.occupancy = self.subjects.read(subject) or self.subjects.scope(subject)
+        if _OR_OTHERWISE.search(trigger):
+            result.occupancy = []  # "any risk - swim school, lodging or otherwise - with ..."
         if not result.occupancy and self._only_borrowed_states(trigger, result.conditions):
             result.conditions = []  # "any other state" with no subject would reach every risk
         result.anaphor_size = bool(lxc.SIZE_ANAPHOR.search(trigger))

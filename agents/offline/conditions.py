@@ -57,7 +57,11 @@ _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 
 
-_SOFT_BEFORE = re.compile(lx.SOFT_LIMIT_CUE.pattern + r"$", re.I)
+def _soft_before(text: str, start: int) -> bool:
+    """True when practice's cue ends right before the number at `start` ("gone up to 23")."""
+    begin = max(0, start - 80)
+    window = text[begin : start + 30]
+    return any(m.end() == start - begin for m in lx.SOFT_LIMIT_CUE.finditer(window))
 
 
 @dataclass
@@ -186,7 +190,15 @@ class ConditionReader:
             info, factor = resolved
             if _names_the_field(plain[mention.start : mention.num_end], info):
                 continue  # "roofs steeper than 8/12" where the field is "jobs over 8/12 pitch"
-            hit = self._hit(plain, mention, info, bool(_SOFT_BEFORE.search(pre)), factor)
+            soft = (
+                _soft_before(plain, mention.start)
+                or bool(
+                    hits  # "approved roofs of twenty-one to twenty-three years": the run's end too
+                    and hits[-1].soft_evidence
+                    and _RANGE_JOIN.fullmatch(plain[hits[-1].end : mention.start])
+                )
+            )
+            hit = self._hit(plain, mention, info, soft, factor)
             if (
                 hits
                 and hits[-1].operator is None

@@ -339,7 +339,15 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:up|down) to(?=\s+[^.;]{1,30}?\b(?:have|has|had) been (?:accepted|approved|written|"
     r"bound|allowed|signed off))|"
     # "exceptions run up to 30", "approvals up to 80 have been accepted": their reach
-    r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to)\s+",
+    r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to|"
+    # "we've signed off at seven and eight", "approved roofs of twenty-one to twenty-three
+    # years", "bound several at 22 to 25 percent": the cases practice let through
+    r"(?:approved|signed off|bound|written|wrote|accepted|okayed)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:at|of)(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "the cap is effectively soft to 30"
+    r"soft to(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "up to twenty-four cabins is accepted practice"
+    r"(?:up|down) to(?=\s+[^.;]{1,30}?\b(?:is|are) (?:accepted|approved|written)))\s+",
     re.I,
 )
 AGE_EXCEPTION = re.compile(

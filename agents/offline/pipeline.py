@@ -415,7 +415,7 @@ class TextReader:
         if not self.drafts:
             return
         text = sentence.text
-        exception = bool(lx.EXCEPTION_EVIDENCE.search(text))
+        exception = bool(lx.EXCEPTION_EVIDENCE.search(text) or lx.SOFT_LIMIT_CUE.search(text))
         if exception or lx.MITIGANT_CUE.search(text):
             fields = self.analyzer.mitigant_fields(text)
             self._attach(fields, [text] if fields else [])

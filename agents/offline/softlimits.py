@@ -7,6 +7,9 @@ rather than stating a rule of its own.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
 from agents.offline.units import unit_fits
@@ -27,9 +30,10 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     """
     mentions: list[NumberMention] = []
     for match in lx.SOFT_LIMIT_CUE.finditer(text):
-        found = find_numbers(text[match.end() : match.end() + 60])
+        window = text[match.end() : match.end() + 60]
+        found = find_numbers(window)
         if found and found[0].start <= 2:
-            mentions.append(found[0])
+            mentions.append(_run_end(window, found))
     for match in lx.AGE_EXCEPTION.finditer(text):
         found = find_numbers(match.group(0)[match.start(1) - match.start() :])
         if found:
@@ -39,6 +43,24 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         if target is not None:
             return target
     return None
+
+
+#: What joins the numbers of one run: "at 550 and 600 lbs", "of twenty-one to twenty-three".
+_RUN_JOINT = re.compile(r"^\s*(?:,\s*)?(?:and|to|or|through|-|–)?\s*$", re.I)
+
+
+def _run_end(window: str, found: list[NumberMention]) -> NumberMention:
+    """The last number of the run the first one opens: practice reached that far.
+
+    The run's unit is the first number's ("seven and eight plenty of times" is no count
+    of "plenty"; "550 and 600 lbs" keeps no unit of its own, which fits any field).
+    """
+    last = found[0]
+    for mention in found[1:]:
+        if not _RUN_JOINT.match(window[last.end : mention.start]):
+            break
+        last = mention
+    return replace(last, unit=found[0].unit) if last is not found[0] else last
 
 
 def _soft_target(
@@ -82,19 +104,27 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
     for draft in drafts:
         if draft.withdrawn and {c.field for c in draft.conditions} in stated:
             continue
-        restated = any(
-            old.soft_limit is not None
-            and old.action == draft.action
-            and any(
-                c.field == o.field
-                and isinstance(c.value, int | float)
-                and _at_soft_limit(c.operator, float(c.value), old.soft_limit)
-                for c in draft.conditions
-                for o in old.conditions
-            )
-            for old in kept
+        restated = next(
+            (
+                old
+                for old in kept
+                if old.soft_limit is not None
+                and old.action == draft.action
+                and any(
+                    c.field == o.field
+                    and isinstance(c.value, int | float)
+                    and _at_soft_limit(c.operator, float(c.value), old.soft_limit)
+                    for c in draft.conditions
+                    for o in old.conditions
+                )
+            ),
+            None,
         )
-        if not restated and not _summary_of(draft, kept):
+        if restated is not None:
+            # "nine or more is a referral ... a lifeguard on deck clears it": what clears
+            # the restated boundary clears the rule it restates
+            restated.add_mitigants(draft.mitigant_fields, draft.mitigants)
+        elif not _summary_of(draft, kept):
             kept.append(draft)
     return kept
 

@@ -217,7 +217,8 @@ def context_class(
 _ANY_CLASS = re.compile(
     r"\b(?:(?:any|every|all|each) (?:[\w-]+ (?:and|or) )?(?:class|classes|trade|trades|"
     r"occupanc\w+)|"
-    r"regardless of (?:the )?(?:class|trade|occupancy)|whatever the (?:class|trade|occupancy))\b",
+    r"regardless of (?:the )?(?:class|trade|occupancy)|whatever the (?:class|trade|occupancy)|"
+    r"or otherwise)\b",
     re.I,
 )
 

@@ -347,12 +347,20 @@ def _match_negative_phrase(
 
 def _negated_before(tokens: list[Token], index: int) -> bool:
     start = max(0, index - 3)
-    return any(t.text.lower() in _NEGATION_WORDS for t in tokens[start:index])
+    return any(_negation_at(tokens, i) for i in range(start, index))
 
 
 def _negated_within(tokens: list[Token], first: int, last: int) -> bool:
     """A negation between a mention's first and last word: "mechanics are not all licensed"."""
-    return any(t.text.lower() in _NEGATION_WORDS for t in tokens[first + 1 : last])
+    return any(_negation_at(tokens, i) for i in range(first + 1, last))
+
+
+def _negation_at(tokens: list[Token], i: int) -> bool:
+    """A negation word, or "anything other (than)" ("a status anything other than active")."""
+    word = tokens[i].text.lower()
+    if word in _NEGATION_WORDS:
+        return True
+    return word == "other" and i > 0 and tokens[i - 1].text.lower() in {"anything", "something"}
 
 
 def _negated_after(tokens: list[Token], last: int) -> bool:

@@ -1,0 +1,133 @@
+"""Round 13: practice read from the cases it let through; denials and widenings in other words.
+
+Every field and sentence below is made up for these tests (a climbing-gym / kayak-livery
+dictionary no dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from tests.rules import condition_set
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Class of business, lower case (e.g. 'climbing gym', 'kayak livery')",
+    },
+    "wall_height_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["wall height", "tallest wall"],
+        "description": "Height of the tallest climbing wall",
+    },
+    "climbers_per_instructor": {
+        "type": "int",
+        "unit": "climbers",
+        "synonyms": ["climbers per instructor", "belay ratio"],
+        "description": "Climbers per instructor in a class",
+    },
+    "roof_age_years": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["roof age"],
+        "description": "Age of the roof covering",
+    },
+    "permit_status_current": {
+        "type": "bool",
+        "synonyms": ["river permit status", "current launch permit"],
+        "description": "The livery's river launch permit status is current",
+    },
+    "floor_monitor_on_duty": {
+        "type": "bool",
+        "synonyms": ["floor monitor on duty", "dedicated floor monitor"],
+        "description": "A dedicated floor monitor who is not instructing is on duty",
+    },
+    "kayak_count": {
+        "type": "int",
+        "unit": "kayaks",
+        "synonyms": ["kayaks", "rental boats"],
+        "description": "Kayaks in the rental fleet",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+
+
+def _rules(extractor: OfflineExtractor, text: str, source_type: str = "sme") -> list[tuple]:
+    return [
+        (r.action, condition_set(r), r.soft_limit, r.mitigant_fields)
+        for r in extractor.extract(text, source_type=source_type)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("practice", "soft"),
+    [
+        ("we've signed off at five and six plenty of times when the group is experienced", 6),
+        ("I have personally approved jobs at 45 and 50 feet", 50),
+        ("we've bound several gyms at 42 to 48 feet without trouble", 48),
+        ("the cap is effectively soft to 50", 50),
+        ("up to 48 feet is accepted practice", 48),
+    ],
+)
+def test_the_furthest_case_practice_let_through_is_the_soft_limit(
+    extractor: OfflineExtractor, practice: str, soft: float
+) -> None:
+    field = "climbers_per_instructor" if soft < 10 else "wall_height_ft"
+    limit = "four climbers per instructor" if soft < 10 else "40 feet of wall height"
+    text = f"Climbing gyms over {limit} are referred. Honestly, {practice}."
+    [rule] = _rules(extractor, text)
+    assert rule[0] == "refer" and rule[2] == soft, rule
+    assert any(c[0] == field for c in rule[1])
+
+
+def test_a_range_of_approved_cases_is_evidence_not_a_rule(extractor: OfflineExtractor) -> None:
+    text = (
+        "Roofs older than twenty years get referred. In practice we've approved roofs of "
+        "twenty-one to twenty-three years on a clean file; at twenty-four and up it's a "
+        "referral."
+    )
+    assert _rules(extractor, text) == [("refer", {("roof_age_years", "gt", 20)}, 23.0, [])]
+
+
+def test_what_clears_a_restated_boundary_clears_the_rule(extractor: OfflineExtractor) -> None:
+    text = (
+        "Climbing gyms above four climbers per instructor are referred. We've signed off at "
+        "five and six, but seven or more is a referral no matter who asks. And if there's a "
+        "dedicated floor monitor on duty, I'll clear the referral altogether."
+    )
+    [rule] = _rules(extractor, text)
+    assert rule[2] == 6 and rule[3] == ["floor_monitor_on_duty"], rule
+
+
+def test_anything_other_than_a_flags_state_denies_it(extractor: OfflineExtractor) -> None:
+    text = (
+        "Where the launch permit status is anything other than current, verify with the producer."
+    )
+    assert _rules(extractor, text, "compliance") == [
+        ("verify", {("permit_status_current", "eq", False)}, None, [])
+    ]
+
+
+def test_classes_named_as_examples_of_any_risk_scope_no_rule() -> None:
+    classes = "climbing gym, kayak livery, surf school, dive shop, ski rental, golf range, "
+    classes += "bike shop, rowing club"
+    fields = dict(FIELDS)
+    listed = ", ".join(f"'{c}'" for c in classes.split(", "))
+    fields["occupancy"] = {**FIELDS["occupancy"], "description": f"Class (e.g. {listed})"}
+    enumerated = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = (
+        "Any risk - surf school, lodging, cabin property or otherwise - with more than forty "
+        "kayaks must be referred."
+    )
+    assert _rules(enumerated, text, "compliance") == [
+        ("refer", {("kayak_count", "gt", 40)}, None, [])
+    ]
