@@ -42,6 +42,8 @@ from agents.offline.practice_text import (
     unit_words,
 )
 from agents.offline.relief import grants, is_relief, relief_of, with_mitigants
+from agents.offline.textproc import content_tokens
+from agents.offline.vocab import FieldVocabulary
 from memory import GraphMemory, Namespace
 from memory.underwriting import GraphAnalytics, condition_index
 from memory.underwriting.consolidate import STATEMENT_TYPES, signature
@@ -102,6 +104,8 @@ def read_approvals(
         and k.action != "approve_with_conditions"  # practice bends what stops a risk
     ]
     claims: dict[str, ExtractedRule] = {}
+    vocab = FieldVocabulary(fields) if fields is not None else None
+    cases: dict[str, dict[str, set[str]]] = {}  # rule -> approved case -> flags it had
     for sentence, start in approval_units(text.text):
         if not APPROVED.search(sentence) or REFUSED.search(sentence):
             continue
@@ -120,7 +124,31 @@ def read_approvals(
                 kept = claims.get(rule.rule_name)
                 if kept is None or _further(signature[2], number.value, kept.soft_limit):
                     claims[rule.rule_name] = claim
-    return list(claims.values())
+                if vocab is not None:
+                    cases.setdefault(rule.rule_name, {})[sentence] = _present(vocab, sentence)
+    return [_with_case_protections(c, cases.get(c.rule_name, {})) for c in claims.values()]
+
+
+def _present(vocab: FieldVocabulary, line: str) -> set[str]:
+    """The flags a logged case names as there ("cabinet fitted with a flame interlock")."""
+    return {m.field for m in vocab.bool_mentions(content_tokens(line)) if not m.negated}
+
+
+def _with_case_protections(claim: ExtractedRule, cases: dict[str, set[str]]) -> ExtractedRule:
+    """A practice claim with the protections every approved case past the limit had.
+
+    "100 W laser | cabinet fitted with a flame-detection interlock | approved", "120 W,
+    interlock fitted | approved": the interlock is what practice accepted, a mitigant.
+    Only when two or more cases were logged and all had it.
+    """
+    if len(cases) < _CASES_FOR_A_MITIGANT:
+        return claim
+    common = set.intersection(*cases.values())
+    return with_mitigants(claim, sorted(common), []) if common else claim
+
+
+#: Approved cases that must share a protection before practice is read to accept it.
+_CASES_FOR_A_MITIGANT = 2
 
 
 #: A limit below this is no calendar year: a year a case names is not compared with it.

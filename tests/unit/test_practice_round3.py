@@ -501,3 +501,30 @@ def test_a_calendar_year_in_a_logged_case_is_no_age_past_the_limit() -> None:
     )
     [claim] = read_approvals(log, [known], DataDictionary.model_validate({"fields": fields}))
     assert claim.soft_limit == 7
+
+
+def test_a_protection_every_approved_case_had_is_practices_mitigant() -> None:
+    known = rule("inflatable_count", "gt", 3)
+    log = text(
+        "log",
+        "Carnival referral log.\n"
+        "10/08 | county fair | 5 bounce houses | fenced midway with controlled gates | approved\n"
+        "10/19 | harvest fete | 6 bounce houses | fenced midway | approved\n"
+        "11/02 | church fete | 9 bounce houses | open lot | declined",
+        "production",
+    )
+    [claim] = read_approvals(log, [known], DICTIONARY)
+    assert claim.soft_limit == 6 and claim.mitigant_fields == ["fenced_midway"]
+
+
+def test_a_protection_only_some_approved_cases_had_is_no_mitigant() -> None:
+    known = rule("inflatable_count", "gt", 3)
+    log = text(
+        "log",
+        "Carnival referral log.\n"
+        "10/08 | county fair | 5 bounce houses | fenced midway | approved\n"
+        "10/19 | harvest fete | 6 bounce houses | open lot, two stewards | approved",
+        "production",
+    )
+    [claim] = read_approvals(log, [known], DICTIONARY)
+    assert claim.soft_limit == 6 and claim.mitigant_fields == []
