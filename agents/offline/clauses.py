@@ -214,25 +214,7 @@ class ClauseAnalyzer:
         result.protective_pos = extracted.protective_pos
         result.protective_neg = extracted.protective_neg
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
-        relative = _RELATIVE_SUBJECT.search(trigger)
-        if (
-            result.action
-            and relative
-            and not (result.conditions or result.protective_neg or result.protective_pos)
-            and not _DENIED.search(relative.group(1))
-        ):
-            # "Repair shops whose technicians convert gas appliances are referred": the
-            # relative clause restates a flag's description; read, it is the condition
-            result.conditions = [
-                Condition(field=f, operator="eq", value=True)
-                for f in described_protection(content_tokens(relative.group(1)), self.vocab)
-            ]
-        if result.action in _ADVERSE and result.protective_pos and not mitigants:
-            hazards = self._subject_hazards(trigger, result.protective_pos)
-            result.conditions = result.conditions + [
-                Condition(field=f, operator="eq", value=True) for f in hazards
-            ]
-            result.protective_pos = [f for f in result.protective_pos if f not in hazards]
+        self._subject_flags(result, trigger, bool(mitigants))
         # "it comes to me" is a predicate (a referral to the speaker), no business class
         subject = _TO_SPEAKER.sub(" is referred", trigger)
         result.occupancy = self.subjects.read(subject) or self.subjects.scope(subject)
@@ -246,12 +228,34 @@ class ClauseAnalyzer:
             result.anaphor_op = _op_of(anaphor.group(1))
         return result
 
-    def _subject_hazards(self, trigger: str, flags: list[str]) -> list[str]:
-        """The flags named in the subject of "X is declined / excluded": hazards, not protections.
+    def _subject_flags(self, result: ClauseAnalysis, trigger: str, mitigated: bool) -> None:
+        """The flags a rule's subject names as its condition, in the subject's own words.
 
-        "Motion seats are excluded": whatever protective word the flag's description
-        holds ("installed"), what a decline or exclusion is predicated of is its hazard.
+        "Repair shops whose technicians convert gas appliances are referred": a relative
+        clause restating a flag's description is the condition. "Motion seats are
+        excluded": what a decline or exclusion is predicated of is a hazard, not a
+        protection (whatever protective word its description holds).
         """
+        relative = _RELATIVE_SUBJECT.search(trigger)
+        if (
+            result.action
+            and relative
+            and not (result.conditions or result.protective_neg or result.protective_pos)
+            and not _DENIED.search(relative.group(1))
+        ):
+            result.conditions = [
+                Condition(field=f, operator="eq", value=True)
+                for f in described_protection(content_tokens(relative.group(1)), self.vocab)
+            ]
+        if result.action in _ADVERSE and result.protective_pos and not mitigated:
+            hazards = self._subject_hazards(trigger, result.protective_pos)
+            result.conditions = result.conditions + [
+                Condition(field=f, operator="eq", value=True) for f in hazards
+            ]
+            result.protective_pos = [f for f in result.protective_pos if f not in hazards]
+
+    def _subject_hazards(self, trigger: str, flags: list[str]) -> list[str]:
+        """The flags named in the subject of "X is declined / excluded"."""
         predicate = _ADVERSE_PREDICATE.search(trigger)
         if predicate is None or lx.MITIGANT_CUE.search(trigger):
             return []
