@@ -108,6 +108,8 @@ class ClauseAnalysis:
     otherwise: bool = False
     comparative: str | None = None
     withdrawn: bool = False
+    #: Numbers a reason cites ("because the guideline caps the class at twenty"), with it.
+    cited: list[tuple[NumericHit, str]] = field(default_factory=list)
 
 
 def detect_action(text: str) -> str | None:
@@ -178,8 +180,16 @@ class ClauseAnalyzer:
         text = lxd.HOLD_UNTIL_CHECKED.sub("verify", strip_connectors(clause))
         trigger, mitigants = split_mitigant(text)
         trigger = lx.PERSON_RELATIVE.sub(" ", lx.DESCRIPTIVE_SPAN.sub(",", trigger))
+        reasons = [m.group(0) for m in lx.REASON_SPAN.finditer(trigger)]
         trigger = lx.IGNORED_SPAN.sub(" ", lx.REASON_SPAN.sub(" ", trigger))
         result = ClauseAnalysis(text=text, trigger=trigger, mitigant_texts=mitigants)
+        result.cited = [
+            (hit, reason)
+            for reason in reasons
+            if lx.CITED_LIMIT.search(reason)
+            for hit in self.reader.read(reason, context).numbers
+            if hit.field
+        ]
         # "... are referred, unless Y, in which case the referral can be cleared": the
         # waiver belongs to the mitigant; the trigger still states its rule
         result.waivable = bool(lx.WAIVABLE.search(trigger if mitigants else text))

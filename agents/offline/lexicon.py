@@ -311,6 +311,11 @@ VERIFY_OBJECT = re.compile(
 #: ", who looks at door staff ...": what a person does describes no trigger.
 PERSON_RELATIVE = re.compile(r",\s*who\b[^;:]*", re.I)
 #: Reason clauses ("because ...", "due to ...") carry no trigger.
+#: Words that cite a written limit: "the 25-employee eligibility cap", "the guide says 20".
+CITED_LIMIT = re.compile(
+    r"\b(?:caps?|capped|limits?|guide|guideline|threshold|referral point|eligibility)\b",
+    re.I,
+)
 REASON_SPAN = re.compile(
     r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|"
     r"so\b(?= (?:the |a |an |our |their )?\w+ (?:can|could|may|will|would)\b)|"

@@ -19,7 +19,7 @@ from agents.offline.conditions import NumericHit
 from agents.offline.contrast import complement, contrast, elaboration, instead
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.scales import directed, inverted
-from agents.offline.softlimits import drop_restatements, soft_limit
+from agents.offline.softlimits import cited_limits, drop_restatements, soft_limit
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
 from agents.offline.topic_class import scope_to_context
@@ -52,6 +52,7 @@ class TextReader:
         self.drafts: list[RuleDraft] = []
         self.last_conditions: list[Condition] = []
         self.last_numbers: list[NumericHit] = []
+        self.heard: list[tuple[NumericHit, str]] = []  # every field's number, with its clause
         self.topic: str | None = None  # the numeric field last compared ("more than 30 days")
         self.topic_value: float | None = None  # and the value it was compared with
         self.sentences: list[Sentence] = []
@@ -100,7 +101,7 @@ class TextReader:
                     self.drafts[-1].product_explicit = True
             if not created and sentence.index not in self.waived:
                 self._evidence(sentence)
-        return drop_restatements(self.drafts)
+        return cited_limits(drop_restatements(self.drafts), self.heard)
 
     def _sentence(self, sentence: Sentence, context: str) -> bool:
         created = self._quoted_rule(sentence, context)
@@ -246,6 +247,8 @@ class TextReader:
         """Remember the clause's numbers (for "above that") and its compared field."""
         if any(h.field for h in a.numbers):
             self.last_numbers = a.numbers
+            self.heard += [(h, a.text) for h in a.numbers if h.field]
+        self.heard += a.cited  # "because the guideline caps the class at twenty"
         compared = [h for h in a.numbers if h.operator]
         if compared:
             self.topic, self.topic_value = compared[-1].field, compared[-1].value

@@ -12,9 +12,11 @@ from dataclasses import replace
 
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
+from agents.offline.conditions import NumericHit
 from agents.offline.units import unit_fits
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+from schemas.rules import Condition
 
 
 def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> RuleDraft | None:
@@ -84,6 +86,56 @@ def _soft_target(
                 draft.soft_limit = float(value)
                 return draft
     return None
+
+
+_CITED_REACH = 25  # characters between a number and a word citing it
+
+
+def cited_limits(drafts: list[RuleDraft], heard: list[tuple[NumericHit, str]]) -> list[RuleDraft]:
+    """A rule stated at practice's reach takes the written limit the text cites.
+
+    "Athena referred a cabin rental with 23 cabins because the guideline caps the class at
+    twenty ... up to twenty-four cabins is accepted practice, while 25 or more is still
+    referred": the rule is "more than 20", soft to 24; "25 or more" only restates where
+    practice stops. Only for a draft with one ordering condition on the field and no soft
+    limit yet, practice's reach read as such, and a cited limit below it.
+    """
+    for draft in drafts:
+        bounds = [c for c in draft.conditions if c.operator in ("gt", "gte")]
+        if draft.soft_limit is not None or len(bounds) != 1:
+            continue
+        bound = bounds[0]
+        if isinstance(bound.value, bool) or not isinstance(bound.value, int | float):
+            continue
+        reach = [h.value for h, _ in heard if h.field == bound.field and h.soft_evidence]
+        if not reach or not _at_soft_limit(bound.operator, float(bound.value), float(max(reach))):
+            continue
+        soft = float(max(reach))
+        cited = sorted(
+            (distance, -h.value, h.value)
+            for h, clause in heard
+            if h.field == bound.field and not h.soft_evidence and h.value < soft
+            for distance in [_citing_distance(clause, h)]
+            if distance is not None
+        )
+        if cited:
+            limit = cited[0][2]
+            value: int | float = int(limit) if isinstance(bound.value, int) else limit
+            draft.conditions = [
+                Condition(field=c.field, operator="gt", value=value) if c is bound else c
+                for c in draft.conditions
+            ]
+            draft.soft_limit = soft
+    return drafts
+
+
+def _citing_distance(clause: str, hit: NumericHit) -> int | None:
+    """How far the nearest citing word stands from a number, when near enough."""
+    distances = [
+        max(m.start() - hit.end, hit.start - m.end(), 0) for m in lx.CITED_LIMIT.finditer(clause)
+    ]
+    near = [d for d in distances if d <= _CITED_REACH]
+    return min(near) if near else None
 
 
 def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:

@@ -131,3 +131,22 @@ def test_classes_named_as_examples_of_any_risk_scope_no_rule() -> None:
     assert _rules(enumerated, text, "compliance") == [
         ("refer", {("kayak_count", "gt", 40)}, None, [])
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Q: Is there a wall cap? A: The guide says 40 feet for climbing gyms. In practice we've "
+        "signed off on gyms up to 48 feet when the holds were new; past 48 feet it's a referral.",
+        "Athena referred a climbing gym with a 44 foot wall because the guideline caps walls at "
+        "40 feet. QA finding: divergent; up to 48 feet is accepted practice, while 49 feet "
+        "or more is "
+        "still referred.",
+    ],
+)
+def test_a_rule_stated_at_practices_reach_takes_the_cited_limit(
+    extractor: OfflineExtractor, text: str
+) -> None:
+    rules = _rules(extractor, text)
+    assert [(r[0], r[2]) for r in rules] == [("refer", 48)], rules
+    assert ("wall_height_ft", "gt", 40.0) in rules[0][1], rules
