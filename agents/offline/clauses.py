@@ -56,6 +56,8 @@ _EARLIER_EVENT = re.compile(
 )
 #: Classes named only as examples of any risk: "swim school, lodging or otherwise".
 _OR_OTHERWISE = re.compile(r"\bor otherwise\b|\bor any other (?:class|kind|type|business)", re.I)
+#: A condition denied in a conjunct ("... and no photos submitted").
+_UNREAD_DENIAL = re.compile(r"\b(?:and|but) (?:no|without) [a-z]", re.I)
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
 _ACTION_WORD = {
     "declin": "decline",
@@ -225,6 +227,12 @@ class ClauseAnalyzer:
         result.protective_neg = extracted.protective_neg
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
         self._subject_flags(result, trigger, bool(mitigants))
+        if result.action and _UNREAD_DENIAL.search(trigger) and not (
+            result.protective_neg or any(c.value is False for c in result.conditions)
+        ):
+            # "TIV above $1M and no photos submitted": a denied condition no field names;
+            # the rule without it would reach every large risk, so it is left for review
+            result.action = None
         # "it comes to me" is a predicate (a referral to the speaker), no business class
         subject = _TO_SPEAKER.sub(" is referred", trigger)
         result.occupancy = self.subjects.read(subject) or self.subjects.scope(subject)

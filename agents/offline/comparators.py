@@ -24,6 +24,15 @@ PRE_PATTERNS = _compile(lxc.PRE_COMPARATORS, pre=True)
 _POST = _compile(lxc.POST_COMPARATORS, pre=False)
 
 
+#: "no more than eight playing fields before referral": what is allowed, then the action.
+_BEFORE_ACTION = re.compile(
+    r"^[^.;,]{0,40}?\bbefore (?:a |the |any )?(?:referral|refer\w*|decline|declin\w*|review)\b",
+    re.I,
+)
+#: The bound an allowance sets, as the rule that acts past it.
+_ALLOWANCE = {"lte": "gt", "lt": "gte"}
+
+
 def comparator(text: str, mention: NumberMention) -> str | None:
     """The comparison written around a number ("more than N", "N or more", "N minimum").
 
@@ -47,6 +56,8 @@ def comparator(text: str, mention: NumberMention) -> str | None:
         if pattern.search(pre):
             if op in {"gte", "lte"} and lxc.REQUIREMENT.search(text[: mention.start]):
                 return "lt" if op == "gte" else "gt"
+            if op in _ALLOWANCE and _BEFORE_ACTION.match(text[mention.end :]):
+                return _ALLOWANCE[op]  # "no more than eight fields before referral": past it
             return op
     after = text[mention.end :]
     if lxc.MINIMUM_LABEL.match(after) or lxc.MINIMUM_BEFORE.search(pre):

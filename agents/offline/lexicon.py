@@ -355,6 +355,12 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:up|down) to(?=\s+[^.;]{1,30}?\b(?:is|are) (?:accepted|approved|written)))\s+",
     re.I,
 )
+#: Practice told after the figures: "nine or ten fields can go through".
+PRACTICE_AFTER = re.compile(
+    r"\b(?:can|may|will|could) (?:still )?(?:go through|get through|be written|be approved|"
+    r"be accepted|be signed off)\b",
+    re.I,
+)
 AGE_EXCEPTION = re.compile(
     r"\b(?:written|wrote|approved|accepted|bound|taken)\s+(?:\w+\s+){0,2}?"
     r"([\w.-]+)-year-old\b",

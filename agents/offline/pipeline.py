@@ -90,7 +90,9 @@ class TextReader:
                 self._evidence(sentence)
                 continue
             created = self._sentence(sentence, context)
-            if created and lx.SOFT_LIMIT_CUE.search(sentence.text):
+            if created and (
+                lx.SOFT_LIMIT_CUE.search(sentence.text) or lx.PRACTICE_AFTER.search(sentence.text)
+            ):
                 # "the guide refers over 40%, but she has approved up to 45%": practice in
                 # the rule's own sentence
                 soft_limit(sentence.text, self.drafts, self.vocab)

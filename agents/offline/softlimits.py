@@ -36,6 +36,11 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         found = find_numbers(window)
         if found and found[0].start <= 2:
             mentions.append(_run_end(window, found))
+    for match in lx.PRACTICE_AFTER.finditer(text):  # "nine or ten fields can go through"
+        before = text[max(0, match.start() - 40) : match.start()]
+        found = find_numbers(before)
+        if found and not re.search(r"[.;:]", before[found[-1].end :]):
+            mentions.append(found[-1])
     for match in lx.AGE_EXCEPTION.finditer(text):
         found = find_numbers(match.group(0)[match.start(1) - match.start() :])
         if found:

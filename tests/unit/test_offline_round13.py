@@ -150,3 +150,36 @@ def test_a_rule_stated_at_practices_reach_takes_the_cited_limit(
     rules = _rules(extractor, text)
     assert [(r[0], r[2]) for r in rules] == [("refer", 48)], rules
     assert ("wall_height_ft", "gt", 40.0) in rules[0][1], rules
+
+
+# --- round 14: read on blind14 ----------------------------------------------------------------
+
+
+def test_no_more_than_n_before_referral_refers_past_n(extractor: OfflineExtractor) -> None:
+    text = (
+        "2. Climbing gyms, walls: the guide says no more than 40 feet of wall height before "
+        "referral. Agreed practice: 44 or 48 feet can go through; 49 feet or more is a referral."
+    )
+    rules = _rules(extractor, text)
+    assert [(r[0], r[2]) for r in rules] == [("refer", 48)], rules
+    assert ("wall_height_ft", "gt", 40.0) in rules[0][1]
+
+
+def test_a_denied_conjunct_no_field_names_leaves_the_rule_for_review(
+    extractor: OfflineExtractor,
+) -> None:
+    text = "Any climbing gym with more than forty kayaks and no waiver on file must be verified."
+    assert _rules(extractor, text, "manual") == []
+    text = "Any climbing gym with more than forty kayaks and no floor monitor on duty is referred."
+    assert _rules(extractor, text, "manual") == [
+        (
+            "refer",
+            {
+                ("occupancy", "eq", "climbing gym"),
+                ("kayak_count", "gt", 40),
+                ("floor_monitor_on_duty", "eq", False),
+            },
+            None,
+            [],
+        )
+    ]
