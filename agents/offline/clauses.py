@@ -227,8 +227,10 @@ class ClauseAnalyzer:
         result.protective_neg = extracted.protective_neg
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
         self._subject_flags(result, trigger, bool(mitigants))
-        if result.action and _UNREAD_DENIAL.search(trigger) and not (
-            result.protective_neg or any(c.value is False for c in result.conditions)
+        if (
+            result.action
+            and _UNREAD_DENIAL.search(trigger)
+            and not (result.protective_neg or any(_denies(c) for c in result.conditions))
         ):
             # "TIV above $1M and no photos submitted": a denied condition no field names;
             # the rule without it would reach every large risk, so it is left for review
@@ -374,6 +376,15 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
         mitigants.append(trigger[proviso.end() :].strip(" ,."))
         trigger = trigger[: proviso.start()].rstrip(" ,") + " " + _CONDITIONAL_MARK
     return trigger.strip(), mitigants
+
+
+def _denies(condition: Condition) -> bool:
+    """A condition that reads a denial: a flag off, a value excluded, the value 'none'."""
+    return (
+        condition.value is False
+        or condition.operator in ("neq", "not_in")
+        or (isinstance(condition.value, str) and condition.value.lower() == "none")
+    )
 
 
 def _product_placement(trigger: str) -> bool:
