@@ -185,6 +185,10 @@ class ConditionReader:
             if _FROM_AFTER.match(plain[mention.num_end :]):
                 hint = "distance"  # "stand at least fifty feet from the main building"
             resolved = self.resolve(mention, tokens, pos, context, hint=hint)
+            if _soft_before(plain, mention.start) and mention.unit is None:
+                # "we've signed off on seven and eight for established outfits": practice's
+                # bare figures go past the limit just compared, whatever word follows them
+                resolved = self._topic_reached(mention) or resolved
             if resolved is None:
                 continue
             info, factor = resolved
@@ -214,6 +218,15 @@ class ConditionReader:
             hit.end = mention.end
             hits.append(hit)
         return hits
+
+    def _topic_reached(self, mention: NumberMention) -> tuple[FieldInfo, float] | None:
+        """The field last compared, when a bare figure of practice lies past its limit."""
+        info = self.vocab.fields.get(self.topic or "")
+        if info is None or self.topic_value is None or info.kind != "numeric":
+            return None
+        if mention.value <= self.topic_value or not info.in_scale(mention.value):
+            return None
+        return info, 1.0
 
     def _named_window(self, pre: str) -> bool:
         """True when a synonym ending in the window word names a field: "applied within"."""

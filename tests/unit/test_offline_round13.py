@@ -183,3 +183,24 @@ def test_a_denied_conjunct_no_field_names_leaves_the_rule_for_review(
             [],
         )
     ]
+
+
+def test_practices_bare_figures_go_past_the_limit_just_compared() -> None:
+    fields = {
+        **FIELDS,
+        "years_in_business": {
+            "type": "int",
+            "unit": "years",
+            "synonyms": ["years in business", "established"],
+            "description": "Years the insured has been in business",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = (
+        "Q: Class size? A: The guide caps us at four climbers per instructor before a "
+        "referral. I've signed off on five and six for established family gyms; seven or "
+        "more goes to a senior underwriter."
+    )
+    rules = _rules(extractor, text)
+    assert [(r[0], r[2]) for r in rules] == [("refer", 6)], rules
+    assert ("climbers_per_instructor", "gt", 4) in rules[0][1]
