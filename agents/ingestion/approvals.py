@@ -1,0 +1,157 @@
+"""Approvals past a known limit, read from decision logs and answers, as practice claims.
+
+"22 employees ... approved by the senior underwriter": a case past a rule's limit says
+how far practice went (a soft limit); a protection every such case had is what practice
+accepted (a mitigant). Split from `agents.ingestion.practice`, which binds these claims
+to the rules a text speaks of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agents.ingestion.evidence import best_spoken, evidenced, field_near
+from agents.ingestion.matching import RuleRevision, limit_signature, limit_value, revision_claim
+from agents.offline.pipeline import find_product, single_product
+from agents.offline.practice_text import (
+    APPROVED,
+    COMMON_UNITS,
+    REFUSED,
+    SQFT,
+    approval_units,
+    field_words,
+    unit_words,
+)
+from agents.offline.relief import with_mitigants
+from agents.offline.textproc import content_tokens
+from agents.offline.vocab import FieldVocabulary
+from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from schemas.rules import ExtractedRule
+
+
+def practice_revision(
+    text: KnowledgeText, sentence: str, product: str, value: float, soft_limit: float | None
+) -> RuleRevision:
+    """A revision a text makes of a limit: the sentence, and how far practice went."""
+    return RuleRevision(
+        product_type=product,
+        value=value,
+        threshold_type="soft" if soft_limit is not None else "hard",
+        soft_limit=soft_limit,
+        note=sentence,
+        text=sentence,
+        text_id=text.id,
+        source=text.source,
+        source_type=text.source_type,
+        date=text.date,
+    )
+
+
+def read_approvals(
+    text: KnowledgeText, known: Sequence[ExtractedRule], fields: DataDictionary | None = None
+) -> list[ExtractedRule]:
+    """Approvals past a known limit ("22 employees ... approved"), as practice claims.
+
+    With the data dictionary, a limit field is also named by its synonyms.
+    """
+    product = find_product(text.text) or single_product(text.source)
+    words = SQFT.sub("sqft", text.text).lower()
+    any_product = product in (None, "ALL")
+    known = [
+        k
+        for k in known
+        if evidenced(k, words)
+        and (any_product or k.product_type in (product, "ALL"))
+        and k.action != "approve_with_conditions"  # practice bends what stops a risk
+    ]
+    claims: dict[str, ExtractedRule] = {}
+    vocab = FieldVocabulary(fields) if fields is not None else None
+    cases: dict[str, dict[str, set[str]]] = {}  # rule -> approved case -> flags it had
+    for sentence, start in approval_units(text.text):
+        if not APPROVED.search(sentence) or REFUSED.search(sentence):
+            continue
+        for number in (n for n in find_numbers(sentence) if n.start >= start):
+            for rule in _about(known, sentence, number, words, fields):
+                signature, limit = limit_signature(rule), limit_value(rule)
+                if signature is None or limit is None:
+                    continue
+                if number.unit == "year" and abs(limit) < _CALENDAR:
+                    continue  # "a 1920s loft building": a calendar year, no age in years
+                past = number.value > limit if signature[2] == "upper" else number.value < limit
+                if not past:
+                    continue
+                revision = practice_revision(text, sentence, rule.product_type, limit, number.value)
+                claim = revision_claim(rule, revision)
+                kept = claims.get(rule.rule_name)
+                if kept is None or _further(signature[2], number.value, kept.soft_limit):
+                    claims[rule.rule_name] = claim
+                if vocab is not None:
+                    cases.setdefault(rule.rule_name, {})[sentence] = _present(vocab, sentence)
+    return [_with_case_protections(c, cases.get(c.rule_name, {})) for c in claims.values()]
+
+
+def _present(vocab: FieldVocabulary, line: str) -> set[str]:
+    """The flags a logged case names as there ("cabinet fitted with a flame interlock")."""
+    return {m.field for m in vocab.bool_mentions(content_tokens(line)) if not m.negated}
+
+
+def _with_case_protections(claim: ExtractedRule, cases: dict[str, set[str]]) -> ExtractedRule:
+    """A practice claim with the protections every approved case past the limit had.
+
+    "100 W laser | cabinet fitted with a flame-detection interlock | approved", "120 W,
+    interlock fitted | approved": the interlock is what practice accepted, a mitigant.
+    Only when two or more cases were logged and all had it.
+    """
+    if len(cases) < _CASES_FOR_A_MITIGANT:
+        return claim
+    common = set.intersection(*cases.values())
+    return with_mitigants(claim, sorted(common), []) if common else claim
+
+
+#: Approved cases that must share a protection before practice is read to accept it.
+_CASES_FOR_A_MITIGANT = 2
+
+
+#: A limit below this is no calendar year: a year a case names is not compared with it.
+_CALENDAR = 1000
+
+
+def _about(
+    rules: Sequence[ExtractedRule],
+    line: str,
+    number: NumberMention,
+    words: str,
+    fields: DataDictionary | None = None,
+) -> list[ExtractedRule]:
+    """The rules a case's number is about: their field's words next to it.
+
+    A log (a text of lines) whose header names the field lists its cases with the unit
+    alone ("6.5 road miles"): then the one rule of the text's words whose limit's unit
+    follows the number, when the unit says more than an amount or a share.
+    """
+    near = best_spoken([r for r in rules if field_near(r, line, number, fields)], words)
+    if near or "\n" not in words.strip():
+        return near
+    after = unit_words(line[number.end : number.end + 20])
+    same = [
+        r
+        for r in rules
+        if (sig := limit_signature(r)) is not None
+        and any(w in words for w in field_words(sig[1]))
+        and r.threshold is not None
+        and (unit := unit_words(r.threshold.unit or ""))
+        and unit[0] not in COMMON_UNITS
+        and unit[-1] in after[:3]
+    ]
+    return same if len({limit_signature(r) for r in same}) == 1 else []
+
+
+def _further(direction: str, value: float, than: float | None) -> bool:
+    if than is None:
+        return True
+    return value > than if direction == "upper" else value < than
+
+
+__all__ = ["practice_revision", "read_approvals"]
