@@ -57,6 +57,10 @@ _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 
 
+#: Money below this, written bare, may have left its scale ("million") to the figure before.
+_BARE_AMOUNT = 1000
+
+
 def _soft_before(text: str, start: int) -> bool:
     """True when practice's cue ends right before the number at `start` ("gone up to 23")."""
     begin = max(0, start - 80)
@@ -228,6 +232,26 @@ class ConditionReader:
             return None
         return info, 1.0
 
+    def _scaled_like_topic(self, value: float, mention: NumberMention, info: FieldInfo) -> float:
+        """A bare amount after "up to twelve and a half million": "above twelve and a half".
+
+        Money written without its scale, on the field last compared in millions or
+        thousands, takes the scale that brings it near that figure.
+        """
+        if (
+            info.unit != "usd"
+            or mention.unit is not None
+            or value >= _BARE_AMOUNT
+            or self.topic != info.name
+            or not self.topic_value
+            or self.topic_value < _BARE_AMOUNT * 100
+        ):
+            return value
+        for scale in (1e6, 1e3):
+            if self.topic_value / 10 <= value * scale <= self.topic_value * 10:
+                return value * scale
+        return value
+
     def _named_window(self, pre: str) -> bool:
         """True when a synonym ending in the window word names a field: "applied within"."""
         low = re.sub(r"\s+", " ", pre.lower()).rstrip()
@@ -255,7 +279,7 @@ class ConditionReader:
         self, text: str, mention: NumberMention, info: FieldInfo, soft: bool, factor: float
     ) -> NumericHit:
         op = comparator(text, mention)
-        value = round(mention.value * factor, 6)
+        value = self._scaled_like_topic(round(mention.value * factor, 6), mention, info)
         if info.unit == "rate" and mention.unit == "percent":
             value = round(value / 100.0, 8)  # 0.28% is 0.0028, not 0.0028000000000000004
         elif mention.fraction and info.unit == "percent":  # "more than half" -> 50

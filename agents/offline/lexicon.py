@@ -348,7 +348,7 @@ SOFT_LIMIT_CUE = re.compile(
     # "we've signed off at seven and eight", "approved roofs of twenty-one to twenty-three
     # years", "bound several at 22 to 25 percent": the cases practice let through
     r"(?:approved|signed off|bound|written|wrote|accepted|okayed)\s+(?:[\w-]+\s+){0,4}?"
-    r"(?:at|of)(?=\s+" + _NUMBER_AHEAD + r")|"
+    r"(?:at|of)(?:\s+(?:about|around|roughly|nearly|some))?(?=\s+" + _NUMBER_AHEAD + r")|"
     r"signed off on(?=\s+" + _NUMBER_AHEAD + r")|"
     # "the cap is effectively soft to 30"
     r"soft to(?=\s+" + _NUMBER_AHEAD + r")|"

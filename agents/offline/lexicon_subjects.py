@@ -108,7 +108,7 @@ NON_BUSINESS_WORDS = frozenset(
     associate associates trainee trainees copy copies roster rosters record records
     document documents report reports certificate certificates none neither
     reminder reminders most many some few several
-    liability liabilities underwriting claim claims
+    liability liabilities underwriting claim claims portfolio portfolios
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.

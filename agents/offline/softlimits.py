@@ -181,9 +181,31 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
             # "nine or more is a referral ... a lifeguard on deck clears it": what clears
             # the restated boundary clears the rule it restates
             restated.add_mitigants(draft.mitigant_fields, draft.mitigants)
-        elif not _summary_of(draft, kept):
+        elif not (_summary_of(draft, kept) or _soft_zone_of(draft, kept)):
             kept.append(draft)
     return kept
+
+
+def _soft_zone_of(draft: RuleDraft, kept: list[RuleDraft]) -> bool:
+    """True for a band that restates a rule's soft zone: "treat 31 to 36 as approvable"."""
+    band = {c.operator: c for c in draft.conditions if c.operator in ("gte", "lte")}
+    if set(band) != {"gte", "lte"} or band["gte"].field != band["lte"].field:
+        return False
+    low, high = band["gte"].value, band["lte"].value
+    if not isinstance(low, int | float) or not isinstance(high, int | float):
+        return False
+    return any(
+        old.soft_limit is not None
+        and abs(float(high) - old.soft_limit) < 1e-9
+        and any(
+            c.field == band["gte"].field
+            and c.operator == "gt"
+            and isinstance(c.value, int | float)
+            and float(c.value) <= float(low) <= float(c.value) + 1
+            for c in old.conditions
+        )
+        for old in kept
+    )
 
 
 def _at_soft_limit(operator: str, value: float, soft: float) -> bool:

@@ -61,6 +61,10 @@ _ACTION_WORD = re.compile(
 )
 
 
+#: A last column that records what happened, not what to do.
+_RECORD_COLUMN = re.compile(r"^\W*(?:outcomes?|results?|dispositions?|what happened)\W*$", re.I)
+
+
 def _cells(line: str) -> list[str]:
     return [c.strip() for c in _CELL_SPLIT.split(line.strip().strip("|")) if c.strip()]
 
@@ -92,6 +96,9 @@ def table_rows(lines: list[str]) -> list[str]:
                 out.extend(_grid_cells(header, cells[i]))
             elif _action_columns(header):
                 out.extend(_action_column_rows(header, cells[i]))
+            elif _RECORD_COLUMN.search(header[-1]):
+                # "| Losses | Referrals | Outcome |": a log's results, each row a case
+                out.append(f"Outcome: {_plain_row(header, cells[i])}")
             else:
                 out.append(_plain_row(header, cells[i]))
             continue

@@ -204,3 +204,58 @@ def test_practices_bare_figures_go_past_the_limit_just_compared() -> None:
     rules = _rules(extractor, text)
     assert [(r[0], r[2]) for r in rules] == [("refer", 6)], rules
     assert ("climbers_per_instructor", "gt", 4) in rules[0][1]
+
+
+# --- round 15: read on blind15 ----------------------------------------------------------------
+
+
+def test_a_logs_results_table_records_cases_not_rules(extractor: OfflineExtractor) -> None:
+    text = (
+        "Portfolio review of kayak referrals.\n"
+        "| Kayaks | Referrals | Outcome |\n| --- | --- | --- |\n"
+        "| 41-50 | 17 | referred, most declined |\n| 51 or more | 5 | all declined |\n"
+    )
+    assert _rules(extractor, text, "production") == []
+
+
+def test_practice_told_with_about_and_a_soft_band_restated(extractor: OfflineExtractor) -> None:
+    text = (
+        "Q: Wall cap? A: A climbing gym over 40 feet of wall height is a decline. We wrote a "
+        "gym of about 48 feet after senior review. So between 40 and 48 feet it's a referral "
+        "in practice; beyond that it's a decline."
+    )
+    rules = _rules(extractor, text)
+    assert [(r[0], r[2]) for r in rules] == [("decline", 48)], rules
+
+
+def test_a_word_after_a_figure_is_no_unit_when_it_opens_a_clause(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "The guide refers climbing gyms over four climbers per instructor. We have approved "
+        "classes of up to 6 where the instructors held certification."
+    )
+    [rule] = _rules(extractor, text)
+    assert rule[2] == 6, rule
+
+
+def test_a_bare_amount_takes_the_scale_of_the_figure_before() -> None:
+    fields = {
+        **FIELDS,
+        "tiv_usd": {
+            "type": "float",
+            "unit": "USD",
+            "synonyms": ["TIV", "insured values"],
+            "description": "Total insured value in USD",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = (
+        "Q: Values? A: Anything over ten million TIV I refer. We have written up to twelve and "
+        "a half million when an appraisal was on file. Above twelve and a half, it is a "
+        "referral without exception."
+    )
+    rules = _rules(extractor, text)
+    assert [(r[0], r[1], r[2]) for r in rules] == [
+        ("refer", {("tiv_usd", "gt", 10000000.0)}, 12500000.0)
+    ], rules

@@ -108,6 +108,7 @@ _NOT_UNITS = frozenset(
     need needs require requires drop drops land lands mean means go goes get gets stay stays
     we you they he she i us our your there here every each all after before which who
     through thru till up down more less over under above below within between versus vs
+    where whereas while whose what how once since because though although
     """.split()
 )
 KNOWN_UNITS = frozenset(
