@@ -81,7 +81,12 @@ def table_rows(lines: list[str]) -> list[str]:
     Returns:
         The lines with table rows rewritten.
     """
-    rows = [line for line in lines if not re.fullmatch(r"[\s|:+=-]+", line)]
+    separator = re.compile(r"[\s|:+=-]+")
+    # a row right above a markdown rule ("| --- |") is a header, digits or not
+    ruled = {
+        line for line, after in zip(lines, lines[1:], strict=False) if separator.fullmatch(after)
+    }
+    rows = [line for line in lines if not separator.fullmatch(line)]
     cells = [
         _cells(line) if ("|" in line or "\t" in line or "  " in line.strip()) else []
         for line in rows
@@ -108,7 +113,7 @@ def table_rows(lines: list[str]) -> list[str]:
             if _grid_header(cells[i], following[0]):
                 header, grid = cells[i], True
                 continue
-            if not any(re.search(r"\d", c) for c in cells[i]):  # a header names columns
+            if line in ruled or not any(re.search(r"\d", c) for c in cells[i]):  # names columns
                 header = cells[i]
                 continue
         out.append(line)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from agents.offline.extractor import OfflineExtractor
+from agents.offline.tables import table_rows
 from schemas.fields import DataDictionary
 from tests.rules import condition_set
 
@@ -211,11 +212,22 @@ def test_practices_bare_figures_go_past_the_limit_just_compared() -> None:
 
 def test_a_logs_results_table_records_cases_not_rules(extractor: OfflineExtractor) -> None:
     text = (
-        "Portfolio review of kayak referrals.\n"
-        "| Kayaks | Referrals | Outcome |\n| --- | --- | --- |\n"
-        "| 41-50 | 17 | referred, most declined |\n| 51 or more | 5 | all declined |\n"
+        "Portfolio review of kayak referrals.\n| Kayaks | Referrals | Outcome |\n"
+        "| --- | --- | --- |\n| 41-50 | 17 | referred, most declined |\n"
+        "| 51 or more | 5 | all declined |\n"
     )
     assert _rules(extractor, text, "production") == []
+
+
+def test_a_header_above_a_markdown_rule_names_columns_even_with_a_digit() -> None:
+    lines = [
+        "| Losses in 3 years | Referrals | Outcome |",
+        "| --- | --- | --- |",
+        "| 4-5 | 17 | referred, most declined |",
+    ]
+    assert table_rows(lines) == [
+        "Outcome: Losses in 3 years 4-5, Referrals 17: referred, most declined."
+    ]
 
 
 def test_practice_told_with_about_and_a_soft_band_restated(extractor: OfflineExtractor) -> None:
