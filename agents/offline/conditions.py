@@ -57,6 +57,8 @@ _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 
 
+#: The years a written year may name.
+_CALENDAR_YEARS = (1800, 2100)
 #: Money below this, written bare, may have left its scale ("million") to the figure before.
 _BARE_AMOUNT = 1000
 
@@ -343,6 +345,13 @@ class ConditionReader:
             for i in exact + [i for i in numeric if i.name in converted]
             if i.in_scale(mention.value * converted.get(i.name, 1.0))
         ]
+        if unit == "year" and _CALENDAR_YEARS[0] <= mention.value <= _CALENDAR_YEARS[1]:
+            # "a building put up before 1960": a calendar year is a field of years, never
+            # a duration counted in years; the one such field any word speaks of
+            candidates = [i for i in candidates if i.unit == "year"] or candidates
+            spoken = [i for i in candidates if self.vocab.score_numeric(i, tokens, pos) > 0]
+            if len(candidates) > 1 and len(spoken) == 1:
+                return spoken[0], 1.0
         # "two losses": the field measured in losses, not one whose name says "loss";
         # "younger than sixteen": a field counted in years
         age = hint == "age"

@@ -109,7 +109,7 @@ def instead(
         The boolean fields of a clause that says "instead" right after a rule of the
         same sentence and names nothing but flags that rule lacks ([] otherwise).
     """
-    if not drafts or not _INSTEAD.search(a.text):
+    if not drafts or not (_INSTEAD.search(a.text) or _written_if(a, drafts[-1], index)):
         return []
     last = drafts[-1]
     if last.action == a.action:
@@ -122,6 +122,23 @@ def instead(
     said = [c for c in conditions if c not in last.conditions]  # the class both name stays
     flags = [c.field for c in said if c.value is True and c.field not in known]
     return flags if said and len(flags) == len(said) else []
+
+
+def _written_if(a: ClauseAnalysis, last: RuleDraft, index: int) -> bool:
+    """True for a conditional approval that names the way out of the rule before it.
+
+    "Refer; written with conditions if a lead test is required": in the sentence of a
+    rule that stops a risk, it names what clears it, as "instead" does.
+    """
+    return (
+        a.action == "approve_with_conditions"
+        and last.sentence_index == index
+        and last.action in ("refer", "decline")
+        and bool(_IF.search(a.text))
+    )
+
+
+_IF = re.compile(r"\b(?:if|provided|where|when|once)\b", re.I)
 
 
 def _other_subject(

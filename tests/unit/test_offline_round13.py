@@ -271,3 +271,37 @@ def test_a_bare_amount_takes_the_scale_of_the_figure_before() -> None:
     assert [(r[0], r[1], r[2]) for r in rules] == [
         ("refer", {("tiv_usd", "gt", 10000000.0)}, 12500000.0)
     ], rules
+
+
+def test_written_with_conditions_if_x_after_a_referral_is_its_way_out(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Climbing gyms with more than forty kayaks: refer; written with conditions if a "
+        "dedicated floor monitor is on duty."
+    )
+    rules = _rules(extractor, text, "manual")
+    assert [(r[0], r[3]) for r in rules] == [("refer", ["floor_monitor_on_duty"])], rules
+
+
+def test_a_calendar_year_goes_to_the_year_field_a_word_speaks_of() -> None:
+    fields = {
+        **FIELDS,
+        "year_built": {
+            "type": "int",
+            "unit": "year",
+            "synonyms": ["year built", "built in"],
+            "description": "Year the building was built",
+        },
+        "panel_upgrade_year": {
+            "type": "int",
+            "unit": "year",
+            "synonyms": ["panel upgrade year"],
+            "description": "Year the electrical panel was last upgraded",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = "Any climbing gym in a building put up before 1960 needs verification before binding."
+    assert _rules(extractor, text, "sme") == [
+        ("verify", {("occupancy", "eq", "climbing gym"), ("year_built", "lt", 1960)}, None, [])
+    ]
