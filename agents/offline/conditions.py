@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
-from agents.offline.comparators import PRE_PATTERNS, comparator
-from agents.offline.enum_values import denied_values, enum_hits
+from agents.offline.comparators import comparator
+from agents.offline.enum_values import enum_conditions, labelled_numbers
 from agents.offline.scales import listed_values, scale_ends
-from agents.offline.states import negated_list, other_states, read_states
+from agents.offline.states import other_states, read_states
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.units import TIME_UNITS, synonyms_of, unit_fits, unit_from_context
 from agents.offline.vocab import FieldInfo, FieldVocabulary
@@ -147,13 +147,13 @@ class ConditionReader:
             # "zero employees": none at all is an exact value, compared or not
             if (h.operator or _zero_word(trigger, h)) and not h.soft_evidence
         )
-        out.conditions.extend(self.labelled_numbers(trigger))
+        out.conditions.extend(labelled_numbers(trigger, self.vocab))
         if not any(c.field == h.field for c in out.conditions for h in out.numbers):
             # "9 or 10" only where the list runs to an end of a stated scale (gte 9)
             listed = scale_ends(listed_values(trigger, out.numbers), self.vocab)
             out.conditions.extend(c for c in listed if c.operator != "in")
         out.conditions = scale_ends(out.conditions, self.vocab)
-        out.conditions.extend(self.enum_values(trigger))
+        out.conditions.extend(enum_conditions(trigger, self.vocab))
         out.conditions.extend(
             self.states(trigger) or other_states(trigger, context, self.vocab.state)
         )
@@ -412,56 +412,6 @@ class ConditionReader:
             plain = [i for i in exact if i.name == unit or unit in synonyms_of(i)]
             best = plain[0] if len(plain) == 1 else None
         return (best, converted.get(best.name, 1.0)) if best else None
-
-    def labelled_numbers(self, text: str) -> list[Condition]:
-        """Numbers written after their unit word: "Tier 1" -> county_tier eq 1."""
-        found: list[Condition] = []
-        for info in self.vocab.of_kind("numeric"):
-            unit = (info.spec.unit or "").strip()
-            if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in TIME_UNITS:
-                continue
-            pattern = re.compile(
-                rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b(?![.,%]?\d|%)",
-                re.I,
-            )
-            values: list[int | float] = []
-            for match in pattern.finditer(text):
-                pre = text[max(0, match.start() - 30) : match.start()]
-                if any(p.search(pre) for p, _ in PRE_PATTERNS):
-                    continue
-                values.extend(int(v) for v in re.findall(r"\d+", match.group(0)))
-            values = list(dict.fromkeys(values))
-            if len(values) == 1:
-                found.append(Condition(field=info.name, operator="eq", value=values[0]))
-            elif values:
-                found.append(Condition(field=info.name, operator="in", value=list(values)))
-        return found
-
-    def enum_values(self, text: str) -> list[Condition]:
-        """Categorical values listed in the field descriptions (construction, zones...)."""
-        found: list[Condition] = []
-        for info in self.vocab.categorical():
-            values = enum_hits(text, info)
-            if not values:
-                continue
-            negated = negated_list(text, values[0][1])
-            vals: list[str | int | float | bool] = [v for v, _ in values]
-            none = next((v for v in info.values if v.lower() == "none"), None)
-            if none is not None and none not in vals and all(denied_values(text, values)):
-                # "with no protective system (no shoring, no trench box)": the field's
-                # own 'none' value, not a list of the systems denied
-                found.append(Condition(field=info.name, operator="eq", value=none))
-                continue
-            negated = negated or all(denied_values(text, values))
-            if len(vals) == 1:
-                found.append(
-                    Condition(field=info.name, operator="neq" if negated else "eq", value=vals[0])
-                )
-            else:
-                found.append(
-                    Condition(field=info.name, operator="not_in" if negated else "in", value=vals)
-                )
-        return found
 
     def states(self, text: str) -> list[Condition]:
         """US states named in the text, as two-letter codes."""

@@ -1,17 +1,21 @@
 """The values of a closed-list field a clause names ("zone AE", "a wood, pellet or coal stove").
 
 Values come from the data dictionary (`FieldInfo.values`); short codes count only next
-to a word of their field or inside a list of codes.
+to a word of their field or inside a list of codes. Numbers written after their unit word
+("Tier 1") are read as values too.
 """
 
 from __future__ import annotations
 
 import re
 
-from agents.offline.states import separated
+from agents.offline.comparators import PRE_PATTERNS
+from agents.offline.states import negated_list, separated
 from agents.offline.textproc import content_tokens
-from agents.offline.vocab import FieldInfo
+from agents.offline.units import TIME_UNITS
+from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
+from schemas.rules import Condition
 
 
 def enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
@@ -142,4 +146,56 @@ def _field_word_after(text: str, end: int, info: FieldInfo) -> bool:
     return any(t.stem in info.tokens for t in window)
 
 
-__all__ = ["denied_values", "enum_hits"]
+def labelled_numbers(text: str, vocab: FieldVocabulary) -> list[Condition]:
+    """Numbers written after their unit word: "Tier 1" -> county_tier eq 1."""
+    found: list[Condition] = []
+    for info in vocab.of_kind("numeric"):
+        unit = (info.spec.unit or "").strip()
+        if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in TIME_UNITS:
+            continue
+        pattern = re.compile(
+            rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b(?![.,%]?\d|%)",
+            re.I,
+        )
+        values: list[int | float] = []
+        for match in pattern.finditer(text):
+            pre = text[max(0, match.start() - 30) : match.start()]
+            if any(p.search(pre) for p, _ in PRE_PATTERNS):
+                continue
+            values.extend(int(v) for v in re.findall(r"\d+", match.group(0)))
+        values = list(dict.fromkeys(values))
+        if len(values) == 1:
+            found.append(Condition(field=info.name, operator="eq", value=values[0]))
+        elif values:
+            found.append(Condition(field=info.name, operator="in", value=list(values)))
+    return found
+
+
+def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:
+    """Categorical values listed in the field descriptions (construction, zones...)."""
+    found: list[Condition] = []
+    for info in vocab.categorical():
+        values = enum_hits(text, info)
+        if not values:
+            continue
+        negated = negated_list(text, values[0][1])
+        vals: list[str | int | float | bool] = [v for v, _ in values]
+        none = next((v for v in info.values if v.lower() == "none"), None)
+        if none is not None and none not in vals and all(denied_values(text, values)):
+            # "with no protective system (no shoring, no trench box)": the field's
+            # own 'none' value, not a list of the systems denied
+            found.append(Condition(field=info.name, operator="eq", value=none))
+            continue
+        negated = negated or all(denied_values(text, values))
+        if len(vals) == 1:
+            found.append(
+                Condition(field=info.name, operator="neq" if negated else "eq", value=vals[0])
+            )
+        else:
+            found.append(
+                Condition(field=info.name, operator="not_in" if negated else "in", value=vals)
+            )
+    return found
+
+
+__all__ = ["denied_values", "enum_conditions", "enum_hits", "labelled_numbers"]
