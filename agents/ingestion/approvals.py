@@ -67,8 +67,7 @@ def read_approvals(
         and k.action != "approve_with_conditions"  # practice bends what stops a risk
     ]
     claims: dict[str, ExtractedRule] = {}
-    vocab = FieldVocabulary(fields) if fields is not None else None
-    cases: dict[str, dict[str, set[str]]] = {}  # rule -> approved case -> flags it had
+    cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
     for sentence, start in approval_units(text.text):
         if not APPROVED.search(sentence) or REFUSED.search(sentence):
             continue
@@ -87,9 +86,8 @@ def read_approvals(
                 kept = claims.get(rule.rule_name)
                 if kept is None or _further(signature[2], number.value, kept.soft_limit):
                     claims[rule.rule_name] = claim
-                if vocab is not None:
-                    cases.setdefault(rule.rule_name, {})[sentence] = _present(vocab, sentence)
-    return [_with_case_protections(c, cases.get(c.rule_name, {})) for c in claims.values()]
+                cases.setdefault(rule.rule_name, set()).add(sentence)
+    return _with_case_protections(list(claims.values()), cases, fields)
 
 
 def _present(vocab: FieldVocabulary, line: str) -> set[str]:
@@ -97,17 +95,27 @@ def _present(vocab: FieldVocabulary, line: str) -> set[str]:
     return {m.field for m in vocab.bool_mentions(content_tokens(line)) if not m.negated}
 
 
-def _with_case_protections(claim: ExtractedRule, cases: dict[str, set[str]]) -> ExtractedRule:
-    """A practice claim with the protections every approved case past the limit had.
+def _with_case_protections(
+    claims: list[ExtractedRule], cases: dict[str, set[str]], fields: DataDictionary | None
+) -> list[ExtractedRule]:
+    """Practice claims with the protections every approved case past the limit had.
 
     "100 W laser | cabinet fitted with a flame-detection interlock | approved", "120 W,
     interlock fitted | approved": the interlock is what practice accepted, a mitigant.
-    Only when two or more cases were logged and all had it.
+    Only with the data dictionary (it names the flags), when two or more cases were logged
+    and all had it. The dictionary's vocabulary is built only when such cases exist.
     """
-    if len(cases) < _CASES_FOR_A_MITIGANT:
-        return claim
-    common = set.intersection(*cases.values())
-    return with_mitigants(claim, sorted(common), []) if common else claim
+    vocab: FieldVocabulary | None = None
+    out = []
+    for claim in claims:
+        lines = cases.get(claim.rule_name, set())
+        if fields is None or len(lines) < _CASES_FOR_A_MITIGANT:
+            out.append(claim)
+            continue
+        vocab = vocab or FieldVocabulary(fields)
+        common = set.intersection(*(_present(vocab, line) for line in lines))
+        out.append(with_mitigants(claim, sorted(common), []) if common else claim)
+    return out
 
 
 #: Approved cases that must share a protection before practice is read to accept it.

@@ -37,7 +37,6 @@ _TO_SPEAKER = re.compile(
 )
 #: A subject that names every case of a kind ("any", "every", "all"), not one case.
 _GENERIC_SUBJECT = re.compile(r"^\W*(?:any|every|all|each)\b", re.I)
-#: "should have been ...": hindsight on a case, or the rule a review restates.
 #: Actions whose subject is a hazard, never a protection the risk has.
 _ADVERSE = frozenset({"decline", "exclude"})
 _ADVERSE_PREDICATE = re.compile(r"\b(?:is|are|be|been)\s+(?:\w+\s+)?(?:declin|exclud)\w*", re.I)
@@ -58,6 +57,7 @@ _EARLIER_EVENT = re.compile(
 _OR_OTHERWISE = re.compile(r"\bor otherwise\b|\bor any other (?:class|kind|type|business)", re.I)
 #: A condition denied in a conjunct ("... and no photos submitted").
 _UNREAD_DENIAL = re.compile(r"\b(?:and|but) (?:no|without) [a-z]", re.I)
+#: "should have been ...": hindsight on a case, or the rule a review restates.
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
 _ACTION_WORD = {
     "declin": "decline",

@@ -191,7 +191,8 @@ class ConditionReader:
             if _FROM_AFTER.match(plain[mention.num_end :]):
                 hint = "distance"  # "stand at least fifty feet from the main building"
             resolved = self.resolve(mention, tokens, pos, context, hint=hint)
-            if _soft_before(plain, mention.start) and mention.unit is None:
+            cued = _soft_before(plain, mention.start)
+            if cued and mention.unit is None:
                 # "we've signed off on seven and eight for established outfits": practice's
                 # bare figures go past the limit just compared, whatever word follows them
                 resolved = self._topic_reached(mention) or resolved
@@ -201,7 +202,7 @@ class ConditionReader:
             if _names_the_field(plain[mention.start : mention.num_end], info):
                 continue  # "roofs steeper than 8/12" where the field is "jobs over 8/12 pitch"
             soft = (
-                _soft_before(plain, mention.start)
+                cued
                 or bool(
                     hits  # "approved roofs of twenty-one to twenty-three years": the run's end too
                     and hits[-1].soft_evidence

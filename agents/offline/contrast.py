@@ -124,6 +124,10 @@ def instead(
     return flags if said and len(flags) == len(said) else []
 
 
+#: The condition word of a conditional approval ("written with conditions if ...").
+_IF = re.compile(r"\b(?:if|provided|where|when|once)\b", re.I)
+
+
 def _written_if(a: ClauseAnalysis, last: RuleDraft, index: int) -> bool:
     """True for a conditional approval that names the way out of the rule before it.
 
@@ -136,9 +140,6 @@ def _written_if(a: ClauseAnalysis, last: RuleDraft, index: int) -> bool:
         and last.action in ("refer", "decline")
         and bool(_IF.search(a.text))
     )
-
-
-_IF = re.compile(r"\b(?:if|provided|where|when|once)\b", re.I)
 
 
 def _other_subject(

@@ -113,9 +113,9 @@ def cited_limits(drafts: list[RuleDraft], heard: list[tuple[NumericHit, str]]) -
         if isinstance(bound.value, bool) or not isinstance(bound.value, int | float):
             continue
         reach = [h.value for h, _ in heard if h.field == bound.field and h.soft_evidence]
-        if not reach or not _at_soft_limit(bound.operator, float(bound.value), float(max(reach))):
+        soft = float(max(reach)) if reach else None
+        if soft is None or not _at_soft_limit(bound.operator, float(bound.value), soft):
             continue
-        soft = float(max(reach))
         cited = sorted(
             (distance, -h.value, h.value)
             for h, clause in heard

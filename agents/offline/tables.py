@@ -61,6 +61,8 @@ _ACTION_WORD = re.compile(
 )
 
 
+#: A line that only rules a table ("| --- | --- |", "+====+").
+_SEPARATOR = re.compile(r"[\s|:+=-]+")
 #: A last column that records what happened, not what to do.
 _RECORD_COLUMN = re.compile(r"^\W*(?:outcomes?|results?|dispositions?|what happened)\W*$", re.I)
 
@@ -81,12 +83,11 @@ def table_rows(lines: list[str]) -> list[str]:
     Returns:
         The lines with table rows rewritten.
     """
-    separator = re.compile(r"[\s|:+=-]+")
     # a row right above a markdown rule ("| --- |") is a header, digits or not
     ruled = {
-        line for line, after in zip(lines, lines[1:], strict=False) if separator.fullmatch(after)
+        line for line, after in zip(lines, lines[1:], strict=False) if _SEPARATOR.fullmatch(after)
     }
-    rows = [line for line in lines if not separator.fullmatch(line)]
+    rows = [line for line in lines if not _SEPARATOR.fullmatch(line)]
     cells = [
         _cells(line) if ("|" in line or "\t" in line or "  " in line.strip()) else []
         for line in rows

@@ -229,14 +229,14 @@ def heading_class(sentences: Sequence[Sentence], classes: Sequence[str]) -> str 
     Only when the heading (a first sentence of a few words) names it, outright or word by
     word in other forms ('plastics molder'), and the text names no other listed class.
     """
-    if not sentences or len(_words(sentences[0].raw)) > _HEADING_WORDS:
+    words = _words(sentences[0].raw) if sentences else []
+    if not words or len(words) > _HEADING_WORDS:
         return None
     if _CASE_HEADING.search(sentences[0].raw):
         return None  # "Decision log DL-2024-0905 - BOP, appliance repair shop": one case's class
     named = mentioned(" ".join(s.raw for s in sentences), classes)
     if len(named) > 1:
         return None
-    words = _words(sentences[0].raw)
     said = [c for c in classes if all(any(_akin(p, w) for w in words) for p in _words(c))]
     if named:
         return named[0] if said == named else None

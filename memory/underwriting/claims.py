@@ -122,8 +122,8 @@ def _merge(
 
 def _practice_said(claim: ExtractedRule) -> tuple[Any, ...]:
     """What a practice claim says: its text, the rule it bends (product, fields), how far."""
-    fields = sorted((c.field, c.operator) for c in claim.conditions)
-    return (claim.text_id, claim.product_type, claim.action, json.dumps(fields), claim.soft_limit)
+    fields = tuple(sorted((c.field, c.operator) for c in claim.conditions))
+    return (claim.text_id, claim.product_type, claim.action, fields, claim.soft_limit)
 
 
 def _writes(lineages: list[Lineage], stored: Mapping[str, Mapping[str, Any]]) -> list[RuleWrite]:
