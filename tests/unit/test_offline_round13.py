@@ -57,9 +57,14 @@ FIELDS = {
 }
 
 
+def _extractor(**more: dict[str, object]) -> OfflineExtractor:
+    """An extractor over the dictionary above, with more fields or a field replaced."""
+    return OfflineExtractor(DataDictionary.model_validate({"fields": {**FIELDS, **more}}))
+
+
 @pytest.fixture(scope="module")
 def extractor() -> OfflineExtractor:
-    return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+    return _extractor()
 
 
 def _rules(extractor: OfflineExtractor, text: str, source_type: str = "sme") -> list[tuple]:
@@ -121,10 +126,10 @@ def test_anything_other_than_a_flags_state_denies_it(extractor: OfflineExtractor
 def test_classes_named_as_examples_of_any_risk_scope_no_rule() -> None:
     classes = "climbing gym, kayak livery, surf school, dive shop, ski rental, golf range, "
     classes += "bike shop, rowing club"
-    fields = dict(FIELDS)
     listed = ", ".join(f"'{c}'" for c in classes.split(", "))
-    fields["occupancy"] = {**FIELDS["occupancy"], "description": f"Class (e.g. {listed})"}
-    enumerated = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    enumerated = _extractor(
+        occupancy={**FIELDS["occupancy"], "description": f"Class (e.g. {listed})"}
+    )
     text = (
         "Any risk - surf school, lodging, cabin property or otherwise - with more than forty "
         "kayaks must be referred."
@@ -187,16 +192,14 @@ def test_a_denied_conjunct_no_field_names_leaves_the_rule_for_review(
 
 
 def test_practices_bare_figures_go_past_the_limit_just_compared() -> None:
-    fields = {
-        **FIELDS,
-        "years_in_business": {
+    extractor = _extractor(
+        years_in_business={
             "type": "int",
             "unit": "years",
             "synonyms": ["years in business", "established"],
             "description": "Years the insured has been in business",
         },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    )
     text = (
         "Q: Class size? A: The guide caps us at four climbers per instructor before a "
         "referral. I've signed off on five and six for established family gyms; seven or "
@@ -252,16 +255,14 @@ def test_a_word_after_a_figure_is_no_unit_when_it_opens_a_clause(
 
 
 def test_a_bare_amount_takes_the_scale_of_the_figure_before() -> None:
-    fields = {
-        **FIELDS,
-        "tiv_usd": {
+    extractor = _extractor(
+        tiv_usd={
             "type": "float",
             "unit": "USD",
             "synonyms": ["TIV", "insured values"],
             "description": "Total insured value in USD",
         },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    )
     text = (
         "Q: Values? A: Anything over ten million TIV I refer. We have written up to twelve and "
         "a half million when an appraisal was on file. Above twelve and a half, it is a "
@@ -285,22 +286,20 @@ def test_written_with_conditions_if_x_after_a_referral_is_its_way_out(
 
 
 def test_a_calendar_year_goes_to_the_year_field_a_word_speaks_of() -> None:
-    fields = {
-        **FIELDS,
-        "year_built": {
+    extractor = _extractor(
+        year_built={
             "type": "int",
             "unit": "year",
             "synonyms": ["year built", "built in"],
             "description": "Year the building was built",
         },
-        "panel_upgrade_year": {
+        panel_upgrade_year={
             "type": "int",
             "unit": "year",
             "synonyms": ["panel upgrade year"],
             "description": "Year the electrical panel was last upgraded",
         },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    )
     text = "Any climbing gym in a building put up before 1960 needs verification before binding."
     assert _rules(extractor, text, "sme") == [
         ("verify", {("occupancy", "eq", "climbing gym"), ("year_built", "lt", 1960)}, None, [])
