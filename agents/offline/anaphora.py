@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
+from agents.offline import lexicon_discourse as lxd
 from agents.offline.clauses import detect_action, split_mitigant
 from agents.offline.textproc import strip_connectors
 from memory.underwriting.fieldlink.numbers import find_numbers, stem
@@ -31,13 +32,14 @@ _ANAPHOR = re.compile(
     r"^\W*they\s+(?:are|get|will be|must be|should be|shall be)\s+(?:\w+ly\s+)?\w+ed\b",
     re.I,
 )
-#: "If they don't have one": the one thing the sentence before named is missing.
-_LACKS_ONE = re.compile(
-    r"\b(?:don't|doesn't|do not|does not|didn't|did not|can't|cannot)\s+"
-    r"(?:have|confirm|show|include|provide|list|mention)\s+(?:one|it)\b|"
-    r"\bwithout (?:one|it)\b",
-    re.I,
-)
+_LACKS_ONE = lxd.LACKS_ONE
+
+
+def says_lacking(text: str) -> bool:
+    """True when a clause says the one thing named before is missing ("without one")."""
+    return bool(_LACKS_ONE.search(text))
+
+
 #: A condition clause of the sentence's own: the pronoun is then the risk, not a pointer.
 _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|where|once)\b", re.I)
 #: "No plan, I refer it": an answer opening on the missing thing.
@@ -62,6 +64,7 @@ class Pending:
     protective_pos: list[str] = field(default_factory=list)
     accepted: bool = False  # "at least 500 feet away is acceptable": the safe side
     required: bool = False  # "the innkeeper must live on site": what the risk must have
+    lacked: bool = False  # its one flag was already made absent ("without one")
 
 
 def antecedent(
@@ -107,7 +110,7 @@ def antecedent(
     if analyzer.subjects.read(trigger):
         return None
     examples = analyzer.subjects.example_set
-    if all(
+    if not (pending.protective_pos and not pending.conditions) and all(
         c.field == vocab.occupancy and not (isinstance(c.value, str) and c.value in examples)
         for c in pending.conditions
     ):
@@ -161,7 +164,7 @@ def _lacking(pending: Pending) -> Pending:
         Condition(field=c.field, operator="eq", value=not c.value) if c in flags else c
         for c in pending.conditions
     ]
-    return Pending(conditions, pending.protective_neg + pending.protective_pos, [])
+    return Pending(conditions, pending.protective_neg + pending.protective_pos, [], lacked=True)
 
 
 #: "with it, they may be written ...": the outcome once the missing protection is there.
@@ -186,4 +189,10 @@ def lacking_in_clause(clause: str, pending: Pending) -> Pending:
     live on site; an absentee-owned inn is declined": the action of a clause after a
     requirement is what the risk gets without it.
     """
-    return _lacking(pending) if _LACKS_ONE.search(clause) or pending.required else pending
+    if pending.lacked:  # the sentence before's flag is already made absent: once only
+        return pending
+    if _LACKS_ONE.search(clause):
+        return _lacking(pending)
+    # "...must show how codes are secured; where codes are retained, verify": a clause
+    # with a condition of its own does not act on the requirement's absence
+    return _lacking(pending) if pending.required and not _OWN_CONDITION.search(clause) else pending

@@ -26,9 +26,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not (?:an? )?eligible|hard (?:stop|no)|"
             r"knock(?:ed|s)? out|prohibited|unacceptable|uninsurable|not insurable|"
-            r"not acceptable|"
+            r"not acceptable|never (?:acceptable|eligible|insurable|accepted|written)|"
             r"(?:may|can|will|shall) not be (?:bound|written|quoted|accepted|offered)|"
-            r"no (?:new )?(?:such )?(?:policy|policies|business|submissions?|risks?) "
+            r"no (?:new )?(?:such )?(?:[\w-]+ )?(?:policy|policies|business|submissions?|risks?) "
             r"(?:may|can|will|shall) be (?:bound|written|quoted|accepted)|"
             r"(?:is|are|be|been) suspended|moratorium|turn(?:ed|s)? down|"
             # (not "do not quote them yourself": the desk escalates, it does not decline)
@@ -38,7 +38,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"cannot be (?:bound|written)|out(?:side)? of (?:our |the )?appetite|"
             r"outside (?:our |the )?(?:appetite|program)|"
             r"excluded from (?:the |our )?[\w\s-]{0,40}?(?:program|appetite|class)\w*|"
-            r"reject(?:ed|s)?)\b",
+            r"reject(?:ed|s)?|"
+            # "more than sixty is out", "... is out on the BOP"
+            r"(?:is|are) (?:flat |just |simply )?out(?=\s*(?:[.;:,)]|$|on (?:the )?(?:bop|gl|"
+            r"property|all|any)\b)))\b",
             re.I,
         ),
     ),
@@ -97,7 +100,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "approve_with_conditions",
         re.compile(
-            r"\b(?:subject to|(?:written|write(?: it)?|bind(?: it)?|bound|binding) (?:only )?with|"
+            r"\b(?:subject to|(?:written|write(?: it| the account| the risk)?|"
+            r"bind(?: it| the account)?|bound|binding) (?:only )?with|"
             r"(?:may|can) (?:still )?be (?:written|bound)|write it|"
             r"(?:is|are) (?:mandatory|required) on|"
             r"endorsement (?:is |must be |should be )?(?:attached|required|added)|"
@@ -313,7 +317,8 @@ PERSON_RELATIVE = re.compile(r",\s*who\b[^;:]*", re.I)
 #: Reason clauses ("because ...", "due to ...") carry no trigger.
 #: Words that cite a written limit: "the 25-employee eligibility cap", "the guide says 20".
 CITED_LIMIT = re.compile(
-    r"\b(?:caps?|capped|limits?|guide|guideline|threshold|referral point|eligibility)\b",
+    r"\b(?:caps?|capped|limits?|guide|guideline|threshold|referral point|eligibility|"
+    r"ceiling|printed|on paper)\b",
     re.I,
 )
 REASON_SPAN = re.compile(
@@ -341,8 +346,9 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
     r"as (?:high|low|many|much|far) as|"
     # "gaps up to thirty percent have been accepted": the passive after the figure
-    r"(?:up|down) to(?=\s+[^.;]{1,30}?\b(?:have|has|had) been (?:accepted|approved|written|"
-    r"bound|allowed|signed off))|"
+    # "changes up to seventy-five percent were cleared routinely"
+    r"(?:up|down) to(?=\s+[^.;]{1,30}?\b(?:(?:have|has|had) been|were|was) (?:\w+ly )?"
+    r"(?:accepted|approved|written|bound|allowed|signed off|cleared|okayed))|"
     # "exceptions run up to 30", "approvals up to 80 have been accepted": their reach
     r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to|"
     # "we've signed off at seven and eight", "approved roofs of twenty-one to twenty-three

@@ -71,7 +71,15 @@ ANY_OTHER = re.compile(
 #: rule before it.
 NAMED_MITIGANT = re.compile(
     r"\b(?:is|are|counts? as|serves? as|qualif(?:y|ies) as|(?:accepted|recogni[sz]ed|"
-    r"treated|taken) as)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?:[\w-]+\s+){0,2}?mitigants?\b",
+    r"treated|taken) as)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?:[\w-]+\s+){0,2}?mitigants?\b|"
+    r"\b(?:turns?|converts?|downgrades?|changes?)\s+(?:the|a|that)\s+"
+    r"(?:decline|declination|referral|refer)\s+(?:in)?to\s+(?:a|an)\s+\w+",
+    re.I,
+)
+#: "cash recyclers turn the decline into a referral": what softens the rule's action.
+SOFTENED_ACTION = re.compile(
+    r"\b(?:turns?|converts?|downgrades?|changes?)\s+(?:the|a|that)\s+"
+    r"(?:decline|declination|referral|refer)\s+(?:in)?to\s+(?:a|an)\s+\w+",
     re.I,
 )
 
@@ -82,5 +90,16 @@ ASKS_MITIGANT = re.compile(
     r"makes? it easier|need to see|want to see|look for|would help|helps?|change your mind|"
     r"mitigat\w*|make up for|offsets?|gets? (?:it|you) (?:over|past|there)|"
     r"let (?:it|them) through)\b[^?]*\?\s*$",
+    re.I,
+)
+
+#: "If they don't have one": the one thing the sentence before named is missing.
+LACKS_ONE = re.compile(
+    r"\b(?:don't|doesn't|do not|does not|didn't|did not|can't|cannot)\s+"
+    r"(?:have|confirm|show|include|provide|list|mention)\s+(?:one|it)\b|"
+    r"\bwithout (?:one|it)\b|"
+    # "exhibitor license: if the application says it isn't held, verify"
+    r"\b(?:it|they)\s+(?:isn't|aren't|wasn't|weren't|is not|are not|was not|were not)\s+"
+    r"(?:\w+ed|held|kept|shown|done|given|in place|on file)\b",
     re.I,
 )

@@ -8,7 +8,12 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
-from agents.offline.anaphora import antecedent, lacking_in_clause, protected_outcome
+from agents.offline.anaphora import (
+    antecedent,
+    lacking_in_clause,
+    protected_outcome,
+    says_lacking,
+)
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import (
     ClauseAnalysis,
@@ -124,6 +129,8 @@ class TextReader:
                 if fields:  # "...; a fenced yard is the accepted mitigant"
                     self._attach(fields, [clause])
                     continue
+                if lxd.SOFTENED_ACTION.search(clause):
+                    continue  # "heat pumps turn the decline into a referral": no rule
             if self._waiver(clause, sentence, waived):
                 pending, waived = None, True
                 continue
@@ -153,7 +160,12 @@ class TextReader:
             created |= self._act(a, conditions, pending, sentence, (clause, previous_mitigant))
             if conditions:
                 self.last_conditions = conditions
-            if conditions and not a.action:
+            required = bool(_MUST.search(a.trigger))
+            lacked_next = i + 1 < len(clauses) and says_lacking(clauses[i + 1])
+            if not a.action and (
+                conditions or ((required or lacked_next) and len(a.protective_pos) == 1)
+            ):
+                # "Staff must have documented training; a center without it is referred"
                 accepted = bool(lx.ACCEPTANCE.search(a.trigger))
                 if pending is not None and _lists_for(clauses, i, sentence.text):
                     # "For X that do Y, the following states are closed: MA, CT ...": the
@@ -162,7 +174,7 @@ class TextReader:
                     kept_before = [c for c in pending.conditions if c.field not in own]
                     conditions = [*kept_before, *conditions]
                 pending = _Pending(conditions, a.protective_neg, a.protective_pos, accepted)
-                pending.required = bool(_MUST.search(a.trigger))
+                pending.required = required
             elif a.action:
                 pending = None
             elif not conditions and pending is not None and pending.accepted:
@@ -211,7 +223,7 @@ class TextReader:
         """
         lone_flag = (  # "Buildings without sprinklers are referred": the missing flag
             not conditions
-            and pending is None
+            and (pending is None or not pending.conditions)
             and bool(a.protective_neg)
             and a.action is not None
             # "Where X is not installed, it may be written provided a warranty is attached":

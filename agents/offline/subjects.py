@@ -81,6 +81,8 @@ _DEFINITION = re.compile(
 
 #: A dictionary listing this many business classes enumerates them, not examples.
 _ENUMERATED = 8
+#: Nouns that name a business by its trade word ("a handyman shop", "roofing outfits").
+_BUSINESS_HEADS = frozenset("shop business outfit firm company operation operator".split())
 
 
 class SubjectReader:
@@ -384,6 +386,12 @@ class SubjectReader:
             ending = [e for e in self.example_set if e.split()[-1] == value and " " in e]
             if len(ending) == 1:
                 return ending[0]
+        if len(words) > 1 and words[-1] in _BUSINESS_HEADS and len(words[-2]) >= 6:
+            # "handyman shop" / "handyman outfit": the one listed class the modifier opens
+            modifier = " ".join(words[:-1])
+            opening = [e for e in self.example_set if e.startswith(modifier + " ")]
+            if len(opening) == 1:
+                return opening[0]
         for example in self.examples:
             ex_words = example.lower().split()
             if len(ex_words) != len(words):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.tables import table_rows
 from memory.underwriting.fieldlink.numbers import stem
@@ -183,6 +184,8 @@ def split_sentences(text: str) -> list[Sentence]:
                 body = raw  # "Oil boiler: write with ...": the label is the subject
             elif _CLAUSE_LABEL.search(label):
                 body = raw  # "That's a decline: different hazard": a clause, no label
+            elif lxd.LACKS_ONE.search(body) and not _SPEAKER.match(label):
+                body = raw  # "Groomer license: if it isn't held, verify": "it" is the label
         body = lx.SECTION_NUMBER.sub("", body, count=1)
         sentences.append(Sentence(body.strip(), raw, label, len(sentences), row))
     return sentences

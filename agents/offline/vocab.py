@@ -59,6 +59,8 @@ class FieldInfo:
         upper: Values are upper case.
         negative_below: Values below a reference are negative ("-37 = 37% below").
         protective: A boolean that protects the risk (a mitigant) rather than flags it.
+        desc_negated: The description says the flag by a negation ("admitted without an
+            adult"): a negation inside its restatement is the flag's, not a denial.
         scale: The (low, high) scale a numeric field's description states, if any.
     """
 
@@ -75,6 +77,7 @@ class FieldInfo:
     negative_below: bool = False
     protective: bool = False
     scale: tuple[float, float] | None = None
+    desc_negated: bool = False
 
     def in_scale(self, value: float) -> bool:
         """Return False when a value lies outside the scale the description states."""
@@ -140,6 +143,10 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
         protective=kind == "bool" and bool(words & lxs.PROTECTIVE_WORDS),
         scale=description_scale(spec),
+        # "(not mineral oil)": a parenthesis clarifies, its negation is not the flag's
+        desc_negated=any(
+            w in _NEGATION_WORDS for w in _stems(re.sub(r"\([^()]*\)", " ", spec.description))
+        ),
     )
     return info
 
@@ -220,8 +227,19 @@ class FieldVocabulary:
                 # "the producer has not personally visited the premises": the negation may
                 # sit inside the restated description
                 negated = run is not None and (
-                    _negated_before(tokens, run[0]) or _negated_within(tokens, run[0], run[1])
+                    _negated_before(tokens, run[0])
+                    or (not info.desc_negated and _negated_within(tokens, run[0], run[1]))
                 )
+                if (
+                    run is not None
+                    and info.desc_negated
+                    and not negated
+                    and _negated_within(tokens, run[0], run[1])
+                ):
+                    # "cafes that admit children without an accompanying adult": the
+                    # description's own negation restated names the flag as set
+                    found.append(BoolMention(info.name, run[0], run[1], False, False))
+                    continue
                 if run is not None and (negated or info.protective):
                     found.append(BoolMention(info.name, run[0], run[1], negated, False))
             if partial and info.protective:
@@ -350,9 +368,12 @@ def _negated_before(tokens: list[Token], index: int) -> bool:
     return any(_negation_at(tokens, i) for i in range(start, index))
 
 
-def _negated_within(tokens: list[Token], first: int, last: int) -> bool:
-    """A negation between a mention's first and last word: "mechanics are not all licensed"."""
-    return any(_negation_at(tokens, i) for i in range(first + 1, last))
+def _negated_within(tokens: list[Token], first: int, last: int, own: int = 0) -> bool:
+    """A negation between a mention's first and last word: "mechanics are not all licensed".
+
+    `own` negations belong to the phrase matched ("minors without an adult").
+    """
+    return sum(_negation_at(tokens, i) for i in range(first + 1, last)) > own
 
 
 def _negation_at(tokens: list[Token], i: int) -> bool:
@@ -371,6 +392,19 @@ def _negated_after(tokens: list[Token], last: int) -> bool:
         and after[0] in _AFTER_NEGATION
         and (after[1].endswith("ed") or after[1] in _IRREGULAR_PARTICIPLES)
     )
+
+
+def _denied_by_pronoun(tokens: list[Token], last: int) -> bool:
+    """A pronoun after the mention says it is missing: "license: if it isn't held, verify".
+
+    Within the next eight words, "it / they" then a negation then a participle.
+    """
+    after = [t.text.lower() for t in tokens[last + 1 : last + 9]]
+    for j, word in enumerate(after[:-2]):
+        if word in {"it", "they"} and after[j + 1] in _AFTER_NEGATION | {"wasn't", "weren't"}:
+            verb = after[j + 2]
+            return verb.endswith("ed") or verb in _IRREGULAR_PARTICIPLES
+    return False
 
 
 def _reversed_pairs(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
@@ -413,7 +447,8 @@ def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list
             base is not None
             or _negated_before(tokens, i)
             or _negated_after(tokens, last)
-            or _negated_within(tokens, i, last)
+            or _negated_within(tokens, i, last, own=sum(w in _NEGATION_WORDS for w in phrase))
+            or _denied_by_pronoun(tokens, last)
         )
         hits.append(BoolMention(name, i, last, negated, True))
     return hits

@@ -69,7 +69,7 @@ def value_pattern(value: str, compound: bool = False) -> re.Pattern[str]:
     value may also open a hyphenated compound ("aluminum branch" in "aluminum
     branch-circuit wiring").
     """
-    words = [w for w in re.split(r"[\s-]+", value.strip()) if w]
+    words = [w for w in re.split(r"[\s_-]+", value.strip()) if w]  # "extension_cord"
     body = r"[\s-]+".join(_word_pattern(w) for w in words)
     flags = 0 if len(value.strip()) <= 2 else re.I
     end = r"(?!\w)" if compound and len(words) > 1 else r"(?![\w-])"

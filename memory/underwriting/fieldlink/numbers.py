@@ -43,9 +43,13 @@ _FRACTIONS: dict[str, float] = {
     "half": 0.5,
     "third": 1 / 3,
     "thirds": 1 / 3,
+    "fifth": 0.2,
+    "fifths": 0.2,
+    "tenth": 0.1,
+    "tenths": 0.1,
 }
 #: "third" is an ordinal ("a third party") unless a share follows: "a third of sales".
-_SHARE_ONLY = frozenset({"third", "thirds", "quarters"})
+_SHARE_ONLY = frozenset({"third", "thirds", "quarters", "fifth", "fifths", "tenth", "tenths"})
 _OF_AFTER = re.compile(r"^\s+of\b", re.I)
 _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
 _WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}))*\b", re.I)
@@ -399,7 +403,9 @@ def _word_mentions(text: str) -> list[NumberMention]:
         if not words:
             continue
         shares = [w for w in words if w in _FRACTIONS]
-        if any(w in _SHARE_ONLY for w in shares) and not _OF_AFTER.match(text[match.end() :]):
+        if any(w in _SHARE_ONLY for w in shares) and (
+            not _OF_AFTER.match(text[match.end() :]) or words == shares  # "the fifth of May"
+        ):
             continue
         value = _eval_words(words) if not bare_a else 1.0
         if value is None:
