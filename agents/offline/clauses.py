@@ -56,6 +56,12 @@ _EARLIER_EVENT = re.compile(
 #: Classes named only as examples of any risk: "swim school, lodging or otherwise".
 _OR_OTHERWISE = re.compile(r"\bor otherwise\b|\bor any other (?:class|kind|type|business)", re.I)
 #: A condition denied in a conjunct ("... and no photos submitted").
+#: "Verify that ...", "Before binding, confirm that ...": an order opening the clause.
+_VERIFY_ORDER = re.compile(
+    r"^\W*(?:(?:before (?:binding|quoting)|at submission|in every case),?\s+)?(?:please\s+)?"
+    r"(?:verify|confirm|check|make sure)\s+(?:that|whether)\b",
+    re.I,
+)
 _UNREAD_DENIAL = re.compile(r"\b(?:and|but) (?:no|without) [a-z]", re.I)
 #: "should have been ...": hindsight on a case, or the rule a review restates.
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
@@ -226,6 +232,7 @@ class ClauseAnalyzer:
         result.protective_pos = extracted.protective_pos
         result.protective_neg = extracted.protective_neg
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
+        self._verified_flag(result, trigger, verified)
         self._subject_flags(result, trigger, bool(mitigants))
         if (
             result.action
@@ -247,6 +254,25 @@ class ClauseAnalyzer:
         if anaphor:
             result.anaphor_op = _op_of(anaphor.group(1))
         return result
+
+    def _verified_flag(self, result: ClauseAnalysis, trigger: str, verified: list[str]) -> None:
+        """An order to verify one flag ("verify that the driller holds a license"): the rule.
+
+        With no trigger of its own, it fires when the flag is not shown: the flag false.
+        Verifying inside another action's clause stays what clears that action.
+        """
+        if not (
+            result.action == "verify"
+            and len(verified) == 1
+            and _VERIFY_ORDER.match(trigger)
+            and not (result.conditions or result.protective_pos or result.protective_neg)
+        ):
+            return
+        found = self.reader.read(verified[0])
+        flags = [c.field for c in found.conditions if c.value is True] + found.protective_pos
+        if len(flags) == 1 and not found.protective_neg and len(found.conditions) <= 1:
+            result.conditions = [Condition(field=flags[0], operator="eq", value=False)]
+            result.mitigant_fields = [f for f in result.mitigant_fields if f != flags[0]]
 
     def _subject_flags(self, result: ClauseAnalysis, trigger: str, mitigated: bool) -> None:
         """The flags a rule's subject names as its condition, in the subject's own words.

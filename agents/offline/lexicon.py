@@ -32,7 +32,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:may|can|will|shall) be (?:bound|written|quoted|accepted)|"
             r"(?:is|are|be|been) suspended|moratorium|turn(?:ed|s)? down|"
             # (not "do not quote them yourself": the desk escalates, it does not decline)
-            r"(?:(?:do|does|will|shall|can) not|won't|don't|doesn't|cannot|can't) "
+            # ("the file goes to the team lead - the desk cannot quote it": it escalates)
+            r"(?<!desk )(?:(?:do|does|will|shall|can) not|won't|don't|doesn't|cannot|can't) "
             r"(?:write|insure|accept|quote|bind|offer)"
             r"(?![\w ]{0,25}\b(?:yourself|yourselves|at the desk)\b)|"
             r"cannot be (?:bound|written)|out(?:side)? of (?:our |the )?appetite|"
@@ -146,7 +147,8 @@ NEGATORS = re.compile(
     # the negation's reach ends at a comma: "No plan, I refer it" refers
     r"lift|lifts|remove|removes)[^\w,;:]+(?:\w+[^\w,;:]+){0,2}$|\bthan\s+(?:an?\s+)?$|"
     # "is not, by itself, a reason to refer": what is no ground for the action
-    r"\bnot\b[^.;:]{0,30}?\b(?:a |any |the )?(?:reason|ground|grounds|cause|basis)\s+"
+    r"(?:\bnot\b|\bno\b|n't\b)[^.;:]{0,30}?\b(?:a |any |the )?(?:reason|ground|grounds|cause|"
+    r"basis)\s+"
     r"(?:to|for)\s+(?:an?\s+)?$",
     re.I,
 )

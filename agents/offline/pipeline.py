@@ -19,6 +19,7 @@ from agents.offline.clauses import (
     ClauseAnalysis,
     ClauseAnalyzer,
     action_from_word,
+    detect_action,
 )
 from agents.offline.conditions import NumericHit
 from agents.offline.contrast import complement, contrast, elaboration, instead
@@ -138,6 +139,8 @@ class TextReader:
             self.analyzer.reader.topic = self.topic
             self.analyzer.reader.topic_value = self.topic_value
             a = self.analyzer.analyze(clause, " ".join([context, *done[:-1]]))
+            if _written_before_exclusion(a, clauses[i + 1 :]):
+                continue  # "the insured may be written, but X is excluded": X's exclusion
             conditions = scope_to_context(  # the class the context names (topic_class)
                 self._conditions(a, pending),
                 a.trigger,
@@ -452,3 +455,13 @@ def _otherwise_subject(a: ClauseAnalysis) -> bool:
     """True when the clause's "class" is only the words of "anything tighter" / "otherwise"."""
     other = lx.OTHERWISE.search(a.trigger)
     return other is not None and all(v in other.group(0).lower() for v in a.occupancy)
+
+
+def _written_before_exclusion(a: ClauseAnalysis, after: list[str]) -> bool:
+    """True for "may be written" with no condition of its own before an exclusion."""
+    return (
+        a.action == "approve_with_conditions"
+        and not a.conditions
+        and not a.protective_pos
+        and any(detect_action(c) == "exclude" for c in after)
+    )

@@ -110,10 +110,23 @@ def _stems(text: str) -> list[str]:
     return [t.stem for t in content_tokens(text.replace("_", " "))]
 
 
+#: Words a field name ends on that a text leaves out: "coal_tar_sealant_use" is said
+#: "coal-tar sealant", "cerumen_removal_services" "cerumen removal".
+_NAME_SUFFIXES = frozenset({"use", "used", "present", "flag", "services", "offered", "performed"})
+
+
+def _name_core(name: str) -> list[str]:
+    """The name without a conventional last word, when two words or more remain."""
+    words = name.split("_")
+    if len(words) >= 3 and words[-1] in _NAME_SUFFIXES:
+        return [" ".join(words[:-1])]
+    return []
+
+
 def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
     values, examples = parse_enum(spec.description)
     kind = field_kind(name, spec, values, examples)
-    phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name]]
+    phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name, *_name_core(name)]]
     # A one-word synonym that is also an everyday adverb ("still" for a distillery, "even")
     # would fire on "I'll still quote": it names the field only inside a longer phrase.
     phrases = [p for p in phrases if not (len(p) == 1 and p[0] in lxs.EVERYDAY_ADVERBS)]

@@ -219,3 +219,105 @@ def test_a_trade_word_with_a_business_noun_names_the_listed_class(
     [rule] = _rules(extractor, f"{subject} with more than 400 boats stored are referred.")
     classes = [c[2] for c in rule[1] if c[0] == "occupancy"]
     assert classes == ([value] if value else []), rule
+
+
+MORE_FIELDS = {
+    **FIELDS,
+    "groomer_license_confirmed": {
+        "type": "bool",
+        "synonyms": ["state groomer license", "licensed groomer"],
+        "description": "A current state groomer license has been confirmed",
+    },
+    "flea_dip_use": {
+        "type": "bool",
+        "synonyms": ["flea bath tanks"],
+        "description": "The salon gives insecticidal flea dips",
+    },
+    "wash_rack_count": {
+        "type": "int",
+        "unit": "racks",
+        "synonyms": ["wash racks"],
+        "description": "Wash racks in the salon",
+    },
+    "flood_loss_rate": {
+        "type": "float",
+        "unit": "rate",
+        "synonyms": ["modeled flood loss", "flood loss rate"],
+        "description": "Modeled annual flood loss as a rate of TIV, decimal (0.50% = 0.005)",
+    },
+    "sublet_area_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["sublet area", "subtenant floor share"],
+        "description": "Share of floor area sublet to subtenants, in percent",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def wider() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": MORE_FIELDS}))
+
+
+def test_no_reason_to_decline_is_no_decline(wider: OfflineExtractor) -> None:
+    text = "A flea dip tank isn't a reason to decline, but it should be flagged for review."
+    rules = _rules(wider, text, "training")
+    assert [r[0] for r in rules] == ["flag_for_review"], rules
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Before binding, verify that the groomer holds a current state groomer license.",
+        "Verify that a state groomer license is held before quoting.",
+    ],
+)
+def test_an_order_to_verify_one_flag_is_the_rule_on_its_absence(
+    wider: OfflineExtractor, text: str
+) -> None:
+    [rule] = _rules(wider, text)
+    assert rule[0] == "verify" and ("groomer_license_confirmed", "eq", False) in rule[1], rule
+
+
+def test_verifying_inside_another_action_stays_its_mitigant(wider: OfflineExtractor) -> None:
+    text = (
+        "Salons with more than six wash racks are referred; the referral can be cleared once "
+        "you verify that a state groomer license is held."
+    )
+    rules = _rules(wider, text)
+    assert [r[0] for r in rules] == ["refer"], rules
+
+
+def test_a_field_name_is_read_without_its_conventional_last_word(wider: OfflineExtractor) -> None:
+    text = "Bodily injury arising from flea dip treatments is excluded by endorsement."
+    [rule] = _rules(wider, text)
+    assert rule[0] == "exclude" and ("flea_dip_use", "eq", True) in rule[1], rule
+
+
+def test_may_be_written_before_an_exclusion_is_the_exclusion_alone(
+    wider: OfflineExtractor,
+) -> None:
+    text = (
+        "Flea dips: the salon may be written, but injury arising from flea dips is excluded "
+        "by endorsement."
+    )
+    rules = _rules(wider, text)
+    assert [r[0] for r in rules] == ["exclude"], rules
+
+
+def test_tenths_of_one_percent_on_a_decimal_rate(wider: OfflineExtractor) -> None:
+    text = (
+        "A location whose modeled flood loss is greater than six-tenths of one percent of "
+        "insured value is declined."
+    )
+    [rule] = _rules(wider, text)
+    assert ("flood_loss_rate", "gt", 0.006) in rule[1], rule
+
+
+def test_the_desk_that_cannot_quote_escalates(wider: OfflineExtractor) -> None:
+    text = (
+        "If subtenants hold more than three-tenths of the floor area, the file goes to the "
+        "team lead - the desk cannot quote it."
+    )
+    [rule] = _rules(wider, text, "training")
+    assert rule[0] == "refer" and ("sublet_area_pct", "gt", 30.0) in rule[1], rule

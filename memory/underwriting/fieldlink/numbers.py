@@ -51,6 +51,7 @@ _FRACTIONS: dict[str, float] = {
 #: "third" is an ordinal ("a third party") unless a share follows: "a third of sales".
 _SHARE_ONLY = frozenset({"third", "thirds", "quarters", "fifth", "fifths", "tenth", "tenths"})
 _OF_AFTER = re.compile(r"^\s+of\b", re.I)
+_OF_ONE_PERCENT = re.compile(r"^\s+of\s+(?:one|a|1)\s*(?:percent|per cent|%)", re.I)
 _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
 _WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}))*\b", re.I)
 _BARE_A_UNITS = re.compile(
@@ -410,6 +411,7 @@ def _word_mentions(text: str) -> list[NumberMention]:
         value = _eval_words(words) if not bare_a else 1.0
         if value is None:
             continue
+        value = round(value, 9)  # "six-tenths": 0.6, not 0.6000000000000001
         fraction = bool(shares) and value < 1
         dollar = bool(_DOLLAR_BEFORE_WORDS.search(text[:start]))
         unit, end, attached, plus = _unit_after(text, match.end())
@@ -417,6 +419,11 @@ def _word_mentions(text: str) -> list[NumberMention]:
             unit, end = None, match.end()
         if dollar:
             unit = "usd"
+        of_percent = _OF_ONE_PERCENT.match(text[match.end() :]) if fraction else None
+        if of_percent:  # "six-tenths of one percent" is 0.6%
+            end = match.end() + of_percent.end()
+            found.append(NumberMention(value, "percent", start, end, end))
+            continue
         found.append(NumberMention(value, unit, start, end, match.end(), attached, plus, fraction))
     return found
 
