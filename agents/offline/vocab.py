@@ -234,6 +234,8 @@ class FieldVocabulary:
             if len(found) == before:
                 found.extend(_reversed_pairs(tokens, info))
             if len(found) == before:
+                found.extend(_scrambled(tokens, info))
+            if len(found) == before:
                 run = description_run(tokens, info.desc_words)
                 # "not reporting its sales daily to ...": a missing practice the description
                 # states, or a protection; a restated practice alone may be a mitigant
@@ -438,6 +440,30 @@ def _reversed_pairs(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
                 negated = _negated_before(tokens, first) or _negated_after(tokens, last)
                 hits.append(BoolMention(info.name, first, last, negated, False))
     return hits[:1]
+
+
+def _scrambled(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
+    """A name of three words or more said in another order, close together.
+
+    "conveys sawdust pneumatically" names "pneumatic sawdust conveying", "drain covers
+    are not VGB-compliant" names "VGB compliant drain covers": every word of the name
+    within a run at most two words longer than the name.
+    """
+    for phrase in info.phrases:
+        if len(phrase) < 3 or set(phrase) & _NEGATION_WORDS:
+            continue
+        need = set(phrase)
+        for first, tok in enumerate(tokens):
+            if tok.stem not in need:
+                continue
+            window = tokens[first : first + len(phrase) + 2]
+            seen = {t.stem for t in window} & need
+            if seen != need:
+                continue
+            last = first + max(i for i, t in enumerate(window) if t.stem in need)
+            negated = _negated_before(tokens, first) or _negated_within(tokens, first, last)
+            return [BoolMention(info.name, first, last, negated, False)]
+    return []
 
 
 def _plural_noun(word: str) -> bool:

@@ -321,3 +321,14 @@ def test_the_desk_that_cannot_quote_escalates(wider: OfflineExtractor) -> None:
     )
     [rule] = _rules(wider, text, "training")
     assert rule[0] == "refer" and ("sublet_area_pct", "gt", 30.0) in rule[1], rule
+
+
+def test_a_long_name_said_in_another_order_is_read(wider: OfflineExtractor) -> None:
+    text = "Salons whose staff have had no course on handling bites are referred."
+    rules = _rules(wider, text)
+    assert any(("bite_protocol_training", "eq", False) in r[1] for r in rules), rules
+
+
+def test_a_scrambled_name_needs_every_word_close_together(wider: OfflineExtractor) -> None:
+    text = "A bite is rare; handling improves with every grooming course. Salons are referred."
+    assert not any("bite_protocol_training" in {c[0] for c in r[1]} for r in _rules(wider, text))
