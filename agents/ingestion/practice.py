@@ -154,7 +154,11 @@ def _relieve(
     granted = [r for r in kept if grants(r)]
     reliefs = [*reliefs, *(relief_of(r) for r in granted)]
     words = SQFT.sub("sqft", text.text).lower()
-    target = _relieved_rule(known, text, words) if reliefs else None
+    shapes = {signature(p.product_type, p.conditions) for p in practice}
+    if reliefs and len(shapes) == 1:
+        target: ExtractedRule | None = practice[0]  # the one rule the text's practice bends
+    else:
+        target = _relieved_rule(known, text, words) if reliefs else None
     if target is None:
         return practice, kept
     kept = [r for r in kept if not grants(r)]

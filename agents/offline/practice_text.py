@@ -85,7 +85,9 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _GUIDELINE = re.compile(
     r"\b(?:guidelines?|soft (?:limit|cap|threshold)|not a hard|more of a|rule of thumb|"
     r"flexible|not (?:a )?(?:strict|firm)|starting point|where (?:i|we) start|"
-    r"not where (?:i|we|it|appetite) (?:stops?|ends?))\b",
+    r"not where (?:i|we|it|appetite) (?:stops?|ends?)|"
+    # "it's a trigger for getting eyes on the risk, not a cap"; "a review point, not a wall"
+    r"not (?:a|an) (?:cap|wall|ceiling|hard line)|review point)\b",
     re.I,
 )
 _HARD = re.compile(r"\b(?:hard (?:limit|cap|line|stop)|no exceptions?)\b", re.I)
@@ -172,6 +174,23 @@ def _answered(question: str, answer: str) -> list[float]:
     return [numbers[0].value] if numbers and numbers[0].start <= 2 else []
 
 
+#: A case number opening a log entry: "PR-24-301:", "LRO-24-07:", "Case 24-0917.".
+_CASE_NUMBER = re.compile(r"(?:^|(?<=[.;]\s))(?:case\s+)?[A-Z]{0,5}-?\d{2,4}-\d{2,5}\b", re.I)
+
+
+def _cases_of(line: str) -> list[str]:
+    """A line that logs several numbered cases, one case each ("PR-24-301: ... PR-24-318: ...").
+
+    A line of one case, or of no case number, stays whole.
+    """
+    starts = [m.start() for m in _CASE_NUMBER.finditer(line)]
+    if len(starts) < 2:
+        return [line]
+    head = [line[: starts[0]]] if line[: starts[0]].strip() else []
+    cases = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)], strict=True)]
+    return [*head, *cases]
+
+
 def approval_units(text: str) -> list[tuple[str, int]]:
     """The lines of a text that may record an approval, each with where its values start.
 
@@ -185,7 +204,7 @@ def approval_units(text: str) -> list[tuple[str, int]]:
         (unit text, offset of its first value) pairs, in text order.
     """
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    units: list[tuple[str, int]] = [(line, 0) for line in lines]
+    units: list[tuple[str, int]] = [(case, 0) for line in lines for case in _cases_of(line)]
     for at, line in enumerate(lines[:-1]):
         question = line.rstrip()
         if not question.endswith("?") or not _EXTENT.search(question):
@@ -202,8 +221,17 @@ def approval_units(text: str) -> list[tuple[str, int]]:
 
 
 def _disowned(after: Sequence[str]) -> bool:
-    """True when a limit is followed by "Is that absolute?" and an answer of "No"."""
-    return len(after) == 2 and bool(_FIRM_ASKED.search(after[0]) and _DENIED.search(after[1]))
+    """True when a limit is followed by "Is that absolute?" and an answer of "No".
+
+    "It reads like one, but we've written spans up to 180 feet" says no by its practice.
+    """
+    if len(after) != 2 or not _FIRM_ASKED.search(after[0]):
+        return False
+    practice = lx.SOFT_LIMIT_CUE.search(after[1]) or _SIGNED_OFF.search(after[1])
+    return bool(_DENIED.search(after[1]) or (practice and _BUT.search(after[1])))
+
+
+_BUT = re.compile(r"\bbut\b", re.I)
 
 
 def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
@@ -224,6 +252,9 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
             continue
         soft = bool(_GUIDELINE.search(sentence) or lx.SOFT_HEDGE.search(sentence))
         soft = soft or _disowned(sentences[number + 1 : number + 3])
+        if not soft and number + 1 < len(sentences) and not find_numbers(sentences[number + 1]):
+            # "How do you handle the forty-foot slide rule? A: ... not a cap."
+            soft = bool(_GUIDELINE.search(sentences[number + 1]))
         cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
         if soft:
             limits = [
