@@ -1,0 +1,128 @@
+"""Practice round 4: logs of several cases on one line, limits disowned by practice.
+
+The dictionary and texts are made up for these tests (a carnival lot).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.ingestion.practice import read_approvals, with_practice
+from agents.offline.extractor import OfflineExtractor
+from agents.offline.practice_text import read_limits
+from schemas.fields import DataDictionary
+from schemas.rules import ExtractedRule
+from tests.rules import knowledge_text as text
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Class of business, lower case (e.g. 'carnival', 'fairground')",
+    },
+    "generator_fuel_gallons": {
+        "type": "float",
+        "unit": "gallons",
+        "synonyms": ["generator fuel", "fuel stored", "fuel on the lot"],
+        "description": "Gallons of generator fuel stored on the lot",
+    },
+    "midway_length_ft": {
+        "type": "int",
+        "unit": "ft",
+        "synonyms": ["midway length", "length of the midway"],
+        "description": "Length of the midway from gate to far end",
+    },
+    "fenced_midway": {
+        "type": "bool",
+        "synonyms": ["fenced midway", "midway fencing"],
+        "description": "The midway is fenced with controlled gates",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+def rule(field: str, op: str, value: float, **update: Any) -> ExtractedRule:
+    base: dict[str, Any] = {
+        "rule_name": f"{field} {op} {value}",
+        "risk_factor": field,
+        "risk_category": "eligibility",
+        "product_type": "GL",
+        "action": "refer",
+        "threshold": {"field": field, "operator": op, "value": value},
+        "threshold_type": "hard",
+        "conditions": [{"field": field, "operator": op, "value": value}],
+        "source": "Carnival Guide",
+        "source_type": "manual",
+        "text_id": "guide",
+        "date": "2023-01-10",
+    }
+    return ExtractedRule.model_validate({**base, **update})
+
+
+FUEL = rule("generator_fuel_gallons", "gt", 200)
+
+
+def test_one_refused_case_on_a_line_no_longer_hides_the_approved_ones() -> None:
+    log = text(
+        "log",
+        "CL-24-101: county fair, 260 gallons of generator fuel, approved with conditions. "
+        "CL-24-115: church fete, fuel stored 240 gallons, approved with conditions. "
+        "CL-24-130: 400 gallons of generator fuel in open drums, not approved.",
+        "production",
+    )
+    [claim] = read_approvals(log, [FUEL], DICTIONARY)
+    assert claim.soft_limit == 260 and claim.rule_name == FUEL.rule_name
+
+
+def test_a_line_of_one_case_is_still_read_whole() -> None:
+    log = text(
+        "log",
+        "CL-24-101: county fair with 400 gallons of generator fuel. Not approved.",
+        "production",
+    )
+    assert read_approvals(log, [FUEL], DICTIONARY) == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Q: The guide refers midways over 300 feet. Is that absolute? A: It reads like one, "
+        "but we've written column-free midways up to 380 feet.",
+        "Q: How do you treat the 300-foot midway rule? A: It's a trigger for a second look, "
+        "not a cap. I've signed off midways up to 380 feet.",
+    ],
+)
+def test_practice_after_a_limit_calls_it_soft(body: str) -> None:
+    [reading] = read_limits(body)
+    assert (reading.value, reading.soft_limit) == (300, 380)
+
+
+def test_an_answer_that_keeps_the_limit_calls_nothing_soft() -> None:
+    body = "Q: The guide refers midways over 300 feet. Is that absolute? A: Yes, it is."
+    assert all(r.soft_limit is None for r in read_limits(body))
+
+
+def test_a_protection_binds_to_the_one_rule_the_text_bends() -> None:
+    known = [
+        rule("midway_length_ft", "gt", 300),
+        rule("generator_fuel_gallons", "gt", 200, product_type="Property", action="decline"),
+    ]
+    body = (
+        "Q: How do you treat the 300-foot midway rule? A: It's a trigger for a second look, "
+        "not a cap. I've signed off midways up to 380 feet. Q: What makes you comfortable? "
+        "A: Midway fencing with controlled gates. When the midway is fenced I approve with "
+        "conditions. Q: And generator fuel over 200 gallons? A: Not my area."
+    )
+    sme = text("sme", body)
+    extracted = OfflineExtractor(DICTIONARY).extract(
+        body, source=sme.source, source_type="sme", text_id="sme"
+    )
+    claims = with_practice([sme], extracted, known, DICTIONARY)
+    bent = [c for c in claims if c.conditions[0].field == "midway_length_ft"]
+    assert bent and all(c.soft_limit == 380 for c in bent)
+    assert any("fenced_midway" in c.mitigant_fields for c in bent), claims
+    fuel = [c for c in claims if c.conditions and c.conditions[0].field == "generator_fuel_gallons"]
+    assert all("fenced_midway" not in c.mitigant_fields for c in fuel)
