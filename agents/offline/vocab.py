@@ -9,30 +9,25 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.descriptions import description_run
-from agents.offline.textproc import Token, content_tokens, find_phrase
+from agents.offline.flag_words import (
+    NEGATION_WORDS,
+    BoolMention,
+    find,
+    match_bool,
+    negated_before,
+    negated_within,
+    reversed_pairs,
+    scrambled,
+    strip_negative_prefix,
+)
+from agents.offline.textproc import Token, content_tokens
 from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NUMBER_WORDS, canonical_unit, stem
 from memory.underwriting.fieldlink.profile import field_kind, parse_enum
 from schemas.fields import DataDictionary, FieldSpec
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
-#: Words that negate a flag named within three words after them. "neither X nor Y" and
-#: "cannot confirm X" deny X (and Y) as plainly as "no X" does.
-_NEGATION_WORDS = frozenset(
-    {"no", "not", "without", "lack", "lacking", "lacks", "absent", "missing", "neither", "nor"}
-    | {"cannot", "can't", "unable"}
-    # "if the salon hasn't switched to pipeless tubs", "doesn't have a sprinkler system"
-    | {
-        f"{w}{q}t"
-        for w in ("doesn", "don", "didn", "hasn", "haven", "hadn", "isn", "aren", "wasn", "won")
-        for q in ("'", "’")
-    }
-)
 #: Verb forms that say how long something goes on ("lasting"), naming a duration field.
 _DURATION_VERBS = frozenset({"lasting", "lasts", "lasted"})
-_AFTER_NEGATION = frozenset({"not", "isn't", "aren't", "never"})
-_IRREGULAR_PARTICIPLES = frozenset(
-    "kept held done given shown taken made seen written met set run put worn".split()
-)
 _NEGATIVE_BELOW = re.compile(r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*below", re.I)
 #: A scale a description states: "1 (best) to 10 (no fire service)", "0-100".
 _SCALE = re.compile(
@@ -95,17 +90,6 @@ def description_scale(spec: FieldSpec) -> tuple[float, float] | None:
     return (low, high) if low < high else None
 
 
-@dataclass(frozen=True)
-class BoolMention:
-    """A boolean field named in a text."""
-
-    field: str
-    first: int
-    last: int
-    negated: bool
-    full: bool
-
-
 def _stems(text: str) -> list[str]:
     return [t.stem for t in content_tokens(text.replace("_", " "))]
 
@@ -148,7 +132,7 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         phrases=[p for p in phrases if p],
         tokens=tokens,
         desc_tokens=set(_stems(spec.description)) - tokens - lxs.COMPARISON_WORDS,
-        desc_words=frozenset(_stems(spec.description)) - _NEGATION_WORDS,
+        desc_words=frozenset(_stems(spec.description)) - NEGATION_WORDS,
         values=values,
         upper="upper case" in spec.description.lower()
         or bool(values)
@@ -158,7 +142,7 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         scale=description_scale(spec),
         # "(not mineral oil)": a parenthesis clarifies, its negation is not the flag's
         desc_negated=any(
-            w in _NEGATION_WORDS for w in _stems(re.sub(r"\([^()]*\)", " ", spec.description))
+            w in NEGATION_WORDS for w in _stems(re.sub(r"\([^()]*\)", " ", spec.description))
         ),
     )
     return info
@@ -225,16 +209,16 @@ class FieldVocabulary:
         # words a phrase may open on here: a stem, the stem without "un"/"non", a negation
         openers = {t.stem for t in tokens}
         openers |= {w[len(p) :] for w in openers for p in ("un", "non") if w.startswith(p)}
-        negation = any(t.text.lower() in _NEGATION_WORDS for t in tokens)
+        negation = any(t.text.lower() in NEGATION_WORDS for t in tokens)
         for info in self.of_kind("bool"):
             before = len(found)
             for phrase in info.phrases:
-                if phrase[0] in openers or (negation and phrase[0] in _NEGATION_WORDS):
-                    found.extend(_match_bool(tokens, info.name, phrase))
+                if phrase[0] in openers or (negation and phrase[0] in NEGATION_WORDS):
+                    found.extend(match_bool(tokens, info.name, phrase))
             if len(found) == before:
-                found.extend(_reversed_pairs(tokens, info))
+                found.extend(reversed_pairs(tokens, info))
             if len(found) == before:
-                found.extend(_scrambled(tokens, info))
+                found.extend(scrambled(tokens, info))
             if len(found) == before:
                 run = description_run(tokens, info.desc_words)
                 # "not reporting its sales daily to ...": a missing practice the description
@@ -242,14 +226,14 @@ class FieldVocabulary:
                 # "the producer has not personally visited the premises": the negation may
                 # sit inside the restated description
                 negated = run is not None and (
-                    _negated_before(tokens, run[0])
-                    or (not info.desc_negated and _negated_within(tokens, run[0], run[1]))
+                    negated_before(tokens, run[0])
+                    or (not info.desc_negated and negated_within(tokens, run[0], run[1]))
                 )
                 if (
                     run is not None
                     and info.desc_negated
                     and not negated
-                    and _negated_within(tokens, run[0], run[1])
+                    and negated_within(tokens, run[0], run[1])
                 ):
                     # "cafes that admit children without an accompanying adult": the
                     # description's own negation restated names the flag as set
@@ -260,10 +244,10 @@ class FieldVocabulary:
             if partial and info.protective:
                 heads = self.heads[info.name]
                 for i, tok in enumerate(tokens):
-                    base = _strip_negative_prefix(tok.stem, info.tokens)
+                    base = strip_negative_prefix(tok.stem, info.tokens)
                     word = base or tok.stem
                     if word in heads and self.distinctive(word, info):
-                        neg = base is not None or _negated_before(tokens, i)
+                        neg = base is not None or negated_before(tokens, i)
                         found.append(BoolMention(info.name, i, i, neg, False))
         found.sort(key=lambda m: (m.first, -m.full, -(m.last - m.first)))
         kept: list[BoolMention] = []
@@ -303,7 +287,7 @@ class FieldVocabulary:
         unit_span = _unit_span(tokens, pos)
         for phrase in info.phrases:
             weight = 2.0 if len(phrase) > 1 else 1.0
-            for first, last in _find(tokens, phrase):
+            for first, last in find(tokens, phrase):
                 if first not in unit_span or last not in unit_span:
                     score += weight * max(prox(first), prox(last))
         for i, tok in enumerate(tokens):
@@ -347,147 +331,3 @@ def _unit_span(tokens: list[Token], pos: int | None) -> set[int]:
 
 def _desc_df(vocab: FieldVocabulary, token: str) -> int:
     return sum(1 for info in vocab.fields.values() if token in info.desc_tokens)
-
-
-def _find(tokens: list[Token], phrase: tuple[str, ...]) -> list[tuple[int, int]]:
-    return find_phrase(tokens, phrase)
-
-
-def _strip_negative_prefix(word: str, known: set[str]) -> str | None:
-    for prefix in ("un", "non"):
-        if word.startswith(prefix) and word[len(prefix) :] in known:
-            return word[len(prefix) :]
-    return None
-
-
-def _match_negative_phrase(
-    tokens: list[Token], name: str, rest: tuple[str, ...]
-) -> list[BoolMention]:
-    """A synonym that carries its own negation ("no attendant") matches any negation word.
-
-    "open without an attendant" names the flag "no attendant" as plainly as its own
-    words do; the flag is then set (the negation belongs to the synonym).
-    """
-    hits: list[BoolMention] = []
-    for i, tok in enumerate(tokens):
-        if tok.text.lower() not in _NEGATION_WORDS:
-            continue
-        matched = _find(tokens[i + 1 :], rest)
-        if matched and matched[0][0] == 0:
-            hits.append(BoolMention(name, i, i + 1 + matched[0][1], False, True))
-    return hits
-
-
-def _negated_before(tokens: list[Token], index: int) -> bool:
-    start = max(0, index - 3)
-    return any(_negation_at(tokens, i) for i in range(start, index))
-
-
-def _negated_within(tokens: list[Token], first: int, last: int, own: int = 0) -> bool:
-    """A negation between a mention's first and last word: "mechanics are not all licensed".
-
-    `own` negations belong to the phrase matched ("minors without an adult").
-    """
-    return sum(_negation_at(tokens, i) for i in range(first + 1, last)) > own
-
-
-def _negation_at(tokens: list[Token], i: int) -> bool:
-    """A negation word, or "anything other (than)" ("a status anything other than active")."""
-    word = tokens[i].text.lower()
-    if word in _NEGATION_WORDS:
-        return True
-    return word == "other" and i > 0 and tokens[i - 1].text.lower() in {"anything", "something"}
-
-
-def _negated_after(tokens: list[Token], last: int) -> bool:
-    """A negated participle right after the mention: "MFA is not enforced"."""
-    after = [t.text.lower() for t in tokens[last + 1 : last + 3]]
-    return (
-        len(after) == 2
-        and after[0] in _AFTER_NEGATION
-        and (after[1].endswith("ed") or after[1] in _IRREGULAR_PARTICIPLES)
-    )
-
-
-def _denied_by_pronoun(tokens: list[Token], last: int) -> bool:
-    """A pronoun after the mention says it is missing: "license: if it isn't held, verify".
-
-    Within the next eight words, "it / they" then a negation then a participle.
-    """
-    after = [t.text.lower() for t in tokens[last + 1 : last + 9]]
-    for j, word in enumerate(after[:-2]):
-        if word in {"it", "they"} and after[j + 1] in _AFTER_NEGATION | {"wasn't", "weren't"}:
-            verb = after[j + 2]
-            return verb.endswith("ed") or verb in _IRREGULAR_PARTICIPLES
-    return False
-
-
-def _reversed_pairs(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
-    """A two-word name said the other way round: "overnight boarding" in "boards ... overnight".
-
-    English turns a compound into a verb phrase by swapping its words ("boarding pets" /
-    "pets boarded"); only a plural object may sit between them ("the cap is working"
-    is no "working space"). Not a full-phrase match, so one in the written order wins.
-    """
-    hits: list[BoolMention] = []
-    for phrase in info.phrases:
-        if len(phrase) != 2 or set(phrase) & _NEGATION_WORDS:
-            continue
-        for first, last in _find(tokens, (phrase[1], phrase[0]))[:1]:
-            # next to each other, or around the verb's object ("boards animals overnight")
-            between = [t.text.lower() for t in tokens[first + 1 : last]]
-            if not between or (len(between) == 1 and _plural_noun(between[0])):
-                negated = _negated_before(tokens, first) or _negated_after(tokens, last)
-                hits.append(BoolMention(info.name, first, last, negated, False))
-    return hits[:1]
-
-
-def _scrambled(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
-    """A name of three words or more said in another order, close together.
-
-    "conveys sawdust pneumatically" names "pneumatic sawdust conveying", "drain covers
-    are not VGB-compliant" names "VGB compliant drain covers": every word of the name
-    within a run at most two words longer than the name.
-    """
-    for phrase in info.phrases:
-        if len(phrase) < 3 or set(phrase) & _NEGATION_WORDS:
-            continue
-        need = set(phrase)
-        for first, tok in enumerate(tokens):
-            if tok.stem not in need:
-                continue
-            window = tokens[first : first + len(phrase) + 2]
-            seen = {t.stem for t in window} & need
-            if seen != need:
-                continue
-            last = first + max(i for i, t in enumerate(window) if t.stem in need)
-            negated = _negated_before(tokens, first) or _negated_within(tokens, first, last)
-            return [BoolMention(info.name, first, last, negated, False)]
-    return []
-
-
-def _plural_noun(word: str) -> bool:
-    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
-
-
-def _match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list[BoolMention]:
-    if len(phrase) > 1 and phrase[0] in _NEGATION_WORDS:
-        return _match_negative_phrase(tokens, name, phrase[1:])
-    hits: list[BoolMention] = []
-    for i, tok in enumerate(tokens):
-        base = _strip_negative_prefix(tok.stem, {phrase[0]})
-        if tok.stem != phrase[0] and base is None:
-            continue
-        matched = _find(tokens[i:], (phrase[0] if base is None else tok.stem, *phrase[1:]))
-        if not matched or matched[0][0] != 0:
-            continue
-        last = i + matched[0][1]
-        negated = (
-            base is not None
-            or _negated_before(tokens, i)
-            or _negated_after(tokens, last)
-            or _negated_within(tokens, i, last, own=sum(w in _NEGATION_WORDS for w in phrase))
-            or _denied_by_pronoun(tokens, last)
-        )
-        hits.append(BoolMention(name, i, last, negated, True))
-    return hits

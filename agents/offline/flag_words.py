@@ -1,0 +1,204 @@
+"""How a text names a yes / no field: its words in order, reversed, scrambled or denied.
+
+The matchers take a clause's content tokens and one field's phrases (stemmed words of its
+synonyms and name) and say where the field is named and whether the text denies it
+("no attendant", "is not enforced", "if it isn't held").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from agents.offline.textproc import Token, find_phrase
+
+
+class FieldInfo(Protocol):
+    """What the matchers need of a field: its name and stemmed phrases."""
+
+    @property
+    def name(self) -> str:
+        """The field's name."""
+        ...
+
+    @property
+    def phrases(self) -> list[tuple[str, ...]]:
+        """Stemmed words of the field's synonyms and name."""
+        ...
+
+
+#: Words that negate a flag named within three words after them. "neither X nor Y" and
+#: "cannot confirm X" deny X (and Y) as plainly as "no X" does.
+NEGATION_WORDS = frozenset(
+    {"no", "not", "without", "lack", "lacking", "lacks", "absent", "missing", "neither", "nor"}
+    | {"cannot", "can't", "unable"}
+    # "if the salon hasn't switched to pipeless tubs", "doesn't have a sprinkler system"
+    | {
+        f"{w}{q}t"
+        for w in ("doesn", "don", "didn", "hasn", "haven", "hadn", "isn", "aren", "wasn", "won")
+        for q in ("'", "’")
+    }
+)
+_AFTER_NEGATION = frozenset({"not", "isn't", "aren't", "never"})
+_IRREGULAR_PARTICIPLES = frozenset(
+    "kept held done given shown taken made seen written met set run put worn".split()
+)
+
+
+@dataclass(frozen=True)
+class BoolMention:
+    """A boolean field named in a text."""
+
+    field: str
+    first: int
+    last: int
+    negated: bool
+    full: bool
+
+
+def find(tokens: list[Token], phrase: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where a phrase's stems occur in tokens, as (first, last) indices."""
+    return find_phrase(tokens, phrase)
+
+
+def strip_negative_prefix(word: str, known: set[str]) -> str | None:
+    """The word without "un" / "non" when the rest is a known stem ("unsprinklered")."""
+    for prefix in ("un", "non"):
+        if word.startswith(prefix) and word[len(prefix) :] in known:
+            return word[len(prefix) :]
+    return None
+
+
+def _match_negative_phrase(
+    tokens: list[Token], name: str, rest: tuple[str, ...]
+) -> list[BoolMention]:
+    """A synonym that carries its own negation ("no attendant") matches any negation word.
+
+    "open without an attendant" names the flag "no attendant" as plainly as its own
+    words do; the flag is then set (the negation belongs to the synonym).
+    """
+    hits: list[BoolMention] = []
+    for i, tok in enumerate(tokens):
+        if tok.text.lower() not in NEGATION_WORDS:
+            continue
+        matched = find(tokens[i + 1 :], rest)
+        if matched and matched[0][0] == 0:
+            hits.append(BoolMention(name, i, i + 1 + matched[0][1], False, True))
+    return hits
+
+
+def negated_before(tokens: list[Token], index: int) -> bool:
+    """A negation within the three words before a mention."""
+    start = max(0, index - 3)
+    return any(_negation_at(tokens, i) for i in range(start, index))
+
+
+def negated_within(tokens: list[Token], first: int, last: int, own: int = 0) -> bool:
+    """A negation between a mention's first and last word: "mechanics are not all licensed".
+
+    `own` negations belong to the phrase matched ("minors without an adult").
+    """
+    return sum(_negation_at(tokens, i) for i in range(first + 1, last)) > own
+
+
+def _negation_at(tokens: list[Token], i: int) -> bool:
+    """A negation word, or "anything other (than)" ("a status anything other than active")."""
+    word = tokens[i].text.lower()
+    if word in NEGATION_WORDS:
+        return True
+    return word == "other" and i > 0 and tokens[i - 1].text.lower() in {"anything", "something"}
+
+
+def _negated_after(tokens: list[Token], last: int) -> bool:
+    """A negated participle right after the mention: "MFA is not enforced"."""
+    after = [t.text.lower() for t in tokens[last + 1 : last + 3]]
+    return (
+        len(after) == 2
+        and after[0] in _AFTER_NEGATION
+        and (after[1].endswith("ed") or after[1] in _IRREGULAR_PARTICIPLES)
+    )
+
+
+def _denied_by_pronoun(tokens: list[Token], last: int) -> bool:
+    """A pronoun after the mention says it is missing: "license: if it isn't held, verify".
+
+    Within the next eight words, "it / they" then a negation then a participle.
+    """
+    after = [t.text.lower() for t in tokens[last + 1 : last + 9]]
+    for j, word in enumerate(after[:-2]):
+        if word in {"it", "they"} and after[j + 1] in _AFTER_NEGATION | {"wasn't", "weren't"}:
+            verb = after[j + 2]
+            return verb.endswith("ed") or verb in _IRREGULAR_PARTICIPLES
+    return False
+
+
+def reversed_pairs(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
+    """A two-word name said the other way round: "overnight boarding" in "boards ... overnight".
+
+    English turns a compound into a verb phrase by swapping its words ("boarding pets" /
+    "pets boarded"); only a plural object may sit between them ("the cap is working"
+    is no "working space"). Not a full-phrase match, so one in the written order wins.
+    """
+    hits: list[BoolMention] = []
+    for phrase in info.phrases:
+        if len(phrase) != 2 or set(phrase) & NEGATION_WORDS:
+            continue
+        for first, last in find(tokens, (phrase[1], phrase[0]))[:1]:
+            # next to each other, or around the verb's object ("boards animals overnight")
+            between = [t.text.lower() for t in tokens[first + 1 : last]]
+            if not between or (len(between) == 1 and _plural_noun(between[0])):
+                negated = negated_before(tokens, first) or _negated_after(tokens, last)
+                hits.append(BoolMention(info.name, first, last, negated, False))
+    return hits[:1]
+
+
+def scrambled(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
+    """A name of three words or more said in another order, close together.
+
+    "conveys sawdust pneumatically" names "pneumatic sawdust conveying", "drain covers
+    are not VGB-compliant" names "VGB compliant drain covers": every word of the name
+    within a run at most two words longer than the name.
+    """
+    for phrase in info.phrases:
+        if len(phrase) < 3 or set(phrase) & NEGATION_WORDS:
+            continue
+        need = set(phrase)
+        for first, tok in enumerate(tokens):
+            if tok.stem not in need:
+                continue
+            window = tokens[first : first + len(phrase) + 2]
+            seen = {t.stem for t in window} & need
+            if seen != need:
+                continue
+            last = first + max(i for i, t in enumerate(window) if t.stem in need)
+            negated = negated_before(tokens, first) or negated_within(tokens, first, last)
+            return [BoolMention(info.name, first, last, negated, False)]
+    return []
+
+
+def _plural_noun(word: str) -> bool:
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+def match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list[BoolMention]:
+    """Every place a field's phrase is said in order, with whether it is denied."""
+    if len(phrase) > 1 and phrase[0] in NEGATION_WORDS:
+        return _match_negative_phrase(tokens, name, phrase[1:])
+    hits: list[BoolMention] = []
+    for i, tok in enumerate(tokens):
+        base = strip_negative_prefix(tok.stem, {phrase[0]})
+        if tok.stem != phrase[0] and base is None:
+            continue
+        matched = find(tokens[i:], (phrase[0] if base is None else tok.stem, *phrase[1:]))
+        if not matched or matched[0][0] != 0:
+            continue
+        last = i + matched[0][1]
+        negated = (
+            base is not None
+            or negated_before(tokens, i)
+            or _negated_after(tokens, last)
+            or negated_within(tokens, i, last, own=sum(w in NEGATION_WORDS for w in phrase))
+            or _denied_by_pronoun(tokens, last)
+        )
+        hits.append(BoolMention(name, i, last, negated, True))
+    return hits
