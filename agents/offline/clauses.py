@@ -62,6 +62,10 @@ _VERIFY_ORDER = re.compile(
     r"(?:verify|confirm|check|make sure)\s+(?:that|whether)\b",
     re.I,
 )
+#: The action a withdrawal names by its noun: "the review flag for X is no longer applied".
+_ENDED_NOUN = re.compile(
+    r"\b(?:review )?(flag|referral|decline|exclusion)\b[^.;]{0,80}?\b(?:is|are) no longer\b", re.I
+)
 _UNREAD_DENIAL = re.compile(r"\b(?:and|but) (?:no|without) [a-z]", re.I)
 #: "should have been ...": hindsight on a case, or the rule a review restates.
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
@@ -224,6 +228,9 @@ class ClauseAnalyzer:
             result.action = detect_action(trigger)
             if result.action == "approve_with_conditions" and _product_placement(trigger):
                 result.action = None
+            ended_noun = _ENDED_NOUN.search(trigger) if result.withdrawn else None
+            if ended_noun:  # "the manual review flag for X is no longer applied"
+                result.action = action_from_word(ended_noun.group(1))
         # "verify that a consent policy is in place": what is verified is the mitigant
         verified = [m.group(0) for m in lx.VERIFY_OBJECT.finditer(trigger)]
         extracted = self.reader.read(lx.VERIFY_OBJECT.sub(" ", trigger), context)

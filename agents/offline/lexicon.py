@@ -273,7 +273,9 @@ IGNORED_SPAN = re.compile(
 #: clause ends a rule rather than stating one.
 WITHDRAWN = re.compile(
     r"\b(?:is|are|has been|have been)\s+(?:hereby\s+|now\s+)?(?:discontinued|withdrawn|"
-    r"rescinded|lifted|repealed|retired|revoked)\b",
+    r"rescinded|lifted|repealed|retired|revoked)\b|"
+    # "the manual review flag for a mismatch ... is no longer applied"
+    r"\b(?:is|are) no longer (?:applied|in force|in effect)\b",
     re.I,
 )
 #: "Submissions whose address is a range no longer need to be flagged": the action named

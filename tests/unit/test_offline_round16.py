@@ -332,3 +332,12 @@ def test_a_long_name_said_in_another_order_is_read(wider: OfflineExtractor) -> N
 def test_a_scrambled_name_needs_every_word_close_together(wider: OfflineExtractor) -> None:
     text = "A bite is rare; handling improves with every grooming course. Salons are referred."
     assert not any("bite_protocol_training" in {c[0] for c in r[1]} for r in _rules(wider, text))
+
+
+def test_a_flag_no_longer_applied_is_withdrawn_not_a_decline(wider: OfflineExtractor) -> None:
+    text = (
+        "The booking system now rejects any salon whose record cannot be matched, so the "
+        "review flag for salons with more than six wash racks is no longer applied."
+    )
+    rules = wider.extract(text, source_type="compliance")
+    assert [(r.action, r.withdrawn) for r in rules] == [("flag_for_review", True)], rules
