@@ -46,6 +46,13 @@ _RELATIVE_SUBJECT = re.compile(
     r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b",
     re.I,
 )
+_CONDITION_OPENING = re.compile(r"^\W*(?:where|if|when|whenever)\b", re.I)
+#: "Couriers carrying clinical laboratory specimens are written with ...": a participle.
+_PARTICIPLE_SUBJECT = re.compile(
+    r"^\W*(?:[\w'’-]+\s+){0,2}?[\w-]+s\s+(\w+ing\s.{6,200}?)\b(?:is|are)\s+(?:\w+\s+)?"
+    r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b",
+    re.I,
+)
 _DENIED = re.compile(r"\b(?:not|no|never|without|outside|lacks?|lacking|fails?)\b|n't\b", re.I)
 #: An action named as an event of the risk's past ("after a declination").
 _EARLIER_EVENT = re.compile(
@@ -65,6 +72,12 @@ _VERIFY_ORDER = re.compile(
 #: The action a withdrawal names by its noun: "the review flag for X is no longer applied".
 _ENDED_NOUN = re.compile(
     r"\b(?:review )?(flag|referral|decline|exclusion)\b[^.;]{0,80}?\b(?:is|are) no longer\b", re.I
+)
+#: A parenthesis after a check's object lists the means of the check.
+_CHECK_MEANS = re.compile(
+    r"(\b(?:verif(?:y|ies|ied)|confirms?|checks?|inspects?)\s+(?:the\s+|its\s+)?[\w-]+)\s*"
+    r"\([^()]*\)",
+    re.I,
 )
 _UNREAD_DENIAL = re.compile(r"\b(?:and|but) (?:no|without) [a-z]", re.I)
 #: "should have been ...": hindsight on a case, or the rule a review restates.
@@ -192,6 +205,8 @@ class ClauseAnalyzer:
         text = lxd.HOLD_UNTIL_CHECKED.sub("verify", strip_connectors(clause))
         trigger, mitigants = split_mitigant(text)
         trigger = lx.PERSON_RELATIVE.sub(" ", lx.DESCRIPTIVE_SPAN.sub(",", trigger))
+        # "verifies the location (photos, parcel lookup)": how the check is done, no trigger
+        trigger = _CHECK_MEANS.sub(r"\1", trigger)
         reasons = [m.group(0) for m in lx.REASON_SPAN.finditer(trigger)]
         trigger = lx.IGNORED_SPAN.sub(" ", lx.REASON_SPAN.sub(" ", trigger))
         result = ClauseAnalysis(text=text, trigger=trigger, mitigant_texts=mitigants)
@@ -289,7 +304,7 @@ class ClauseAnalyzer:
         excluded": what a decline or exclusion is predicated of is a hazard, not a
         protection (whatever protective word its description holds).
         """
-        relative = _RELATIVE_SUBJECT.search(trigger)
+        relative = _RELATIVE_SUBJECT.search(trigger) or _PARTICIPLE_SUBJECT.search(trigger)
         if (
             result.action
             and relative
@@ -300,6 +315,14 @@ class ClauseAnalyzer:
                 Condition(field=f, operator="eq", value=True)
                 for f in described_protection(content_tokens(relative.group(1)), self.vocab)
             ]
+        if result.action == "exclude" and result.protective_pos and not mitigated:
+            if _CONDITION_OPENING.match(trigger) and not lx.MITIGANT_CUE.search(trigger):
+                # "Where the insured does its own sprinkler design, ... the exclusion": what
+                # an exclusion is conditioned on is the exposure it removes
+                result.conditions = result.conditions + [
+                    Condition(field=f, operator="eq", value=True) for f in result.protective_pos
+                ]
+                result.protective_pos = []
         if result.action in _ADVERSE and result.protective_pos and not mitigated:
             hazards = self._subject_hazards(trigger, result.protective_pos)
             result.conditions = result.conditions + [

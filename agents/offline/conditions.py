@@ -22,6 +22,7 @@ from memory.underwriting.fieldlink.numbers import (
 )
 from schemas.rules import Condition
 
+_TRAILING_COMPARATOR = re.compile(r"\s+(?:less|more|fewer|greater) than$|\s+(?:under|over)$")
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
 _TIME_WORDS = frozenset({"night", "hour", "minute", "second", "weekend", "shift", "season"})
 _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
@@ -258,6 +259,8 @@ class ConditionReader:
     def _named_window(self, pre: str) -> bool:
         """True when a synonym ending in the window word names a field: "applied within"."""
         low = re.sub(r"\s+", " ", pre.lower()).rstrip()
+        # "a producer appointed less than six months ago": the synonym, then a comparator
+        low = _TRAILING_COMPARATOR.sub("", low)
         return any(
             len(syn.split()) > 1 and low.endswith(syn.lower())
             for info in self.vocab.of_kind("numeric")
