@@ -81,6 +81,24 @@ def _revision_claims(
     return claims
 
 
+def _with_dropped_mitigants(
+    practice: list[ExtractedRule], dropped: Sequence[ExtractedRule]
+) -> list[ExtractedRule]:
+    """Practice claims with the mitigants of the text's own readings of the same limit.
+
+    "If the building is fully sprinklered, I let the desk approve well beyond forty":
+    read as a rule of its own it is dropped (practice bends the stated forty), but the
+    sprinklers it names are what practice accepts.
+    """
+    out = []
+    for claim in practice:
+        same = [r for r in dropped if _bearing(r) == _bearing(claim)]
+        fields = [f for r in same for f in r.mitigant_fields]
+        notes = [m for r in same for m in r.mitigants]
+        out.append(with_mitigants(claim, fields, notes) if fields else claim)
+    return out
+
+
 def _bearing(rule: ExtractedRule) -> tuple[str, str] | None:
     """(field, direction) of a rule's numeric limit."""
     signature = limit_signature(rule)
@@ -295,6 +313,7 @@ def with_practice(
         mine = [r for r in mine if not is_relief(r)]
         bent = {_bearing(p) for p in practice}
         kept = [r for r in mine if _bearing(r) is None or _bearing(r) not in bent]
+        practice = _with_dropped_mitigants(practice, [r for r in mine if r not in kept])
         if text.source_type == "production":
             kept = [r for r in kept if not (_case_of(r, known) or _logged_place(r, fields))]
         practice, kept = _relieve(reliefs, known, text, practice, kept)

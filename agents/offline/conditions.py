@@ -211,6 +211,8 @@ class ConditionReader:
                 )
             )
             hit = self._hit(plain, mention, info, soft, factor)
+            if hit.operator in ("lt", "lte") and _deeper(plain[: mention.start], info):
+                hit.operator = "gt"  # "takes students below 130 feet": deeper than 130
             if (
                 hits
                 and hits[-1].operator is None
@@ -390,8 +392,15 @@ class ConditionReader:
 
         ctx = naming(context) if context else []
         topic = next((i for i in candidates if i.name == self.topic), None)
-        if topic is not None and all(
-            self.vocab.score_numeric(i, tokens, pos) <= floor for i in candidates
+        if topic is not None and (
+            all(self.vocab.score_numeric(i, tokens, pos) <= floor for i in candidates)
+            # "Forty is a guideline ... approve well beyond forty": the limit said again
+            or (
+                mention.unit is None
+                and mention.value == self.topic_value
+                and pos > 0
+                and tokens[pos - 1].text.lower() in _PAST_WORDS
+            )
         ):
             # No word of the clause names a field: the number continues the topic.
             return topic, converted.get(topic.name, 1.0)
@@ -460,3 +469,15 @@ def _token_index(tokens: list[Token], offset: int) -> int:
         if tok.start >= offset:
             return i
     return len(tokens)
+
+
+#: Words that put a bare figure past a limit: "well beyond forty", "past forty".
+_PAST_WORDS = frozenset({"beyond", "past", "above", "over", "below", "under"})
+#: "below 130 feet", "beneath 40 ft": on a depth, further down is more.
+_BELOW = re.compile(r"\b(?:below|beneath)\s*$", re.I)
+
+
+def _deeper(before: str, info: FieldInfo) -> bool:
+    """True when "below N" bounds a depth (a field whose name or description says deep)."""
+    words = f"{info.name} {info.spec.description}".lower()
+    return bool(_BELOW.search(before)) and bool(re.search(r"\bdeep|depth", words))

@@ -87,6 +87,7 @@ class TextReader:
                 for s in sentences[max(0, sentence.index - _CONTEXT_SENTENCES) : sentence.index]
             )
             if sentence.is_question:
+                self._asked(sentence, context)
                 continue
             self._current = sentence.index
             if sentence.index in self._answers:  # "What do you need to see?" "Hold-harmless ..."
@@ -259,6 +260,18 @@ class TextReader:
         ):
             self._attach(a.mitigant_fields + a.protective_pos, [a.text])
         return False
+
+    def _asked(self, sentence: Sentence, context: str) -> None:
+        """A question makes no rule, but the field it compares is the topic of the answer.
+
+        "Q: Section 5.6 refers stores with bolt storage above 40 percent. How do you
+        handle them? A: Forty is a guideline ... well beyond forty": the bare "forty" is
+        the bolt share the question named.
+        """
+        a = self.analyzer.analyze(sentence.text, context)
+        compared = [h for h in a.numbers if h.operator and h.field]
+        if compared:
+            self.topic, self.topic_value = compared[-1].field, compared[-1].value
 
     def _note_numbers(self, a: ClauseAnalysis) -> None:
         """Remember the clause's numbers (for "above that") and its compared field."""

@@ -112,7 +112,7 @@ _SUPERLATIVE = (
 )
 _FURTHEST = re.compile(
     _SUPERLATIVE + r"[^.;]{0,60}?"
-    r"\b(?:signed off|approved|written|wrote|accepted|bound|gone|taken)\b[^.;]{0,30}?"
+    r"\b(?:signed off|signed|approved|written|wrote|accepted|bound|gone|taken)\b[^.;]{0,30}?"
     r"\b(?:was|is|at|were)\b:?\s*",
     re.I,
 )
@@ -148,7 +148,7 @@ CITED = re.compile(
     r"forms?|bulletins?|standards?|slides?|modules?)\s*(?:[a-z]{1,2}[-.]?\s*)?$|§\s*$",
     re.I,
 )
-_LOOK_AHEAD = 4  # sentences after a guideline in which its approvals may follow
+_LOOK_AHEAD = 5  # sentences after a guideline in which its approvals may follow
 
 
 def _sentences(text: str) -> list[str]:

@@ -85,3 +85,53 @@ def test_an_exclusion_conditioned_on_a_protective_sounding_flag_removes_it(
     )
     [rule] = _rules(extractor, text)
     assert rule[0] == "exclude" and ("sprinkler_crate_design", "eq", True) in rule[1], rule
+
+
+MORE = {
+    **FIELDS,
+    "deepest_run_ft": {
+        "type": "int",
+        "unit": "ft",
+        "synonyms": ["deepest dive", "run depth"],
+        "description": "Depth of the deepest dive the operator runs",
+    },
+    "exotic_share_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["exotic share", "share of exotic loads"],
+        "description": "Share of loads that are exotic animals, in percent",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def more() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": MORE}))
+
+
+def test_below_a_depth_is_deeper(more: OfflineExtractor) -> None:
+    text = "If any run takes divers below 130 feet, the account is referred."
+    [rule] = _rules(more, text)
+    assert ("deepest_run_ft", "gt", 130.0) in rule[1], rule
+
+
+def test_below_on_other_fields_stays_below(more: OfflineExtractor) -> None:
+    text = "Transporters licensed below 6 months ago are referred."
+    assert all(("license_age_months", "gt", 6) not in r[1] for r in _rules(more, text))
+
+
+def test_n_of_every_m_is_a_share(more: OfflineExtractor) -> None:
+    text = "Once the exotic share passes three of every ten loads, the transporter is referred."
+    [rule] = _rules(more, text)
+    assert ("exotic_share_pct", "gt", 30.0) in rule[1], rule
+
+
+def test_a_question_names_the_field_of_the_bare_figure_after_it(more: OfflineExtractor) -> None:
+    text = (
+        "Q: The guide refers transporters with an exotic share above 40 percent. How do you "
+        "handle them? A: Forty is a guideline. If the crates are misted, I approve with "
+        "conditions well beyond forty."
+    )
+    rules = _rules(more, text, "sme")
+    assert all(c[0] != "deepest_run_ft" for r in rules for c in r[1]), rules
+    assert any(("exotic_share_pct", "gt", 40.0) in r[1] for r in rules), rules

@@ -126,3 +126,41 @@ def test_a_protection_binds_to_the_one_rule_the_text_bends() -> None:
     assert any("fenced_midway" in c.mitigant_fields for c in bent), claims
     fuel = [c for c in claims if c.conditions and c.conditions[0].field == "generator_fuel_gallons"]
     assert all("fenced_midway" not in c.mitigant_fields for c in fuel)
+
+
+RATIO = rule("cover_ratio", "lt", 1.2, product_type="LRO")
+RATIO_FIELDS = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "cover_ratio": {
+                "type": "float",
+                "unit": "ratio",
+                "synonyms": ["coverage ratio", "owner's cover"],
+                "description": "Owner's income over debt service",
+            },
+        }
+    }
+)
+
+
+def test_the_fields_unit_word_names_it_in_an_answer_about_practice() -> None:
+    body = (
+        "Q: The guide refers owners with a coverage ratio under 1.20. Is that firm?\n"
+        "A: No, it's a trigger for a conversation.\n"
+        "Q: Lowest ratio you've approved?\n"
+        "A: 0.95, on a flex building whose lender escrowed the taxes."
+    )
+    [claim] = read_approvals(text("sme", body), [RATIO], RATIO_FIELDS)
+    assert claim.soft_limit == 0.95
+
+
+def test_the_highest_signed_a_few_sentences_after_a_guideline_is_its_soft_limit() -> None:
+    body = (
+        "Q: The guide refers midways over 300 feet. How do you handle them? A: Three hundred "
+        "is a guideline. Length tells you how far the crowd spreads, but fencing changes the "
+        "picture. Q: So fencing decides it? A: For me, yes. If the midway is fenced, I let "
+        "the desk approve with conditions. The highest I've signed was 380 feet."
+    )
+    [reading] = read_limits(body)
+    assert (reading.value, reading.soft_limit) == (300, 380)

@@ -51,6 +51,7 @@ _FRACTIONS: dict[str, float] = {
 #: "third" is an ordinal ("a third party") unless a share follows: "a third of sales".
 _SHARE_ONLY = frozenset({"third", "thirds", "quarters", "fifth", "fifths", "tenth", "tenths"})
 _OF_AFTER = re.compile(r"^\s+of\b", re.I)
+_OF_EVERY = re.compile(r"\s+(?:out\s+)?(?:of|in)\s+every\s+", re.I)
 _OF_ONE_PERCENT = re.compile(r"^\s+of\s+(?:one|a|1)\s*(?:percent|per cent|%)", re.I)
 _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
 _WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}))*\b", re.I)
@@ -455,6 +456,21 @@ def find_numbers(text: str) -> list[NumberMention]:
             and _OF_A.match(text[share.num_end : mention.start])
         ):  # "a quarter of a million dollars" is one number
             kept[-1] = replace(mention, value=share.value * mention.value, start=share.start)
+            continue
+        if (
+            share is not None
+            and not share.fraction
+            and share.unit is None
+            and 0 < share.value < mention.value
+            and _OF_EVERY.fullmatch(text[share.num_end : mention.start])
+        ):  # "three of every ten dollars of sales" is a share, 0.3
+            kept[-1] = replace(
+                mention,
+                value=round(share.value / mention.value, 9),
+                start=share.start,
+                fraction=True,
+                unit=None,
+            )
             continue
         kept.append(mention)
     return kept
