@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
-from agents.offline.conditions import ConditionReader, NumericHit
+from agents.offline.analysis import ClauseAnalysis
+from agents.offline.conditions import ConditionReader
+from agents.offline.subject_flags import described_protection, subject_flags, verified_flag
 from agents.offline.subjects import SubjectReader
-from agents.offline.textproc import Token, content_tokens, strip_connectors
+from agents.offline.textproc import content_tokens, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from schemas.rules import Condition
 
@@ -38,22 +38,6 @@ _TO_SPEAKER = re.compile(
 #: A subject that names every case of a kind ("any", "every", "all"), not one case.
 _GENERIC_SUBJECT = re.compile(r"^\W*(?:any|every|all|each)\b", re.I)
 #: Actions whose subject is a hazard, never a protection the risk has.
-_ADVERSE = frozenset({"decline", "exclude"})
-_ADVERSE_PREDICATE = re.compile(r"\b(?:is|are|be|been)\s+(?:\w+\s+)?(?:declin|exclud)\w*", re.I)
-#: A subject qualified by a relative clause, up to the verb of the rule.
-_RELATIVE_SUBJECT = re.compile(
-    r"^[\w\s,'’&-]{2,60}?\b(?:whose|that|which|who)\b(.{8,200}?)\b(?:is|are)\s+(?:\w+\s+)?"
-    r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b",
-    re.I,
-)
-_CONDITION_OPENING = re.compile(r"^\W*(?:where|if|when|whenever)\b", re.I)
-#: "Couriers carrying clinical laboratory specimens are written with ...": a participle.
-_PARTICIPLE_SUBJECT = re.compile(
-    r"^\W*(?:[\w'’-]+\s+){0,2}?[\w-]+s\s+(\w+ing\s.{6,200}?)\b(?:is|are)\s+(?:\w+\s+)?"
-    r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b",
-    re.I,
-)
-_DENIED = re.compile(r"\b(?:not|no|never|without|outside|lacks?|lacking|fails?)\b|n't\b", re.I)
 #: An action named as an event of the risk's past ("after a declination").
 _EARLIER_EVENT = re.compile(
     r"\b(?:after|following|since|despite)\s+(?:an?|the|its|their)\s+(?:\w+\s+)?$"
@@ -63,12 +47,6 @@ _EARLIER_EVENT = re.compile(
 #: Classes named only as examples of any risk: "swim school, lodging or otherwise".
 _OR_OTHERWISE = re.compile(r"\bor otherwise\b|\bor any other (?:class|kind|type|business)", re.I)
 #: A condition denied in a conjunct ("... and no photos submitted").
-#: "Verify that ...", "Before binding, confirm that ...": an order opening the clause.
-_VERIFY_ORDER = re.compile(
-    r"^\W*(?:(?:before (?:binding|quoting)|at submission|in every case),?\s+)?(?:please\s+)?"
-    r"(?:verify|confirm|check|make sure)\s+(?:that|whether)\b",
-    re.I,
-)
 #: The action a withdrawal names by its noun: "the review flag for X is no longer applied".
 _ENDED_NOUN = re.compile(
     r"\b(?:review )?(flag|referral|decline|exclusion)\b[^.;]{0,80}?\b(?:is|are) no longer\b", re.I
@@ -88,53 +66,6 @@ _ACTION_WORD = {
     "exclud": "exclude",
     "flag": "flag_for_review",
 }
-
-
-@dataclass
-class ClauseAnalysis:
-    """What one clause says.
-
-    Attributes:
-        text: The clause without leading connectors.
-        trigger: The part of the clause that states the trigger.
-        action: The prescribed action, or None.
-        conditions: Trigger conditions (protective flags not included).
-        numbers: Numbers tied to fields (with or without comparator).
-        protective_pos: Protective flags named as present ("sprinklered").
-        protective_neg: Protective flags named as absent ("without sprinklers").
-        mitigant_fields: Boolean fields named in the mitigant part.
-        mitigant_texts: The mitigant parts ("unless ...").
-        occupancy: Occupancy values read from the subject.
-        anaphor_size: Refers back to an earlier threshold ("above that size").
-        anaphor_op: Comparator applied to an earlier number ("over that").
-        continuation: Restates an existing rule ("it stays a referral").
-        waivable: Describes when a rule is waived ("the referral can be waived").
-        from_to: An exception moving a case "from decline to referral".
-        otherwise: Acts on what an accepted range leaves out ("otherwise", "anything closer").
-        comparative: A bare comparative opening the clause ("larger operations ..."), or None.
-        withdrawn: The clause ends the rule it names ("the moratorium ... is lifted").
-    """
-
-    text: str
-    trigger: str
-    action: str | None = None
-    conditions: list[Condition] = field(default_factory=list)
-    numbers: list[NumericHit] = field(default_factory=list)
-    protective_pos: list[str] = field(default_factory=list)
-    protective_neg: list[str] = field(default_factory=list)
-    mitigant_fields: list[str] = field(default_factory=list)
-    mitigant_texts: list[str] = field(default_factory=list)
-    occupancy: list[str] = field(default_factory=list)
-    anaphor_size: bool = False
-    anaphor_op: str | None = None
-    continuation: bool = False
-    waivable: bool = False
-    from_to: bool = False
-    otherwise: bool = False
-    comparative: str | None = None
-    withdrawn: bool = False
-    #: Numbers a reason cites ("because the guideline caps the class at twenty"), with it.
-    cited: list[tuple[NumericHit, str]] = field(default_factory=list)
 
 
 def detect_action(text: str) -> str | None:
@@ -254,8 +185,8 @@ class ClauseAnalyzer:
         result.protective_pos = extracted.protective_pos
         result.protective_neg = extracted.protective_neg
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
-        self._verified_flag(result, trigger, verified)
-        self._subject_flags(result, trigger, bool(mitigants))
+        verified_flag(result, trigger, verified, self.reader)
+        subject_flags(result, trigger, bool(mitigants), self.vocab)
         if (
             result.action
             and _UNREAD_DENIAL.search(trigger)
@@ -276,67 +207,6 @@ class ClauseAnalyzer:
         if anaphor:
             result.anaphor_op = _op_of(anaphor.group(1))
         return result
-
-    def _verified_flag(self, result: ClauseAnalysis, trigger: str, verified: list[str]) -> None:
-        """An order to verify one flag ("verify that the driller holds a license"): the rule.
-
-        With no trigger of its own, it fires when the flag is not shown: the flag false.
-        Verifying inside another action's clause stays what clears that action.
-        """
-        if not (
-            result.action == "verify"
-            and len(verified) == 1
-            and _VERIFY_ORDER.match(trigger)
-            and not (result.conditions or result.protective_pos or result.protective_neg)
-        ):
-            return
-        found = self.reader.read(verified[0])
-        flags = [c.field for c in found.conditions if c.value is True] + found.protective_pos
-        if len(flags) == 1 and not found.protective_neg and len(found.conditions) <= 1:
-            result.conditions = [Condition(field=flags[0], operator="eq", value=False)]
-            result.mitigant_fields = [f for f in result.mitigant_fields if f != flags[0]]
-
-    def _subject_flags(self, result: ClauseAnalysis, trigger: str, mitigated: bool) -> None:
-        """The flags a rule's subject names as its condition, in the subject's own words.
-
-        "Repair shops whose technicians convert gas appliances are referred": a relative
-        clause restating a flag's description is the condition. "Motion seats are
-        excluded": what a decline or exclusion is predicated of is a hazard, not a
-        protection (whatever protective word its description holds).
-        """
-        relative = _RELATIVE_SUBJECT.search(trigger) or _PARTICIPLE_SUBJECT.search(trigger)
-        if (
-            result.action
-            and relative
-            and not (result.conditions or result.protective_neg or result.protective_pos)
-            and not _DENIED.search(relative.group(1))
-        ):
-            result.conditions = [
-                Condition(field=f, operator="eq", value=True)
-                for f in described_protection(content_tokens(relative.group(1)), self.vocab)
-            ]
-        if result.action == "exclude" and result.protective_pos and not mitigated:
-            if _CONDITION_OPENING.match(trigger) and not lx.MITIGANT_CUE.search(trigger):
-                # "Where the insured does its own sprinkler design, ... the exclusion": what
-                # an exclusion is conditioned on is the exposure it removes
-                result.conditions = result.conditions + [
-                    Condition(field=f, operator="eq", value=True) for f in result.protective_pos
-                ]
-                result.protective_pos = []
-        if result.action in _ADVERSE and result.protective_pos and not mitigated:
-            hazards = self._subject_hazards(trigger, result.protective_pos)
-            result.conditions = result.conditions + [
-                Condition(field=f, operator="eq", value=True) for f in hazards
-            ]
-            result.protective_pos = [f for f in result.protective_pos if f not in hazards]
-
-    def _subject_hazards(self, trigger: str, flags: list[str]) -> list[str]:
-        """The flags named in the subject of "X is declined / excluded"."""
-        predicate = _ADVERSE_PREDICATE.search(trigger)
-        if predicate is None or lx.MITIGANT_CUE.search(trigger):
-            return []
-        named = self.vocab.bool_mentions(content_tokens(trigger[: predicate.start()]))
-        return [m.field for m in named if not m.negated and m.field in flags]
 
     def _only_borrowed_states(self, trigger: str, conditions: list[Condition]) -> bool:
         """True when the only condition is "any other state" read from earlier sentences."""
@@ -361,40 +231,6 @@ class ClauseAnalyzer:
 
 
 #: A mitigant text that restates this share of a flag's description names the flag.
-_DESCRIBED_SHARE = 0.5
-_DESCRIBED_WORDS = 3
-#: Auxiliaries and quantifiers a description shares with any sentence.
-_FUNCTION_WORDS = frozenset("been have were with from that this every each some their they".split())
-
-
-@lru_cache(maxsize=4096)
-def _description_words(description: str) -> frozenset[str]:
-    """The content words of a flag's description (stems longer than three letters)."""
-    stems = {t.stem for t in content_tokens(description) if len(t.stem) > 3}
-    return frozenset(stems - lxs.STOPWORDS - _FUNCTION_WORDS)
-
-
-def described_protection(tokens: list[Token], vocab: FieldVocabulary) -> list[str]:
-    """The one flag a mitigant text describes in the dictionary's own words.
-
-    "If the oxidizers sit in a dedicated, separated area with no pool acids stored
-    alongside them" restates "Oxidizers are kept in a dedicated, separated area with no
-    pool acids stored alongside". Only for a text already known to state a mitigant: half
-    the description's words and at least three, and no other flag as close.
-    """
-    said = {t.stem for t in tokens}
-    scored: list[tuple[float, str]] = []
-    for info in vocab.of_kind("bool"):
-        words = _description_words(info.spec.description)
-        shared = said & words
-        if len(shared) >= _DESCRIBED_WORDS and len(shared) >= _DESCRIBED_SHARE * len(words):
-            scored.append((len(shared) / len(words), info.name))
-    scored.sort(reverse=True)
-    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
-        return []
-    return [scored[0][1]]
-
-
 def split_mitigant(text: str) -> tuple[str, list[str]]:
     """Separate a clause's trigger from its mitigant parts.
 
