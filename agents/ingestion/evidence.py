@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 
 from agents.ingestion.matching import limit_signature, limit_value
-from agents.offline.practice_text import COMMON_UNITS, SQFT, field_words, says, unit_words
-from memory.underwriting.fieldlink.numbers import NumberMention
+from agents.offline.practice_text import SQFT, field_words, says, unit_words
+from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NumberMention, canonical_unit
 from schemas.fields import DataDictionary
 from schemas.rules import ORDERING_OPERATORS, ExtractedRule
 
@@ -44,8 +44,10 @@ def field_near(
     if spec is not None:
         words += [s.lower() for s in spec.synonyms if len(s) > 3]
         unit = (spec.unit or "").lower()
-        if unit.isalpha() and len(unit) > 3 and unit_words(unit)[0] not in COMMON_UNITS:
-            words.append(unit)  # "Lowest ratio you've approved? 0.95": the unit names it
+        if unit.isalpha() and len(unit) > 3 and canonical_unit(unit) not in KNOWN_UNITS:
+            # "Lowest ratio you've approved? 0.95": an unusual unit names the field (not
+            # "years" or "feet", which any number of a text may carry)
+            words.append(unit)
     around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
     return bool(words) and any(w in around.lower() for w in words) and unit_fits(rule, number)
 
