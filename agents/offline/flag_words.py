@@ -132,16 +132,17 @@ def _denied_by_pronoun(tokens: list[Token], last: int) -> bool:
     return False
 
 
-def reversed_pairs(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
+def reversed_pairs(tokens: list[Token], info: FieldInfo, stems: set[str]) -> list[BoolMention]:
     """A two-word name said the other way round: "overnight boarding" in "boards ... overnight".
 
     English turns a compound into a verb phrase by swapping its words ("boarding pets" /
     "pets boarded"); only a plural object may sit between them ("the cap is working"
     is no "working space"). Not a full-phrase match, so one in the written order wins.
+    `stems` are the clause's stems.
     """
     hits: list[BoolMention] = []
     for phrase in info.phrases:
-        if len(phrase) != 2 or set(phrase) & NEGATION_WORDS:
+        if len(phrase) != 2 or not set(phrase) <= stems or set(phrase) & NEGATION_WORDS:
             continue
         for first, last in find(tokens, (phrase[1], phrase[0]))[:1]:
             # next to each other, or around the verb's object ("boards animals overnight")
@@ -152,17 +153,17 @@ def reversed_pairs(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
     return hits[:1]
 
 
-def scrambled(tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
+def scrambled(tokens: list[Token], info: FieldInfo, stems: set[str]) -> list[BoolMention]:
     """A name of three words or more said in another order, close together.
 
     "conveys sawdust pneumatically" names "pneumatic sawdust conveying", "drain covers
     are not VGB-compliant" names "VGB compliant drain covers": every word of the name
-    within a run at most two words longer than the name.
+    within a run at most two words longer than the name. `stems` are the clause's stems.
     """
     for phrase in info.phrases:
-        if len(phrase) < 3 or set(phrase) & NEGATION_WORDS:
-            continue
         need = set(phrase)
+        if len(phrase) < 3 or not need <= stems or need & NEGATION_WORDS:
+            continue
         for first, tok in enumerate(tokens):
             if tok.stem not in need:
                 continue

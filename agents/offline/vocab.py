@@ -216,9 +216,9 @@ class FieldVocabulary:
                 if phrase[0] in openers or (negation and phrase[0] in NEGATION_WORDS):
                     found.extend(match_bool(tokens, info.name, phrase))
             if len(found) == before:
-                found.extend(reversed_pairs(tokens, info))
+                found.extend(reversed_pairs(tokens, info, openers))
             if len(found) == before:
-                found.extend(scrambled(tokens, info))
+                found.extend(scrambled(tokens, info, openers))
             if len(found) == before:
                 run = description_run(tokens, info.desc_words)
                 # "not reporting its sales daily to ...": a missing practice the description
