@@ -9,37 +9,20 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
 from agents.offline.comparators import comparator
 from agents.offline.enum_values import enum_conditions, labelled_numbers
+from agents.offline.field_choice import choose_field
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import other_states, read_states
 from agents.offline.textproc import Token, content_tokens
-from agents.offline.units import TIME_UNITS, synonyms_of, unit_fits, unit_from_context
+from agents.offline.units import TIME_UNITS, unit_from_context
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import (
-    KNOWN_UNITS,
     NumberMention,
-    canonical_unit,
     find_numbers,
 )
 from schemas.rules import Condition
 
 _TRAILING_COMPARATOR = re.compile(r"\s+(?:less|more|fewer|greater) than$|\s+(?:under|over)$")
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
-_TIME_WORDS = frozenset({"night", "hour", "minute", "second", "weekend", "shift", "season"})
-_CONVERSIONS: dict[tuple[str | None, str | None], float] = {
-    ("ft", "miles"): 1 / 5280,
-    ("miles", "ft"): 5280.0,
-    ("months", "years"): 1 / 12,
-    ("years", "months"): 12.0,
-    ("weeks", "days"): 7.0,
-    ("months", "days"): 30.0,
-    ("years", "days"): 365.0,
-    ("usd", "usd_per_sqft"): 1.0,
-    # SI prefixes of power: "one megawatt (1,000 kW)"
-    ("megawatt", "kw"): 1000.0,
-    ("mw", "kw"): 1000.0,
-    ("kilowatt", "mw"): 0.001,
-    ("kw", "mw"): 0.001,
-}
 _BELOW_AFTER = re.compile(
     r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b", re.I
 )
@@ -54,12 +37,9 @@ _THAT = re.compile(r"^\s*(?:that|this|the same)\b", re.I)
 _MULTIPLIER = re.compile(r"^(?:\s*(?:times|fold)\b|-fold\b|x\b)", re.I)
 #: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
 _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
-_LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 
 
-#: The years a written year may name.
-_CALENDAR_YEARS = (1800, 2100)
 #: Money below this, written bare, may have left its scale ("million") to the figure before.
 _BARE_AMOUNT = 1000
 
@@ -111,7 +91,6 @@ _AGE_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s*$|\baged?\s*$", re.I)
 _FROM_AFTER = re.compile(
     r"^\s*(?:feet|foot|ft|miles?|yards?|meters?|metres?)?\s*(?:away\s+)?from\b", re.I
 )
-_DISTANCE_WORDS = frozenset({"distanc", "separat", "clearanc", "setback", "away", "from"})
 
 
 class ConditionReader:
@@ -191,7 +170,9 @@ class ConditionReader:
             hint = "age" if _AGE_BEFORE.search(pre) else None
             if _FROM_AFTER.match(plain[mention.num_end :]):
                 hint = "distance"  # "stand at least fifty feet from the main building"
-            resolved = self.resolve(mention, tokens, pos, context, hint=hint)
+            resolved = choose_field(
+                self.vocab, (self.topic, self.topic_value), mention, tokens, pos, context, hint=hint
+            )
             cued = _soft_before(plain, mention.start)
             if cued and mention.unit is None:
                 # "we've signed off on seven and eight for established outfits": practice's
@@ -299,133 +280,6 @@ class ConditionReader:
             value = int(value)
         return NumericHit(info.name, value, op, mention.start, soft)
 
-    def resolve(
-        self,
-        mention: NumberMention,
-        tokens: list[Token],
-        pos: int,
-        context: str,
-        hint: str | None = None,
-    ) -> tuple[FieldInfo, float] | None:
-        """Pick the numeric field a number refers to, from its unit and nearby words.
-
-        Args:
-            mention: The number.
-            tokens: Content tokens of the clause.
-            pos: Token index of the number.
-            context: Preceding sentences (weaker evidence).
-            hint: "age" after "younger / older than" (a field counted in years);
-                "distance" before "... from X" (a field of distance or separation).
-
-        Returns:
-            The field and the factor converting the number to the field's unit, or None
-            when the evidence is absent or ambiguous.
-        """
-        numeric = self.vocab.of_kind("numeric")
-        unit = mention.unit
-        if unit is not None and unit != "percent":
-            # "stays of under 30 nights": a number with a unit word is no share
-            numeric = [i for i in numeric if i.unit not in {"percent", "rate"}]
-        floor = 0.15
-        if (
-            unit is not None
-            and unit not in KNOWN_UNITS
-            and not mention.attached
-            and not any(unit_fits(unit, i) or (unit, i.unit) in _CONVERSIONS for i in numeric)
-        ):
-            # "100 seats" with no field counting seats: a word after the number that no
-            # field uses needs clear naming words before the number is placed anywhere.
-            if unit in _TIME_WORDS:
-                return None  # "stays of under 30 nights": a duration no field measures
-            unit, floor = None, 0.6
-        if mention.fraction and unit is None:
-            # "more than half the revenue": a fraction is a share, never an amount (with
-            # no share field it is no threshold at all, not revenue over 0.5)
-            numeric = [i for i in numeric if i.unit in _SHARE_UNITS]
-        exact = [i for i in numeric if unit_fits(unit, i)]
-        converted = {
-            i.name: _CONVERSIONS[(unit, i.unit)] for i in numeric if (unit, i.unit) in _CONVERSIONS
-        }
-        candidates = [
-            i
-            for i in exact + [i for i in numeric if i.name in converted]
-            if i.in_scale(mention.value * converted.get(i.name, 1.0))
-        ]
-        if unit == "year" and _CALENDAR_YEARS[0] <= mention.value <= _CALENDAR_YEARS[1]:
-            # "a building put up before 1960": a calendar year is a field of years, never
-            # a duration counted in years; the one such field any word speaks of
-            candidates = [i for i in candidates if i.unit == "year"] or candidates
-            spoken = [i for i in candidates if self.vocab.score_numeric(i, tokens, pos) > 0]
-            if len(candidates) > 1 and len(spoken) == 1:
-                return spoken[0], 1.0
-        # "two losses": the field measured in losses, not one whose name says "loss";
-        # "younger than sixteen": a field counted in years
-        age = hint == "age"
-        if hint == "distance":
-            apart = [i for i in candidates if (i.desc_tokens | i.tokens) & _DISTANCE_WORDS]
-            candidates = apart or candidates
-        wanted = "years" if age and unit is None else unit
-        if wanted in KNOWN_UNITS and not age:
-            wanted = None  # "0.25%" fits a rate field as well as a percent one
-        measured = [
-            i
-            for i in candidates  # a unit of one word: "residents per caregiver" is a rate
-            if wanted is not None and i.unit == wanted and " " not in (i.spec.unit or "").strip()
-        ]
-        candidates = measured or candidates
-        if not candidates:
-            return None
-        if len(candidates) == 1 and unit is not None:
-            only = candidates[0]
-            if only.name not in converted or self.vocab.score_numeric(only, tokens, pos) > 0.5:
-                return only, converted.get(only.name, 1.0)
-            return None  # "four feet high" is no road distance in miles
-        # the unit every candidate shares names none of them ("Four stories" before)
-        shared = unit if unit is not None and all(i.unit == unit for i in candidates) else None
-
-        def naming(text: str) -> list[Token]:
-            return [
-                t
-                for t in content_tokens(text)
-                if shared is None or canonical_unit(t.text) != shared
-            ]
-
-        ctx = naming(context) if context else []
-        topic = next((i for i in candidates if i.name == self.topic), None)
-        if topic is not None and (
-            all(self.vocab.score_numeric(i, tokens, pos) <= floor for i in candidates)
-            # "Forty is a guideline ... approve well beyond forty": the limit said again
-            or (
-                mention.unit is None
-                and mention.value == self.topic_value
-                and pos > 0
-                and tokens[pos - 1].text.lower() in _PAST_WORDS
-            )
-        ):
-            # No word of the clause names a field: the number continues the topic.
-            return topic, converted.get(topic.name, 1.0)
-
-        recent = naming(_LAST_SENTENCE.split(context.strip())[-1]) if context else []
-
-        def score(info: FieldInfo) -> float:
-            local = self.vocab.score_numeric(info, tokens, pos)
-            if ctx:
-                local += 0.1 * self.vocab.score_numeric(info, ctx, None)
-                # the sentence right before counts more: "Anything automatic? Losses. Three ..."
-                local += 0.3 * self.vocab.score_numeric(info, recent, None)
-            return local + (0.2 if converted and info.name not in converted else 0.0)
-
-        best = _best(candidates, score, floor)
-        if best is None and ctx:
-            best = _best(candidates, lambda i: self.vocab.score_numeric(i, ctx, None), floor)
-        if best is None and len(exact) == 1 and unit is not None:
-            best = exact[0]
-        if best is None and unit is not None and len(exact) > 1:
-            # "taller than eight stories", no other word: the field that is the unit itself
-            plain = [i for i in exact if i.name == unit or unit in synonyms_of(i)]
-            best = plain[0] if len(plain) == 1 else None
-        return (best, converted.get(best.name, 1.0)) if best else None
-
     def states(self, text: str) -> list[Condition]:
         """US states named in the text, as two-letter codes."""
         return read_states(text, self.vocab.state)
@@ -443,9 +297,6 @@ class ConditionReader:
                 )
 
 
-_SHARE_UNITS = frozenset({"percent", "rate"})
-
-
 def _names_the_field(said: str, info: FieldInfo) -> bool:
     """True when a number written as a ratio is part of the field's own name or description."""
     said = said.strip()
@@ -455,15 +306,6 @@ def _names_the_field(said: str, info: FieldInfo) -> bool:
     return re.search(rf"(?<![\w/]){re.escape(said)}(?![\w/])", words) is not None
 
 
-def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> FieldInfo | None:
-    scored = sorted(((score(i), i.name, i) for i in candidates), key=lambda t: -t[0])  # type: ignore[operator]
-    if not scored or scored[0][0] <= floor:
-        return None
-    if len(scored) > 1 and abs(scored[0][0] - scored[1][0]) < 1e-9:
-        return None
-    return scored[0][2]
-
-
 def _token_index(tokens: list[Token], offset: int) -> int:
     for i, tok in enumerate(tokens):
         if tok.start >= offset:
@@ -471,8 +313,6 @@ def _token_index(tokens: list[Token], offset: int) -> int:
     return len(tokens)
 
 
-#: Words that put a bare figure past a limit: "well beyond forty", "past forty".
-_PAST_WORDS = frozenset({"beyond", "past", "above", "over", "below", "under"})
 #: "below 130 feet", "beneath 40 ft": on a depth, further down is more.
 _BELOW = re.compile(r"\b(?:below|beneath)\s*$", re.I)
 
