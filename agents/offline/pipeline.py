@@ -10,7 +10,6 @@ from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
 from agents.offline.anaphora import (
     antecedent,
-    lacking_in_clause,
     protected_outcome,
     says_lacking,
 )
@@ -21,17 +20,17 @@ from agents.offline.clauses import (
     action_from_word,
     detect_action,
 )
+from agents.offline.completion import completed_conditions
 from agents.offline.conditions import NumericHit
-from agents.offline.contrast import complement, contrast, elaboration, instead
+from agents.offline.contrast import contrast, elaboration, instead
 from agents.offline.placement import find_product, question_between, rule_product
-from agents.offline.scales import directed, inverted
 from agents.offline.softlimits import cited_limits, drop_restatements, soft_limit
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
 from agents.offline.topic_class import scope_to_context
 from agents.offline.vocab import FieldVocabulary
 from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
-from schemas.rules import ORDERING_OPERATORS, Condition
+from schemas.rules import Condition
 
 _CONTEXT_SENTENCES = 3
 #: The terms an approval states: "provided a warranty is attached", "subject to ...".
@@ -143,7 +142,9 @@ class TextReader:
             if _written_before_exclusion(a, clauses[i + 1 :]):
                 continue  # "the insured may be written, but X is excluded": X's exclusion
             conditions = scope_to_context(  # the class the context names (topic_class)
-                self._conditions(a, pending),
+                completed_conditions(
+                    a, pending, self.vocab, (self.last_numbers, self.last_conditions)
+                ),
                 a.trigger,
                 (self.sentences, sentence),
                 self.analyzer.subjects,
@@ -310,76 +311,6 @@ class TextReader:
             return None
         return antecedent(sentence.text, self._dangling[1], self.analyzer, self.vocab)
 
-    def _conditions(self, a: ClauseAnalysis, pending: _Pending | None) -> list[Condition]:
-        """The clause's conditions, completed from pending clauses and anaphora."""
-        conditions = list(a.conditions)
-        occupancy = self.vocab.occupancy
-        if (
-            a.occupancy
-            and occupancy
-            and not any(c.field == occupancy for c in conditions)
-            and not (pending is not None and pending.accepted and _otherwise_subject(a))
-        ):
-            value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
-            op = "eq" if isinstance(value, str) else "in"
-            conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
-        if a.action and not conditions and pending is not None and a.comparative:
-            # "operations of up to 2,000 acres; larger operations are referred"
-            conditions = directed(pending.conditions, a.comparative, pending.accepted)
-        elif a.action and not conditions and pending is not None and pending.accepted:
-            # "... at least 500 feet away is acceptable; anything closer is declined"
-            if a.otherwise:
-                conditions = inverted(pending.conditions)
-        elif a.action and not conditions and pending is not None:
-            pending = lacking_in_clause(a.trigger, pending)
-            conditions = list(pending.conditions)
-            bounds = [c for c in conditions if c.operator in ORDERING_OPERATORS]
-            if a.anaphor_op and len(bounds) == 1:
-                # "no more than four a month; above that, refer": past the bound said
-                conditions = [
-                    Condition(field=c.field, operator=a.anaphor_op, value=c.value)  # type: ignore[arg-type]
-                    if c is bounds[0]
-                    else c
-                    for c in conditions
-                ]
-            if lxd.ANY_OTHER.search(a.trigger):  # "a rink using any other lining is referred"
-                conditions = complement(conditions, self.vocab.state, occupancy)
-            a.protective_neg = a.protective_neg + pending.protective_neg
-            a.protective_pos = a.protective_pos + pending.protective_pos
-        elif a.action and pending is not None and lxd.ANY_OTHER.search(a.trigger):
-            conditions = self._other_than(conditions, pending)
-        numeric = {n for n, i in self.vocab.fields.items() if i.kind == "numeric"}
-        has_numeric = any(c.field in numeric for c in conditions)
-        # "the guideline says 15,000 barrels, and a brewery above that is referred": the
-        # anaphor points at the clause's own uncompared number first, else the last one.
-        own = [h for h in a.numbers if h.field and not h.operator]
-        if a.anaphor_op and not has_numeric and (own or self.last_numbers):
-            hit = own[-1] if own else self.last_numbers[-1]
-            conditions.append(
-                Condition(
-                    field=hit.field,
-                    operator=a.anaphor_op,  # type: ignore[arg-type]
-                    value=hit.value,
-                )
-            )
-        elif a.anaphor_size and a.action and not has_numeric:
-            fields = {c.field for c in conditions}
-            conditions += [c for c in self.last_conditions if c.field not in fields]
-        return conditions
-
-    def _other_than(self, conditions: list[Condition], pending: _Pending) -> list[Condition]:
-        """A class "using any other X" after a list of X: the class and the list negated.
-
-        Only when the clause names nothing but its business class; otherwise its own
-        conditions stand.
-        """
-        occupancy = self.vocab.occupancy
-        if not conditions or any(c.field != occupancy for c in conditions):
-            return conditions
-        listed = [c for c in pending.conditions if c.field != occupancy]
-        negated = complement(listed, None, occupancy)
-        return conditions + negated if negated else []
-
     def _add_from(
         self,
         a: ClauseAnalysis,
@@ -462,12 +393,6 @@ class TextReader:
 def _lists_for(clauses: list[str], i: int, sentence: str) -> bool:
     """True when clause `i` is the list a colon after the clause before introduces."""
     return i > 0 and f"{clauses[i - 1].rstrip()}:" in sentence
-
-
-def _otherwise_subject(a: ClauseAnalysis) -> bool:
-    """True when the clause's "class" is only the words of "anything tighter" / "otherwise"."""
-    other = lx.OTHERWISE.search(a.trigger)
-    return other is not None and all(v in other.group(0).lower() for v in a.occupancy)
 
 
 def _written_before_exclusion(a: ClauseAnalysis, after: list[str]) -> bool:

@@ -1,0 +1,114 @@
+"""A clause's conditions completed from the clauses before it.
+
+"operations of up to 2,000 acres; larger operations are referred", "... at least 500 feet
+away is acceptable; anything closer is declined", "no more than four a month; above that,
+refer": a clause that acts names its conditions through the one before.
+"""
+
+from __future__ import annotations
+
+from agents.offline import lexicon as lx
+from agents.offline import lexicon_discourse as lxd
+from agents.offline.analysis import ClauseAnalysis
+from agents.offline.anaphora import Pending, lacking_in_clause
+from agents.offline.conditions import NumericHit
+from agents.offline.contrast import complement
+from agents.offline.scales import directed, inverted
+from agents.offline.vocab import FieldVocabulary
+from schemas.rules import ORDERING_OPERATORS, Condition
+
+
+def completed_conditions(
+    a: ClauseAnalysis,
+    pending: Pending | None,
+    vocab: FieldVocabulary,
+    earlier: tuple[list[NumericHit], list[Condition]],
+) -> list[Condition]:
+    """The clause's conditions, completed from pending clauses and anaphora.
+
+    Args:
+        a: The clause's analysis (its protections take the pending clause's).
+        pending: Conditions an earlier clause left without an action, if any.
+        vocab: The field vocabulary.
+        earlier: The numbers and the conditions the text compared last.
+
+    Returns:
+        The conditions of the clause's rule.
+    """
+    last_numbers, last_conditions = earlier
+    conditions = list(a.conditions)
+    occupancy = vocab.occupancy
+    if (
+        a.occupancy
+        and occupancy
+        and not any(c.field == occupancy for c in conditions)
+        and not (pending is not None and pending.accepted and _otherwise_subject(a))
+    ):
+        value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
+        op = "eq" if isinstance(value, str) else "in"
+        conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
+    if a.action and not conditions and pending is not None and a.comparative:
+        # "operations of up to 2,000 acres; larger operations are referred"
+        conditions = directed(pending.conditions, a.comparative, pending.accepted)
+    elif a.action and not conditions and pending is not None and pending.accepted:
+        # "... at least 500 feet away is acceptable; anything closer is declined"
+        if a.otherwise:
+            conditions = inverted(pending.conditions)
+    elif a.action and not conditions and pending is not None:
+        pending = lacking_in_clause(a.trigger, pending)
+        conditions = list(pending.conditions)
+        bounds = [c for c in conditions if c.operator in ORDERING_OPERATORS]
+        if a.anaphor_op and len(bounds) == 1:
+            # "no more than four a month; above that, refer": past the bound said
+            conditions = [
+                Condition(field=c.field, operator=a.anaphor_op, value=c.value)  # type: ignore[arg-type]
+                if c is bounds[0]
+                else c
+                for c in conditions
+            ]
+        if lxd.ANY_OTHER.search(a.trigger):  # "a rink using any other lining is referred"
+            conditions = complement(conditions, vocab.state, occupancy)
+        a.protective_neg = a.protective_neg + pending.protective_neg
+        a.protective_pos = a.protective_pos + pending.protective_pos
+    elif a.action and pending is not None and lxd.ANY_OTHER.search(a.trigger):
+        conditions = _other_than(conditions, pending, vocab)
+    numeric = {n for n, i in vocab.fields.items() if i.kind == "numeric"}
+    has_numeric = any(c.field in numeric for c in conditions)
+    # "the guideline says 15,000 barrels, and a brewery above that is referred": the
+    # anaphor points at the clause's own uncompared number first, else the last one.
+    own = [h for h in a.numbers if h.field and not h.operator]
+    if a.anaphor_op and not has_numeric and (own or last_numbers):
+        hit = own[-1] if own else last_numbers[-1]
+        conditions.append(
+            Condition(
+                field=hit.field,
+                operator=a.anaphor_op,  # type: ignore[arg-type]
+                value=hit.value,
+            )
+        )
+    elif a.anaphor_size and a.action and not has_numeric:
+        fields = {c.field for c in conditions}
+        conditions += [c for c in last_conditions if c.field not in fields]
+    return conditions
+
+
+def _other_than(
+    conditions: list[Condition], pending: Pending, vocab: FieldVocabulary
+) -> list[Condition]:
+    """A class "using any other X" after a list of X: the class and the list negated.
+
+    Only when the clause names nothing but its business class; otherwise its own
+    conditions stand.
+    """
+    occupancy = vocab.occupancy
+    if not conditions or any(c.field != occupancy for c in conditions):
+        return conditions
+    listed = [c for c in pending.conditions if c.field != occupancy]
+    negated = complement(listed, None, occupancy)
+    return conditions + negated if negated else []
+
+
+def _otherwise_subject(a: ClauseAnalysis) -> bool:
+    """True when the clause's "class" is only the words of "anything tighter" / "otherwise"."""
+    other = lx.OTHERWISE.search(a.trigger)
+    return other is not None and all(v in other.group(0).lower() for v in a.occupancy)
