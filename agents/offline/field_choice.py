@@ -139,9 +139,8 @@ def choose_field(
         # "Forty is a guideline ... approve well beyond forty": the limit said again
         or (
             mention.unit is None
-            and mention.value == topic_value
-            and pos > 0
-            and tokens[pos - 1].text.lower() in _PAST_WORDS
+            and _continues(mention.value, topic_value, tokens, pos)
+            and not _named_after(tokens, pos, candidates)
         )
     ):
         # No word of the clause names a field: the number continues the topic.
@@ -176,3 +175,23 @@ def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> Fi
     if len(scored) > 1 and abs(scored[0][0] - scored[1][0]) < 1e-9:
         return None
     return scored[0][2]
+
+
+def _continues(value: float, topic_value: float | None, tokens: list[Token], pos: int) -> bool:
+    """A bare figure that restates the limit or reach just compared.
+
+    "well beyond forty" after a limit of forty; "eleven or more is referred" after a limit
+    of eight (up to twice the limit, "or more" after it).
+    """
+    if topic_value is None:
+        return False
+    before = tokens[pos - 1].text.lower() if pos > 0 else ""
+    after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+    if value == topic_value and before in _PAST_WORDS:
+        return True
+    return topic_value < value <= 2 * topic_value and after in {"more", "higher", "above"}
+
+
+def _named_after(tokens: list[Token], pos: int, candidates: list[FieldInfo]) -> bool:
+    """True when a word of a candidate field follows "N or more" ("12 or more employees")."""
+    return any(t.stem in i.tokens for t in tokens[pos + 2 : pos + 4] for i in candidates)

@@ -102,7 +102,7 @@ SIZE_ANAPHOR = re.compile(
 #: interval is referred"): it acts on what the number stated just before leaves out.
 #: Group 1 holds the comparative, read for its direction.
 BARE_COMPARATIVE = re.compile(
-    r"^(?:an?\s+|the\s+|any\s+)?(larger|bigger|longer|higher|greater|older|taller|"
+    r"^(?:an?\s+|the\s+|any\s+|anything\s+)?(larger|bigger|longer|higher|greater|older|taller|"
     r"heavier|wider|deeper|farther|further|more|smaller|shorter|lower|younger|closer|"
     r"nearer|fewer|less|newer)\b(?!\s+than\b)",
     re.I,

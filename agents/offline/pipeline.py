@@ -38,6 +38,7 @@ _STATED_TERMS = re.compile(
     r"\b(?:provided|subject to|on condition)\b|\b(?:warranty|endorsement|sublimit)\b", re.I
 )
 #: A clause stating what a risk must have ("the innkeeper must live on site").
+_SPEAKER_LABEL = re.compile(r"^(?:q|a|question|answer)$", re.I)
 _MUST = re.compile(r"\b(?:must|shall|has to|have to|is required to|are required to)\b", re.I)
 __all__ = ["TextReader", "find_product", "single_product"]
 
@@ -85,6 +86,8 @@ class TextReader:
                 s.text
                 for s in sentences[max(0, sentence.index - _CONTEXT_SENTENCES) : sentence.index]
             )
+            if sentence.label and not _SPEAKER_LABEL.match(sentence.label):
+                context = f"{context} {sentence.label}."  # "In-home drips: ... forty percent"
             if sentence.is_question:
                 self._asked(sentence, context)
                 continue

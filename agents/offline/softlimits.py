@@ -177,6 +177,12 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
             ),
             None,
         )
+        zone = _soft_zone_below(draft, kept)
+        if zone is not None:
+            # "accounts up to forty-five percent are referred, and above that the decline
+            # stands": the decline over 40 is soft to 45, the referral its soft zone
+            zone[0].soft_limit = zone[1]
+            continue
         if restated is not None:
             # "nine or more is a referral ... a lifeguard on deck clears it": what clears
             # the restated boundary clears the rule it restates
@@ -184,6 +190,41 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
         elif not (_summary_of(draft, kept) or _soft_zone_of(draft, kept)):
             kept.append(draft)
     return kept
+
+
+_MILDER = {"refer", "flag_for_review", "verify", "approve_with_conditions"}
+
+
+def _soft_zone_below(draft: RuleDraft, kept: list[RuleDraft]) -> tuple[RuleDraft, float] | None:
+    """(the decline, its soft limit) when a milder rule "up to S" covers its soft zone.
+
+    The milder rule has one condition, at most S on the field a decline bounds above L
+    (S > L), in a later sentence; the decline has no soft limit yet.
+    """
+    if draft.action not in _MILDER or len(draft.conditions) != 1:
+        return None
+    cap = draft.conditions[0]
+    if (
+        cap.operator != "lte"
+        or isinstance(cap.value, bool)
+        or not isinstance(cap.value, int | float)
+    ):
+        return None
+    for old in kept:
+        if old.action != "decline" or old.soft_limit is not None or old.withdrawn:
+            continue
+        if old.sentence_index >= draft.sentence_index:
+            continue
+        for c in old.conditions:
+            if (
+                c.field == cap.field
+                and c.operator in ("gt", "gte")
+                and isinstance(c.value, int | float)
+                and not isinstance(c.value, bool)
+                and float(c.value) < float(cap.value)
+            ):
+                return old, float(cap.value)
+    return None
 
 
 def _soft_zone_of(draft: RuleDraft, kept: list[RuleDraft]) -> bool:

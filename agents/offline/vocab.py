@@ -111,6 +111,9 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
     values, examples = parse_enum(spec.description)
     kind = field_kind(name, spec, values, examples)
     phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name, *_name_core(name)]]
+    # "supervising_physician_onsite" is said "a supervising physician on site" ("on" is
+    # no content word)
+    phrases += [tuple("site" if w == "onsit" else w for w in p) for p in phrases if "onsit" in p]
     # A one-word synonym that is also an everyday adverb ("still" for a distillery, "even")
     # would fire on "I'll still quote": it names the field only inside a longer phrase.
     phrases = [p for p in phrases if not (len(p) == 1 and p[0] in lxs.EVERYDAY_ADVERBS)]

@@ -51,6 +51,7 @@ _FRACTIONS: dict[str, float] = {
 #: "third" is an ordinal ("a third party") unless a share follows: "a third of sales".
 _SHARE_ONLY = frozenset({"third", "thirds", "quarters", "fifth", "fifths", "tenth", "tenths"})
 _OF_AFTER = re.compile(r"^\s+of\b", re.I)
+_TRAILING_AND = re.compile(r"(?:[\s-]+and)+$", re.I)
 _OF_EVERY = re.compile(r"\s+(?:out\s+)?(?:of|in)\s+every\s+", re.I)
 _OF_ONE_PERCENT = re.compile(r"^\s+of\s+(?:one|a|1)\s*(?:percent|per cent|%)", re.I)
 _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
@@ -404,6 +405,10 @@ def _word_mentions(text: str) -> list[NumberMention]:
             words.pop()
         if not words:
             continue
+        num_end = match.end()
+        trailing_and = None if per_a else _TRAILING_AND.search(match.group(0))
+        if trailing_and:  # "eighteen hundred and QA raised": the unit is not "QA"
+            num_end = match.start() + trailing_and.start()
         shares = [w for w in words if w in _FRACTIONS]
         if any(w in _SHARE_ONLY for w in shares) and (
             not _OF_AFTER.match(text[match.end() :]) or words == shares  # "the fifth of May"
@@ -415,7 +420,7 @@ def _word_mentions(text: str) -> list[NumberMention]:
         value = round(value, 9)  # "six-tenths": 0.6, not 0.6000000000000001
         fraction = bool(shares) and value < 1
         dollar = bool(_DOLLAR_BEFORE_WORDS.search(text[:start]))
-        unit, end, attached, plus = _unit_after(text, match.end())
+        unit, end, attached, plus = _unit_after(text, num_end)
         if per_a and unit in TIME_UNITS:
             unit, end = None, match.end()
         if dollar:
@@ -425,7 +430,7 @@ def _word_mentions(text: str) -> list[NumberMention]:
             end = match.end() + of_percent.end()
             found.append(NumberMention(value, "percent", start, end, end))
             continue
-        found.append(NumberMention(value, unit, start, end, match.end(), attached, plus, fraction))
+        found.append(NumberMention(value, unit, start, end, num_end, attached, plus, fraction))
     return found
 
 
