@@ -153,6 +153,19 @@ def _about(
         and unit[0] not in COMMON_UNITS
         and unit[-1] in after[:3]
     ]
+    if not same and number.unit == "usd":
+        # "FV-24-047 Boston | $900,000 | ... | approved": a log of one money limit lists
+        # its cases by amount alone
+        same = [
+            r
+            for r in rules
+            if (sig := limit_signature(r)) is not None
+            and any(w in words for w in field_words(sig[1]))
+            and (
+                sig[1].endswith("_usd")
+                or (r.threshold is not None and unit_words(r.threshold.unit or "")[:1] == ["usd"])
+            )
+        ]
     return same if len({limit_signature(r) for r in same}) == 1 else []
 
 

@@ -29,7 +29,8 @@ _BELOW_AFTER = re.compile(
 _PAREN = re.compile(r"\([^()]*\)")
 #: "is reduced from", "raised from": the numbers that follow are an old and a new limit.
 _CHANGE_FROM = re.compile(
-    r"\b(?:reduc|shorten|cut|rais|increas|lower|mov|chang|extend|tighten|loosen|drop|lift|"
+    r"\b(?:reduc|shorten|cut|rais|rise|rises|rose|risen|increas|lower|mov|chang|extend|tighten|"
+    r"loosen|drop|lift|"
     r"bump|amend|revis|adjust)\w*\s+(?:\w+\s+){0,2}?from\s*\W?\s*$",
     re.I,
 )

@@ -288,7 +288,10 @@ NO_LONGER_ACTION = re.compile(
 #: "The moratorium does not apply to renewals": a clause that exempts states no rule.
 EXEMPTION = re.compile(
     r"\b(?:(?:does|do|shall|will|would) not apply|(?:is|are) not affected|unaffected|"
-    r"(?:is|are) exempt)\b",
+    r"(?:is|are) exempt|"
+    # "Oregon and Idaho are not part of the moratorium"
+    r"(?:is|are) not (?:part of|covered by|subject to|included in|within) (?:the |this |that )?"
+    r"(?:moratorium|bulletin|rule|restriction|ban|program|section))\b",
     re.I,
 )
 #: "Worked example: ...", "For instance, ...": an illustration, not a rule.

@@ -243,8 +243,11 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
     sentence or text applies to the rules of every product with that limit.
     """
     found: list[LimitReading] = []
-    product_of_text = find_product(text) or single_product(source) or ""
     sentences = _sentences(text)
+    # "Does the BOP team do the same? ... I only speak for monoline Property": a product
+    # a question names is not the one the text speaks for
+    said = " ".join(s for s in sentences if not s.rstrip().endswith("?"))
+    product_of_text = find_product(said) or find_product(text) or single_product(source) or ""
     for number, sentence in enumerate(sentences):
         product = find_product(sentence) or product_of_text
         numbers = find_numbers(sentence)

@@ -94,7 +94,10 @@ def test_a_label_names_the_field_of_the_figures_after_it(extractor: OfflineExtra
 
 
 def test_anything_lower_after_at_least_is_below_it(extractor: OfflineExtractor) -> None:
-    text = "Hostels are expected to have keycards in at least ninety percent of rooms; anything lower is referred."
+    text = (
+        "Hostels are expected to have keycards in at least ninety percent of rooms; "
+        "anything lower is referred."
+    )
     [rule] = _rules(extractor, text)
     assert rule[1] == {("keycard_rooms_pct", "lt", 90.0)}, rule
 
@@ -124,3 +127,18 @@ def test_or_more_followed_by_another_field_is_that_field(extractor: OfflineExtra
 def test_and_after_a_number_in_words_is_no_unit() -> None:
     [mention] = find_numbers("approved up to eighteen hundred and QA raised no issue")
     assert (mention.value, mention.unit) == (1800.0, None)
+
+
+def test_states_not_part_of_a_moratorium_are_no_rule(extractor: OfflineExtractor) -> None:
+    assert _rules(extractor, "Oregon and Idaho are not part of the moratorium.", "training") == []
+
+
+def test_a_threshold_that_rises_from_one_figure_to_another_is_no_range(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Effective 1 May the referral threshold for hostels rises from 40 to 60 bunks; above "
+        "that figure, refer the account."
+    )
+    rules = _rules(extractor, text, "compliance")
+    assert all(("bunk_count", "gte", 40) not in r[1] for r in rules), rules

@@ -164,3 +164,42 @@ def test_the_highest_signed_a_few_sentences_after_a_guideline_is_its_soft_limit(
     )
     [reading] = read_limits(body)
     assert (reading.value, reading.soft_limit) == (300, 380)
+
+
+MONEY = rule("fuel_stock_usd", "gt", 750000, product_type="BOP")
+MONEY_FIELDS = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "fuel_stock_usd": {
+                "type": "float",
+                "unit": "usd",
+                "synonyms": ["fuel stock value", "fuel stock"],
+                "description": "Value of the fuel stock on the lot",
+            },
+        }
+    }
+)
+
+
+def test_a_log_of_one_money_limit_lists_its_cases_by_amount() -> None:
+    log = text(
+        "log",
+        "BOP referral log - fuel stock above the $750K threshold.\n"
+        "FS-24-031 Chicago | fuel stock $820,000 | fenced | approved with conditions\n"
+        "FS-24-047 Boston | $900,000 | fenced, new gates | approved with conditions\n"
+        "FS-24-052 Denver | $1.1 million | open lot | not approved",
+        "production",
+    )
+    [claim] = read_approvals(log, [MONEY], MONEY_FIELDS)
+    assert claim.soft_limit == 900000
+
+
+def test_a_product_named_only_in_a_question_is_not_the_texts() -> None:
+    body = (
+        "Q: Section 8.5 refers midways over 300 feet. Is that firm? A: The manual says refer "
+        "and I leave it alone, but in practice I have written midways up to 380 feet. Q: Does "
+        "the BOP team do the same? A: I only speak for the GL."
+    )
+    [reading] = read_limits(body)
+    assert (reading.product, reading.value, reading.soft_limit) == ("GL", 300, 380)
