@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
 from agents.offline.comparators import comparator
-from agents.offline.enum_values import enum_conditions, labelled_numbers
+from agents.offline.enum_values import denied_by_name, enum_conditions, labelled_numbers
 from agents.offline.field_choice import choose_field
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import other_states, read_states
@@ -135,10 +135,12 @@ class ConditionReader:
             out.conditions.extend(c for c in listed if c.operator != "in")
         out.conditions = scale_ends(out.conditions, self.vocab)
         out.conditions.extend(enum_conditions(trigger, self.vocab))
+        denied = denied_by_name(trigger, self.vocab)
+        out.conditions.extend(c for c, _, _ in denied)
         out.conditions.extend(
             self.states(trigger) or other_states(trigger, context, self.vocab.state)
         )
-        self._bools(trigger, out)
+        self._bools(trigger, out, [(a, b) for _, a, b in denied])
         return out
 
     def numbers(self, text: str, context: str = "") -> list[NumericHit]:
@@ -285,10 +287,15 @@ class ConditionReader:
         """US states named in the text, as two-letter codes."""
         return read_states(text, self.vocab.state)
 
-    def _bools(self, text: str, out: Extracted) -> None:
+    def _bools(self, text: str, out: Extracted, taken: list[tuple[int, int]]) -> None:
+        """The flags of a text, but those inside words a closed list already read."""
         if lx.NOT_A_MITIGANT.search(text):
             return
-        for mention in self.vocab.bool_mentions(content_tokens(text)):
+        tokens = content_tokens(text)
+        for mention in self.vocab.bool_mentions(tokens):
+            at = tokens[mention.first].start
+            if any(a <= at < b for a, b in taken):
+                continue  # "no residential sprinkler system": the standard 'none'
             info = self.vocab.fields[mention.field]
             if info.protective:
                 (out.protective_neg if mention.negated else out.protective_pos).append(info.name)

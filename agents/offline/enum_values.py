@@ -11,7 +11,7 @@ import re
 
 from agents.offline.comparators import PRE_PATTERNS
 from agents.offline.states import negated_list, separated
-from agents.offline.textproc import content_tokens
+from agents.offline.textproc import content_tokens, find_phrase
 from agents.offline.units import TIME_UNITS
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
@@ -198,4 +198,35 @@ def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:
     return found
 
 
-__all__ = ["denied_values", "enum_conditions", "enum_hits", "labelled_numbers"]
+def denied_by_name(text: str, vocab: FieldVocabulary) -> list[tuple[Condition, int, int]]:
+    """A closed list with a 'none' value, named by a synonym after "no": that value.
+
+    "A home with no residential sprinkler system of any standard is referred": the
+    sprinkler standard is 'none'. Returns each condition with the span of the words.
+    """
+    found: list[tuple[Condition, int, int]] = []
+    tokens = content_tokens(text)
+    denials = [i for i, t in enumerate(tokens) if t.text.lower() in {"no", "without"}]
+    if not denials:
+        return found
+    for info in vocab.categorical():
+        none = next((v for v in info.values if v.lower() == "none"), None)
+        if none is None or enum_hits(text, info):
+            continue
+        for phrase in (p for p in info.phrases if len(p) >= 2):
+            hit = next(
+                (
+                    (tokens[i].start, tokens[i + 1 + last].end)
+                    for i in denials
+                    for first, last in find_phrase(tokens[i + 1 : i + 5], phrase)[:1]
+                    if first == 0
+                ),
+                None,
+            )
+            if hit:
+                found.append((Condition(field=info.name, operator="eq", value=none), *hit))
+                break
+    return found
+
+
+__all__ = ["denied_by_name", "denied_values", "enum_conditions", "enum_hits", "labelled_numbers"]

@@ -142,3 +142,26 @@ def test_a_threshold_that_rises_from_one_figure_to_another_is_no_range(
     )
     rules = _rules(extractor, text, "compliance")
     assert all(("bunk_count", "gte", 40) not in r[1] for r in rules), rules
+
+
+def test_no_followed_by_a_closed_lists_name_is_its_none_value() -> None:
+    fields = {
+        **FIELDS,
+        "sprinklered": {
+            "type": "bool",
+            "synonyms": ["sprinklers", "automatic sprinkler system"],
+            "description": "Building is fully sprinklered",
+        },
+        "hostel_sprinkler_standard": {
+            "type": "str",
+            "synonyms": ["sprinkler standard", "hostel sprinklers"],
+            "description": "Sprinkler standard of the hostel: none, nfpa 13d, nfpa 13r or nfpa 13",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = "A hostel with no hostel sprinklers of any standard is referred."
+    [rule] = _rules(extractor, text)
+    assert rule[1] == {("hostel_sprinkler_standard", "eq", "none")}, rule
+    text = "A hostel with an nfpa 13d system is flagged for review."
+    [rule] = _rules(extractor, text)
+    assert rule[1] == {("hostel_sprinkler_standard", "eq", "nfpa 13d")}, rule

@@ -38,6 +38,12 @@ def stems(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.replace("_", " "))]
 
 
+#: A coded value: a word and a number ("nfpa 13d", "class 2"), not a range ("1 to 10").
+_CODE = re.compile(
+    r"(?!.*\b(?:to|and|than|per)\b)[a-z][a-z-]*(?:\s[a-z][a-z-]*)?\s?\d+[a-z]?", re.I
+)
+
+
 def parse_enum(description: str) -> tuple[list[str], bool]:
     """Read the values listed in a field description.
 
@@ -57,7 +63,7 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
         text = text.split(":", 1)[1]
     items = [i.strip(" .'\"") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .'\"")]
     ok = len(items) >= (2 if paren else 3) and all(
-        1 <= len(i.split()) <= 3 and not re.search(r"\d", i) for i in items
+        1 <= len(i.split()) <= 3 and (not re.search(r"\d", i) or _CODE.fullmatch(i)) for i in items
     )
     return (items if ok else []), False
 
