@@ -66,7 +66,7 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "exclude",
         re.compile(
             r"\b(?:must |shall |should |to )?(?:carry|carries|include|includes|attach|attaches|"
-            r"add|adds|with|apply|applies|get|gets|take|takes) (?:an? |the )?"
+            r"add|adds|with|apply|applies|get|gets|take|takes|receive|receives) (?:an? |the )?"
             r"[\w\s&/()'’-]{0,50}?exclusion\b|\bmust exclude\b|\bexclusion (?:endorsement )?"
             r"(?:is |must be |will be )?(?:attached|required|mandatory|applies|applied|added|"
             r"included)\b|"
@@ -77,7 +77,11 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:is|are|be) (?:excluded|removed) (?:from [\w\s-]{0,40}?)?by (?:an? |the )?"
             r"[\w\s-]{0,40}?(?:endorsement|exclusion)\b|"
             r"\b(?:is|are|be) excluded (?:from|under|on) (?:the |this |that )?(?:policy|coverage|"
-            r"form|package)|"
+            r"form|package|bop|gl|property|lro)\b|"
+            # "vandalism and glass breakage are excluded": perils a clause ends by excluding
+            r"\b(?:vandalism|theft|glass breakage|water damage|mold|flood|wind|hail|"
+            r"earthquake|liquor liability|products|completed operations)\b[^.;,]{0,30}?"
+            r"\b(?:is|are) excluded\s*(?:[.;]|$)|"
             # "... are not covered by the GL policy": left out of the policy's cover
             r"\b(?:is|are) not covered (?:by|under) (?:the |this |that |our |its |their )?"
             r"(?:[\w-]+ ){0,2}?(?:policy|form|coverage part|coverage)\b",

@@ -20,14 +20,20 @@ from agents.offline.vocab import FieldVocabulary
 from schemas.rules import Condition
 
 _ADVERSE = frozenset({"decline", "exclude"})
-_ADVERSE_PREDICATE = re.compile(r"\b(?:is|are|be|been)\s+(?:\w+\s+)?(?:declin|exclud)\w*", re.I)
+_ADVERSE_PREDICATE = re.compile(
+    r"\b(?:is|are|be|been)\s+(?:\w+\s+)?(?:declin|exclud)\w*|"
+    # "Manufacturers that build their own axles receive the products exclusion"
+    r"\b(?:receives?|gets?|carr(?:y|ies))\s+(?:an?|the)\s+[\w\s-]{0,40}?exclusion\b",
+    re.I,
+)
 #: A subject qualified by a relative clause, up to the verb of the rule.
 _RELATIVE_SUBJECT = re.compile(
     r"^[\w\s,'’&-]{2,60}?\b(?:whose|that|which|who)\b(.{8,200}?)\b(?:is|are)\s+(?:\w+\s+)?"
     r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b",
     re.I,
 )
-_CONDITION_OPENING = re.compile(r"^\W*(?:where|if|when|whenever)\b", re.I)
+#: "Where ... , the exclusion"; "attach the exclusion whenever a warranty is offered".
+_CONDITION_WORD = re.compile(r"\b(?:where|if|when|whenever)\b", re.I)
 #: "Couriers carrying clinical laboratory specimens are written with ...": a participle.
 _PARTICIPLE_SUBJECT = re.compile(
     r"^\W*(?:[\w'’-]+\s+){0,2}?[\w-]+s\s+(\w+ing\s.{6,200}?)\b(?:is|are)\s+(?:\w+\s+)?"
@@ -87,7 +93,7 @@ def subject_flags(
             for f in described_protection(content_tokens(relative.group(1)), vocab)
         ]
     if result.action == "exclude" and result.protective_pos and not mitigated:
-        if _CONDITION_OPENING.match(trigger) and not lx.MITIGANT_CUE.search(trigger):
+        if _CONDITION_WORD.search(trigger) and not lx.MITIGANT_CUE.search(trigger):
             # "Where the insured does its own sprinkler design, ... the exclusion": what
             # an exclusion is conditioned on is the exposure it removes
             result.conditions = result.conditions + [

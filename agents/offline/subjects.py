@@ -44,7 +44,7 @@ _SHARED_HEAD = re.compile(
 #: "... is attached to every self-storage quote": the policies a clause applies to.
 _SCOPE = re.compile(
     r"\b(?:to|on|for|with|in)\s+(?:every|each|all|any)\s+([\w\s-]{2,40}?)\s+"
-    r"(?:polic(?:y|ies)|quotes?|accounts?|risks?|submissions?|renewals?|files?)\b",
+    r"(?:polic(?:y|ies)|quotes?|accounts?|risks?|submissions?|renewals?|files?|BOP|GL|LRO)\b",
     re.I,
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")

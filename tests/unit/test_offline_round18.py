@@ -165,3 +165,44 @@ def test_no_followed_by_a_closed_lists_name_is_its_none_value() -> None:
     text = "A hostel with an nfpa 13d system is flagged for review."
     [rule] = _rules(extractor, text)
     assert rule[1] == {("hostel_sprinkler_standard", "eq", "nfpa 13d")}, rule
+
+
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        (
+            "Hostels that run their own night guard receive the security services exclusion.",
+            ("security_staff_onsite", "eq", True),
+        ),
+        (
+            "Where a hostel keeps more than 40 bunks, vandalism and glass breakage are excluded.",
+            ("bunk_count", "gt", 40),
+        ),
+        (
+            "Attach the guard exclusion whenever security staff are on site overnight.",
+            ("security_staff_onsite", "eq", True),
+        ),
+    ],
+)
+def test_more_ways_to_say_exclude(
+    extractor: OfflineExtractor, text: str, condition: tuple[str, str, object]
+) -> None:
+    [rule] = _rules(extractor, text)
+    assert rule[0] == "exclude" and condition in rule[1], rule
+
+
+def test_water_based_finishes_excluded_from_a_total_is_no_exclusion(
+    extractor: OfflineExtractor,
+) -> None:
+    assert _rules(extractor, "Water-based finishes are excluded from the total.") == []
+
+
+def test_an_exclusion_attached_to_every_policy_of_a_class_names_it(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "The abuse exclusion must be attached to every hostel GL.", source_type="manual"
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("exclude", {("occupancy", "eq", "hostel")})
+    ], rules
