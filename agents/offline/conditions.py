@@ -121,6 +121,7 @@ class ConditionReader:
             Conditions, numeric mentions and protective flags.
         """
         out = Extracted()
+        trigger = _YEAR_PREFIX.sub(_year_words, trigger)  # "Pre-1950 frame buildings"
         out.numbers = self.numbers(trigger, context)
         out.conditions.extend(
             Condition(field=h.field, operator=h.operator or "eq", value=h.value)  # type: ignore[arg-type]
@@ -319,6 +320,14 @@ def _token_index(tokens: list[Token], offset: int) -> int:
         if tok.start >= offset:
             return i
     return len(tokens)
+
+
+#: A calendar year with a prefix: "pre-1950", "post-2000".
+_YEAR_PREFIX = re.compile(r"\b(pre|post)-((?:18|19|20)\d\d)\b", re.I)
+
+
+def _year_words(match: re.Match[str]) -> str:
+    return f"{'before' if match.group(1).lower() == 'pre' else 'after'} {match.group(2)}"
 
 
 #: "below 130 feet", "beneath 40 ft": on a depth, further down is more.

@@ -92,10 +92,24 @@ def denied_values(text: str, hits: list[tuple[str, int]]) -> list[bool]:
     for i, (value, start) in enumerate(hits):
         joined = i > 0 and _LIST_JOINT.match(text[end:start]) is not None
         denied.append(
-            bool(_DENIAL.search(text[max(0, start - 12) : start])) or (joined and denied[-1])
+            bool(_DENIAL.search(text[max(0, start - 12) : start]))
+            or (joined and denied[-1])
+            or _denied_parenthesis(text, start)
         )
         end = start + len(value)
     return denied
+
+
+#: "No disinfection step (ozone, UV or chlorination)": the values a denied noun lists.
+_DENIED_BEFORE_PAREN = re.compile(r"\b(?:no|without)\s+(?:[\w-]+\s+){0,3}?[\w-]+\s*$", re.I)
+
+
+def _denied_parenthesis(text: str, start: int) -> bool:
+    """True for a value inside a parenthesis that lists what a denied noun names."""
+    opened = text.rfind("(", 0, start)
+    if opened < 0 or ")" in text[opened:start]:
+        return False
+    return bool(_DENIED_BEFORE_PAREN.search(text[max(0, opened - 40) : opened]))
 
 
 #: How a "<fuel>-fired" value is also said: "wood-burning", "a wood stove".

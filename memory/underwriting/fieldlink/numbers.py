@@ -254,6 +254,13 @@ NUMBER_WORDS = frozenset([*_SMALL, "hundred", *_SCALES] + [stem(w) for w in _SMA
 
 
 def _eval_words(words: list[str]) -> float | None:
+    if (
+        len(words) == 2
+        and 1 <= _SMALL.get(words[0], 0) <= 9
+        and _SMALL.get(words[1], 0) in range(20, 100, 10)
+    ):
+        # "six-fifty" is said for 650 (units then tens is no composed number)
+        return _SMALL[words[0]] * 100.0 + _SMALL[words[1]]
     total, current, last_scale = 0.0, 0.0, 1.0
     pending_a, seen, previous = False, False, ""
     plus_share = False  # "two and a half": the share adds to the number before it
