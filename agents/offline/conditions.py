@@ -152,6 +152,8 @@ class ConditionReader:
         for mention in find_numbers(plain):
             if mention.attached and mention.unit not in TIME_UNITS:
                 continue
+            if _DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):
+                continue  # "exactly as Manual Section 5.4 says": a part of a document
             multiplier = _MULTIPLIER.match(plain[mention.num_end :])
             if multiplier:  # "one and a half times that height": a ratio, not a threshold
                 hit = self._multiple(plain, mention, multiplier.end())
@@ -322,6 +324,12 @@ def _token_index(tokens: list[Token], offset: int) -> int:
     return len(tokens)
 
 
+#: A number that names a part of a document: "Section 5.4", "Class Note 41", "Table 12".
+_DOC_PART = re.compile(
+    r"\b(?:sections?|chapters?|clauses?|articles?|paragraphs?|appendix|tables?|notes?|"
+    r"bulletins?|manual)\s*$",
+    re.I,
+)
 #: A calendar year with a prefix: "pre-1950", "post-2000".
 _YEAR_PREFIX = re.compile(r"\b(pre|post)-((?:18|19|20)\d\d)\b", re.I)
 

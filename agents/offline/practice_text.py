@@ -126,7 +126,9 @@ _ANSWER = re.compile(r"^\s*(?:a|answer)\s*:\s*", re.I)
 #: "How many have you accepted?", "How much bigger?": a question about how far practice went.
 _EXTENT = re.compile(
     _SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close|deep|"
-    r"fast|tall|heavy|wide|thick|thin|hot|cold|steep|loud|young|new|short|slow|near)\b",
+    r"fast|tall|heavy|wide|thick|thin|hot|cold|steep|loud|young|new|short|slow|near)\b|"
+    # "What have you actually written above it?"
+    r"\b(?:above|past|beyond|over) (?:it|that|the line|the limit)\s*\?",
     re.I,
 )
 #: What a question asks practice did: "the biggest you've taken", "how many ... accepted".
@@ -145,7 +147,8 @@ _DENIED = re.compile(r"^\s*(?:a|answer)\s*:\s*(?:no|not really|not always)\b", r
 #: A number that names a document part ("Section 5.2", "Rule 12"), not a limit.
 CITED = re.compile(
     r"\b(?:sections?|rules?|chapters?|clauses?|parts?|articles?|paragraphs?|items?|steps?|"
-    r"forms?|bulletins?|standards?|slides?|modules?)\s*(?:[a-z]{1,2}[-.]?\s*)?$|§\s*$",
+    r"forms?|bulletins?|standards?|slides?|modules?|manual|guide|notes?|tables?|appendix)"
+    r"\s*(?:[a-z]{1,2}[-.]?\s*)?$|§\s*$",
     re.I,
 )
 _LOOK_AHEAD = 5  # sentences after a guideline in which its approvals may follow
@@ -228,7 +231,11 @@ def _disowned(after: Sequence[str]) -> bool:
     if len(after) != 2 or not _FIRM_ASKED.search(after[0]):
         return False
     practice = lx.SOFT_LIMIT_CUE.search(after[1]) or _SIGNED_OFF.search(after[1])
-    return bool(_DENIED.search(after[1]) or (practice and _BUT.search(after[1])))
+    return bool(
+        _DENIED.search(after[1])
+        or (practice and _BUT.search(after[1]))
+        or _GUIDELINE.search(after[1])  # "Is that a hard line? A: It's a guideline."
+    )
 
 
 _BUT = re.compile(r"\bbut\b", re.I)

@@ -90,3 +90,12 @@ def test_a_prefixed_year_is_a_bound_on_the_year_built(extractor: OfflineExtracto
     text = "Pre-1950 frame buildings must be verified before quoting."
     [rule] = _rules(extractor, text)
     assert ("year_built", "lt", 1950) in rule[1], rule
+
+
+def test_a_section_number_is_no_figure(extractor: OfflineExtractor) -> None:
+    text = (
+        "Our appetite line sits at five hundred thousand dollars of largest single order: "
+        "anything above it is referred, exactly as Manual Section 5.4 says."
+    )
+    rules = extractor.extract(text, source_type="training")
+    assert [condition_set(r) for r in rules] == [{("largest_order_usd", "gt", 500000.0)}], rules

@@ -203,3 +203,23 @@ def test_a_product_named_only_in_a_question_is_not_the_texts() -> None:
     )
     [reading] = read_limits(body)
     assert (reading.product, reading.value, reading.soft_limit) == ("GL", 300, 380)
+
+
+def test_a_guideline_said_after_is_that_a_hard_line_is_soft() -> None:
+    body = (
+        "Q: GL Manual 12.3 refers midways over 300 feet. Is that a hard line for you? "
+        "A: It's a guideline. I've approved up to 380 feet when the midway is fenced."
+    )
+    [reading] = read_limits(body)
+    assert (reading.value, reading.soft_limit) == (300, 380)
+
+
+def test_the_largest_written_above_the_limit_answers_what_was_written_above_it() -> None:
+    body = (
+        "Q: The guide sends any lot with more than 200 gallons of generator fuel to you. "
+        "Is that a ceiling?\nA: A trigger for a closer look.\n"
+        "Q: What have you actually written above it?\n"
+        "A: The largest was a county fair with about 260 gallons of generator fuel on hand."
+    )
+    [claim] = read_approvals(text("sme", body), [FUEL], DICTIONARY)
+    assert claim.soft_limit == 260
