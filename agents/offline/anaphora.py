@@ -32,14 +32,6 @@ _ANAPHOR = re.compile(
     r"^\W*they\s+(?:are|get|will be|must be|should be|shall be)\s+(?:\w+ly\s+)?\w+ed\b",
     re.I,
 )
-_LACKS_ONE = lxd.LACKS_ONE
-
-
-def says_lacking(text: str) -> bool:
-    """True when a clause says the one thing named before is missing ("without one")."""
-    return bool(_LACKS_ONE.search(text))
-
-
 #: A condition clause of the sentence's own: the pronoun is then the risk, not a pointer.
 _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|where|once)\b", re.I)
 #: "No plan, I refer it": an answer opening on the missing thing.
@@ -94,14 +86,14 @@ def antecedent(
     stripped = strip_connectors(said)
     compared = lxc.BARE_COMPARATIVE.match(stripped.strip())
     if (
-        not (_ANAPHOR.search(said) or _LACKS_ONE.search(said) or compared)
+        not (_ANAPHOR.search(said) or lxd.LACKS_ONE.search(said) or compared)
         or detect_action(text) is None
     ):
         return None
     trigger, _ = split_mitigant(stripped)  # "I refer those, unless Y"
     if _compared_number(trigger):
         return None
-    lacks_one = bool(_LACKS_ONE.search(trigger))
+    lacks_one = bool(lxd.LACKS_ONE.search(trigger))
     if _OWN_CONDITION.search(trigger) and not lacks_one:
         return None  # "If someone is at the desk all night, I approve it": its own trigger
     found = analyzer.reader.read(trigger)
@@ -191,7 +183,7 @@ def lacking_in_clause(clause: str, pending: Pending) -> Pending:
     """
     if pending.lacked:  # the sentence before's flag is already made absent: once only
         return pending
-    if _LACKS_ONE.search(clause):
+    if lxd.LACKS_ONE.search(clause):
         return _lacking(pending)
     # "...must show how codes are secured; where codes are retained, verify": a clause
     # with a condition of its own does not act on the requirement's absence

@@ -46,7 +46,6 @@ _EARLIER_EVENT = re.compile(
 )
 #: Classes named only as examples of any risk: "swim school, lodging or otherwise".
 _OR_OTHERWISE = re.compile(r"\bor otherwise\b|\bor any other (?:class|kind|type|business)", re.I)
-#: A condition denied in a conjunct ("... and no photos submitted").
 #: The action a withdrawal names by its noun: "the review flag for X is no longer applied".
 _ENDED_NOUN = re.compile(
     r"\b(?:review )?(flag|referral|decline|exclusion)\b[^.;]{0,80}?\b(?:is|are) no longer\b", re.I
@@ -57,6 +56,7 @@ _CHECK_MEANS = re.compile(
     r"\([^()]*\)",
     re.I,
 )
+#: A condition denied in a conjunct ("... and no photos submitted").
 _UNREAD_DENIAL = re.compile(r"\b(?:and|but) (?:no|without) [a-z]", re.I)
 #: "should have been ...": hindsight on a case, or the rule a review restates.
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)

@@ -69,17 +69,16 @@ ANY_OTHER = re.compile(
 
 #: "a locked, fenced yard is the accepted mitigant": the clause names a mitigant of the
 #: rule before it.
+_SOFTENED = (
+    r"\b(?:turns?|converts?|downgrades?|changes?)\s+(?:the|a|that)\s+"
+    r"(?:decline|declination|referral|refer)\s+(?:in)?to\s+(?:a|an)\s+\w+"
+)
+#: "cash recyclers turn the decline into a referral": what softens the rule's action.
+SOFTENED_ACTION = re.compile(_SOFTENED, re.I)
 NAMED_MITIGANT = re.compile(
     r"\b(?:is|are|counts? as|serves? as|qualif(?:y|ies) as|(?:accepted|recogni[sz]ed|"
     r"treated|taken) as)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?:[\w-]+\s+){0,2}?mitigants?\b|"
-    r"\b(?:turns?|converts?|downgrades?|changes?)\s+(?:the|a|that)\s+"
-    r"(?:decline|declination|referral|refer)\s+(?:in)?to\s+(?:a|an)\s+\w+",
-    re.I,
-)
-#: "cash recyclers turn the decline into a referral": what softens the rule's action.
-SOFTENED_ACTION = re.compile(
-    r"\b(?:turns?|converts?|downgrades?|changes?)\s+(?:the|a|that)\s+"
-    r"(?:decline|declination|referral|refer)\s+(?:in)?to\s+(?:a|an)\s+\w+",
+    + _SOFTENED,
     re.I,
 )
 

@@ -8,11 +8,7 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
-from agents.offline.anaphora import (
-    antecedent,
-    protected_outcome,
-    says_lacking,
-)
+from agents.offline.anaphora import antecedent, protected_outcome
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import (
     ClauseAnalysis,
@@ -37,8 +33,9 @@ _CONTEXT_SENTENCES = 3
 _STATED_TERMS = re.compile(
     r"\b(?:provided|subject to|on condition)\b|\b(?:warranty|endorsement|sublimit)\b", re.I
 )
-#: A clause stating what a risk must have ("the innkeeper must live on site").
+#: The label of an interview's turn ("Q:", "Answer:"), which names no subject.
 _SPEAKER_LABEL = re.compile(r"^(?:q|a|question|answer)$", re.I)
+#: A clause stating what a risk must have ("the innkeeper must live on site").
 _MUST = re.compile(r"\b(?:must|shall|has to|have to|is required to|are required to)\b", re.I)
 __all__ = ["TextReader", "find_product", "single_product"]
 
@@ -169,7 +166,7 @@ class TextReader:
             if conditions:
                 self.last_conditions = conditions
             required = bool(_MUST.search(a.trigger))
-            lacked_next = i + 1 < len(clauses) and says_lacking(clauses[i + 1])
+            lacked_next = i + 1 < len(clauses) and bool(lxd.LACKS_ONE.search(clauses[i + 1]))
             if not a.action and (
                 conditions or ((required or lacked_next) and len(a.protective_pos) == 1)
             ):

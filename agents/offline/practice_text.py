@@ -223,6 +223,9 @@ def approval_units(text: str) -> list[tuple[str, int]]:
     return units
 
 
+_BUT = re.compile(r"\bbut\b", re.I)
+
+
 def _disowned(after: Sequence[str]) -> bool:
     """True when a limit is followed by "Is that absolute?" and an answer of "No".
 
@@ -236,9 +239,6 @@ def _disowned(after: Sequence[str]) -> bool:
         or (practice and _BUT.search(after[1]))
         or _GUIDELINE.search(after[1])  # "Is that a hard line? A: It's a guideline."
     )
-
-
-_BUT = re.compile(r"\bbut\b", re.I)
 
 
 def read_limits(text: str, source: str | None = None) -> list[LimitReading]:

@@ -161,6 +161,12 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
     for draft in drafts:
         if draft.withdrawn and {c.field for c in draft.conditions} in stated:
             continue
+        zone = _soft_zone_below(draft, kept)
+        if zone is not None:
+            # "accounts up to forty-five percent are referred, and above that the decline
+            # stands": the decline over 40 is soft to 45, the referral its soft zone
+            zone[0].soft_limit = zone[1]
+            continue
         restated = next(
             (
                 old
@@ -177,12 +183,6 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
             ),
             None,
         )
-        zone = _soft_zone_below(draft, kept)
-        if zone is not None:
-            # "accounts up to forty-five percent are referred, and above that the decline
-            # stands": the decline over 40 is soft to 45, the referral its soft zone
-            zone[0].soft_limit = zone[1]
-            continue
         if restated is not None:
             # "nine or more is a referral ... a lifeguard on deck clears it": what clears
             # the restated boundary clears the rule it restates

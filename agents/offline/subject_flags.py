@@ -26,19 +26,20 @@ _ADVERSE_PREDICATE = re.compile(
     r"\b(?:receives?|gets?|carr(?:y|ies))\s+(?:an?|the)\s+[\w\s-]{0,40}?exclusion\b",
     re.I,
 )
+#: The verb of a rule after its subject: "are referred", "is usually declined".
+_RULE_VERB = (
+    r"\b(?:is|are)\s+(?:\w+\s+)?"
+    r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b"
+)
 #: A subject qualified by a relative clause, up to the verb of the rule.
 _RELATIVE_SUBJECT = re.compile(
-    r"^[\w\s,'’&-]{2,60}?\b(?:whose|that|which|who)\b(.{8,200}?)\b(?:is|are)\s+(?:\w+\s+)?"
-    r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b",
-    re.I,
+    r"^[\w\s,'’&-]{2,60}?\b(?:whose|that|which|who)\b(.{8,200}?)" + _RULE_VERB, re.I
 )
 #: "Where ... , the exclusion"; "attach the exclusion whenever a warranty is offered".
 _CONDITION_WORD = re.compile(r"\b(?:where|if|when|whenever)\b", re.I)
 #: "Couriers carrying clinical laboratory specimens are written with ...": a participle.
 _PARTICIPLE_SUBJECT = re.compile(
-    r"^\W*(?:[\w'’-]+\s+){0,2}?[\w-]+s\s+(\w+ing\s.{6,200}?)\b(?:is|are)\s+(?:\w+\s+)?"
-    r"(?:referred|declined|excluded|flagged|verified|written|accepted|approved)\b",
-    re.I,
+    r"^\W*(?:[\w'’-]+\s+){0,2}?[\w-]+s\s+(\w+ing\s.{6,200}?)" + _RULE_VERB, re.I
 )
 _DENIED = re.compile(r"\b(?:not|no|never|without|outside|lacks?|lacking|fails?)\b|n't\b", re.I)
 #: "Verify that ...", "Before binding, confirm that ...": an order opening the clause.
