@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from schemas.ingestion import KnowledgeText
 from schemas.rules import Condition, ExtractedRule
@@ -64,3 +64,22 @@ def knowledge_text(
     return KnowledgeText(
         id=text_id, text=body, source=f"Note {text_id}", source_type=kind, date=date
     )  # type: ignore[arg-type]
+
+
+def limit_rule(field: str, op: str, value: float, **update: Any) -> ExtractedRule:
+    """A stated hard BOP limit on one field, from a dated manual; `update` overrides."""
+    base: dict[str, Any] = {
+        "rule_name": f"{field} {op} {value}",
+        "risk_factor": field,
+        "risk_category": "eligibility",
+        "product_type": "BOP",
+        "action": "refer",
+        "threshold": {"field": field, "operator": op, "value": value},
+        "threshold_type": "hard",
+        "conditions": [{"field": field, "operator": op, "value": value}],
+        "source": "Carnival Guide",
+        "source_type": "manual",
+        "text_id": "guide",
+        "date": "2023-01-10",
+    }
+    return ExtractedRule.model_validate({**base, **update})

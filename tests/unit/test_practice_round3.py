@@ -21,6 +21,7 @@ from memory.underwriting.consolidate import consolidate
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 from tests.rules import knowledge_text as text
+from tests.rules import limit_rule
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
@@ -77,21 +78,7 @@ def extractor() -> OfflineExtractor:
 def rule(
     field: str = "ride_count", op: str = "gt", value: float = 4, **update: Any
 ) -> ExtractedRule:
-    base: dict[str, Any] = {
-        "rule_name": f"{field} {op} {value}",
-        "risk_factor": field,
-        "risk_category": "eligibility",
-        "product_type": "BOP",
-        "action": "refer",
-        "threshold": {"field": field, "operator": op, "value": value},
-        "threshold_type": "hard",
-        "conditions": [{"field": field, "operator": op, "value": value}],
-        "source": "Carnival Guide",
-        "source_type": "manual",
-        "text_id": "guide",
-        "date": "2023-01-10",
-    }
-    return ExtractedRule.model_validate({**base, **update})
+    return limit_rule(field, op, value, **update)
 
 
 def shape(claim: ExtractedRule) -> tuple[str, list[tuple[str, str, Any]]]:

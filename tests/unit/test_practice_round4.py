@@ -15,6 +15,7 @@ from agents.offline.practice_text import read_limits
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 from tests.rules import knowledge_text as text
+from tests.rules import limit_rule
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
@@ -44,22 +45,13 @@ FIELDS = {
 DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 
 
+def _with_field(name: str, spec: dict[str, Any]) -> DataDictionary:
+    """The dictionary above with one more field."""
+    return DataDictionary.model_validate({"fields": {**FIELDS, name: spec}})
+
+
 def rule(field: str, op: str, value: float, **update: Any) -> ExtractedRule:
-    base: dict[str, Any] = {
-        "rule_name": f"{field} {op} {value}",
-        "risk_factor": field,
-        "risk_category": "eligibility",
-        "product_type": "GL",
-        "action": "refer",
-        "threshold": {"field": field, "operator": op, "value": value},
-        "threshold_type": "hard",
-        "conditions": [{"field": field, "operator": op, "value": value}],
-        "source": "Carnival Guide",
-        "source_type": "manual",
-        "text_id": "guide",
-        "date": "2023-01-10",
-    }
-    return ExtractedRule.model_validate({**base, **update})
+    return limit_rule(field, op, value, **{"product_type": "GL", **update})
 
 
 FUEL = rule("generator_fuel_gallons", "gt", 200)
@@ -129,18 +121,14 @@ def test_a_protection_binds_to_the_one_rule_the_text_bends() -> None:
 
 
 RATIO = rule("cover_ratio", "lt", 1.2, product_type="LRO")
-RATIO_FIELDS = DataDictionary.model_validate(
+RATIO_FIELDS = _with_field(
+    "cover_ratio",
     {
-        "fields": {
-            **FIELDS,
-            "cover_ratio": {
-                "type": "float",
-                "unit": "ratio",
-                "synonyms": ["coverage ratio", "owner's cover"],
-                "description": "Owner's income over debt service",
-            },
-        }
-    }
+        "type": "float",
+        "unit": "ratio",
+        "synonyms": ["coverage ratio", "owner's cover"],
+        "description": "Owner's income over debt service",
+    },
 )
 
 
@@ -167,18 +155,14 @@ def test_the_highest_signed_a_few_sentences_after_a_guideline_is_its_soft_limit(
 
 
 MONEY = rule("fuel_stock_usd", "gt", 750000, product_type="BOP")
-MONEY_FIELDS = DataDictionary.model_validate(
+MONEY_FIELDS = _with_field(
+    "fuel_stock_usd",
     {
-        "fields": {
-            **FIELDS,
-            "fuel_stock_usd": {
-                "type": "float",
-                "unit": "usd",
-                "synonyms": ["fuel stock value", "fuel stock"],
-                "description": "Value of the fuel stock on the lot",
-            },
-        }
-    }
+        "type": "float",
+        "unit": "usd",
+        "synonyms": ["fuel stock value", "fuel stock"],
+        "description": "Value of the fuel stock on the lot",
+    },
 )
 
 
