@@ -31,6 +31,8 @@ class ClauseAnalysis:
         otherwise: Acts on what an accepted range leaves out ("otherwise", "anything closer").
         comparative: A bare comparative opening the clause ("larger operations ..."), or None.
         withdrawn: The clause ends the rule it names ("the moratorium ... is lifted").
+        verified: The flag an order to verify made the condition ("verify GPS logs": not
+            shown), which a trigger before it turns back into what clears the check.
     """
 
     text: str
@@ -50,6 +52,7 @@ class ClauseAnalysis:
     from_to: bool = False
     otherwise: bool = False
     comparative: str | None = None
+    verified: str | None = None
     withdrawn: bool = False
     #: Numbers a reason cites ("because the guideline caps the class at twenty"), with it.
     cited: list[tuple[NumericHit, str]] = field(default_factory=list)

@@ -10,7 +10,12 @@ from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.analysis import ClauseAnalysis
 from agents.offline.conditions import ConditionReader
-from agents.offline.subject_flags import described_protection, subject_flags, verified_flag
+from agents.offline.subject_flags import (
+    described_protection,
+    subject_flags,
+    verified_flag,
+    verified_objects,
+)
 from agents.offline.subjects import SubjectReader
 from agents.offline.textproc import content_tokens, strip_connectors
 from agents.offline.vocab import FieldVocabulary
@@ -178,8 +183,8 @@ class ClauseAnalyzer:
             if ended_noun:  # "the manual review flag for X is no longer applied"
                 result.action = action_from_word(ended_noun.group(1))
         # "verify that a consent policy is in place": what is verified is the mitigant
-        verified = [m.group(0) for m in lx.VERIFY_OBJECT.finditer(trigger)]
-        extracted = self.reader.read(lx.VERIFY_OBJECT.sub(" ", trigger), context)
+        verified, unverified = verified_objects(trigger)
+        extracted = self.reader.read(unverified, context)
         result.conditions = extracted.conditions
         result.numbers = extracted.numbers
         result.protective_pos = extracted.protective_pos

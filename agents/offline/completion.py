@@ -47,6 +47,11 @@ def completed_conditions(
         value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
         op = "eq" if isinstance(value, str) else "in"
         conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
+    if a.verified and pending is not None and pending.conditions and not pending.accepted:
+        # "More than 5 plow trucks: verify GPS logs": the clause before is the trigger and
+        # what is verified clears the check
+        conditions = [c for c in conditions if c.field != a.verified]
+        a.mitigant_fields = [*a.mitigant_fields, a.verified]
     if a.action and not conditions and pending is not None and a.comparative:
         # "operations of up to 2,000 acres; larger operations are referred"
         conditions = directed(pending.conditions, a.comparative, pending.accepted)

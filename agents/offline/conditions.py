@@ -13,11 +13,12 @@ from agents.offline.field_choice import choose_field
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import other_states, read_states
 from agents.offline.textproc import Token, content_tokens
-from agents.offline.units import TIME_UNITS, unit_from_context
+from agents.offline.units import TIME_UNITS, unit_fits, unit_from_context
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import (
     NumberMention,
     find_numbers,
+    stem,
 )
 from schemas.rules import Condition
 
@@ -26,6 +27,9 @@ _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
 _BELOW_AFTER = re.compile(
     r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b", re.I
 )
+#: "square feet of mezzanine": the noun after the unit names what is measured.
+_OF_NOUN = re.compile(r"^\s+of\s+(?:the\s+|an?\s+|raised\s+)?([a-z][a-z-]{3,})\b", re.I)
+_SIGN_WORD = re.compile(r"\b(?:below|under|short of|beneath)\b", re.I)
 _PAREN = re.compile(r"\([^()]*\)")
 #: "is reduced from", "raised from": the numbers that follow are an old and a new limit.
 _CHANGE_FROM = re.compile(
@@ -179,6 +183,7 @@ class ConditionReader:
             resolved = choose_field(
                 self.vocab, (self.topic, self.topic_value), mention, tokens, pos, context, hint=hint
             )
+            resolved = self._measured_of(plain, mention) or resolved
             cued = _soft_before(plain, mention.start)
             if cued and mention.unit is None:
                 # "we've signed off on seven and eight for established outfits": practice's
@@ -215,6 +220,21 @@ class ConditionReader:
             hit.end = mention.end
             hits.append(hit)
         return hits
+
+    def _measured_of(self, text: str, mention: NumberMention) -> tuple[FieldInfo, float] | None:
+        """The one field the noun after "of" names: "5,000 square feet of mezzanine"."""
+        if mention.unit in (None, "percent"):
+            return None  # "20% of revenue": the noun is what the share is of
+        said = _OF_NOUN.match(text[mention.end :])
+        if said is None:
+            return None
+        word = stem(said.group(1))
+        named = [
+            i
+            for i in self.vocab.of_kind("numeric")
+            if word in i.tokens and unit_fits(mention.unit, i) and i.in_scale(mention.value)
+        ]
+        return (named[0], 1.0) if len(named) == 1 else None
 
     def _topic_reached(self, mention: NumberMention) -> tuple[FieldInfo, float] | None:
         """The field last compared, when a bare figure of practice lies past its limit."""
@@ -279,9 +299,11 @@ class ConditionReader:
             value = round(value / 100.0, 8)  # 0.28% is 0.0028, not 0.0028000000000000004
         elif mention.fraction and info.unit == "percent":  # "more than half" -> 50
             value = value * 100.0
-        if info.negative_below and _BELOW_AFTER.match(text[mention.num_end :]):
+        if info.negative_below and (
+            _BELOW_AFTER.match(text[mention.num_end :]) or _BELOW_AFTER.match(text[mention.end :])
+        ):  # "20% below", "twenty percent below": the sign, not a comparison
             value = -value
-            op = _FLIP.get(op, op) if op else None
+            op = _signed_comparison(text, mention)
         if info.spec.type == "int" and float(value).is_integer():
             value = int(value)
         return NumericHit(info.name, value, op, mention.start, soft)
@@ -332,6 +354,20 @@ _DOC_PART = re.compile(
 )
 #: A calendar year with a prefix: "pre-1950", "post-2000".
 _YEAR_PREFIX = re.compile(r"\b(pre|post)-((?:18|19|20)\d\d)\b", re.I)
+
+
+def _signed_comparison(text: str, mention: NumberMention) -> str | None:
+    """The comparison on a figure that is negative below a reference ("20% below minimum").
+
+    "more than 20% below" speaks of the size of the gap (past -20: lt); "the floor is 20%
+    below" names the signed value itself (under the floor: lt, no flip).
+    """
+    below = _SIGN_WORD.search(text, mention.num_end)  # the "below" after it is the sign
+    op = comparator(text[: below.start()] if below else text, mention)
+    pre = text[max(0, mention.start - 40) : mention.start]
+    if op is None or lxc.MINIMUM_BEFORE.search(pre) or lxc.MAXIMUM_BEFORE.search(pre):
+        return op
+    return _FLIP.get(op, op)
 
 
 def _year_words(match: re.Match[str]) -> str:

@@ -350,8 +350,9 @@ _NUMBER_AHEAD = (
 #: Evidence of exceptions granted in practice (soft thresholds).
 SOFT_LIMIT_CUE = re.compile(
     r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved?|accept(?:ed)?|allowed|written|"
-    r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed off|sign off|"
-    r"signs off|granted|extended|made|let|pushed|waved|okayed|tolerated|lived with)\s+"
+    r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed(?: off)?|"
+    r"sign(?: off)?|signs(?: off)?|granted|extended|made|let|pushed|waved|okayed|tolerated|"
+    r"lived with)\s+"
     r"(?:[\w-]+\s+){0,3}?(?:up|down) to|"
     # "I'll go to nine million on my own signature"
     r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"

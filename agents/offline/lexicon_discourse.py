@@ -71,7 +71,11 @@ ANY_OTHER = re.compile(
 #: rule before it.
 _SOFTENED = (
     r"\b(?:turns?|converts?|downgrades?|changes?)\s+(?:the|a|that)\s+"
-    r"(?:decline|declination|referral|refer)\s+(?:in)?to\s+(?:a|an)\s+\w+"
+    r"(?:decline|declination|referral|refer)\s+(?:in)?to\s+(?:a|an)\s+\w+|"
+    # "I'll take a referral instead of a decline", "prepared to refer up rather than decline"
+    r"\b(?:take|takes|accept|accepts|offer|offers)\s+(?:a|an)\s+referral\s+"
+    r"(?:instead of|rather than)\s+(?:a\s+)?declin\w*|"
+    r"\brefer\s+(?:it\s+|them\s+)?(?:up\s+)?(?:instead of|rather than)\s+declin\w*"
 )
 #: "cash recyclers turn the decline into a referral": what softens the rule's action.
 SOFTENED_ACTION = re.compile(_SOFTENED, re.I)

@@ -26,7 +26,7 @@ _STOP = frozenset(
     whenever while during after before because since due outside across then larger smaller
     bigger higher lower longer shorter wider taller heavier open opened closed closing
     used using stay stays staying holding held storing stored working doing does done
-    closer nearer farther further else otherwise worse better
+    closer nearer farther further else otherwise worse better go goes went come comes
     apply applies limit limits cover covers follow follows mean means
     move moves moved change changes changed rise rises fall falls continue continues
     inside slower faster sooner later earlier return returns
@@ -97,6 +97,8 @@ def _ends_participle(rest: str) -> bool:
     if nxt is None:
         return False
     low = nxt.group(0).lower()
+    if low == "of":
+        return False  # "the governor setting of the fleet": a noun in -ing, not a participle
     return low in _STOP or low in lxs.DETERMINERS or low[0].isdigit() or bool(find_numbers(low))
 
 

@@ -87,6 +87,9 @@ class TextReader:
                 context = f"{context} {sentence.label}."  # "In-home drips: ... forty percent"
             if sentence.is_question:
                 self._asked(sentence, context)
+                if not sentence.text.rstrip().endswith("?"):
+                    # "Q: Since May, fleets over 15 mph are declined.": the rule asked about
+                    self._sentence(sentence, context)
                 continue
             self._current = sentence.index
             if sentence.index in self._answers:  # "What do you need to see?" "Hold-harmless ..."

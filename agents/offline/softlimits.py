@@ -30,28 +30,31 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     Returns:
         The draft that received a soft limit, or None.
     """
-    mentions: list[NumberMention] = []
+    mentions: list[tuple[NumberMention, bool]] = []  # a figure, and "below" after it
     for match in lx.SOFT_LIMIT_CUE.finditer(text):
         window = text[match.end() : match.end() + 60]
         found = find_numbers(window)
         if found and found[0].start <= 2:
-            mentions.append(_run_end(window, found))
+            end = _run_end(window, found)
+            mentions.append((end, bool(_BELOW_AFTER.match(window[end.end :]))))
     for match in lx.PRACTICE_AFTER.finditer(text):  # "nine or ten fields can go through"
         before = text[max(0, match.start() - 40) : match.start()]
         found = find_numbers(before)
         if found and not re.search(r"[.;:]", before[found[-1].end :]):
-            mentions.append(found[-1])
+            mentions.append((found[-1], bool(_BELOW_AFTER.match(before[found[-1].end :]))))
     for match in lx.AGE_EXCEPTION.finditer(text):
         found = find_numbers(match.group(0)[match.start(1) - match.start() :])
         if found:
-            mentions.append(NumberMention(found[0].value, "years", 0, 0, 0))
-    for mention in mentions:
-        target = _soft_target(mention, drafts, vocab)
+            mentions.append((NumberMention(found[0].value, "years", 0, 0, 0), False))
+    for mention, below in mentions:
+        target = _soft_target(mention, drafts, vocab, below)
         if target is not None:
             return target
     return None
 
 
+#: "25% below (minimum)": the figure lies under a reference.
+_BELOW_AFTER = re.compile(r"^\s*(?:%|percent|per cent)?\s*(?:below|under|short of)\b", re.I)
 #: What joins the numbers of one run: "at 550 and 600 lbs", "of twenty-one to twenty-three".
 _RUN_JOINT = re.compile(r"^\s*(?:,\s*)?(?:and|to|or|through|-|–)?\s*$", re.I)
 
@@ -71,9 +74,13 @@ def _run_end(window: str, found: list[NumberMention]) -> NumberMention:
 
 
 def _soft_target(
-    mention: NumberMention, drafts: list[RuleDraft], vocab: FieldVocabulary
+    mention: NumberMention, drafts: list[RuleDraft], vocab: FieldVocabulary, below: bool
 ) -> RuleDraft | None:
-    """The latest draft whose numeric threshold the mentioned value lies beyond."""
+    """The latest draft whose numeric threshold the mentioned value lies beyond.
+
+    `below`: "below" follows the figure ("down to 25% below minimum"), which is negative on
+    a field whose values below a reference are ("-22 = 22% below").
+    """
     for draft in reversed(drafts):
         for cond in draft.conditions:
             info = vocab.fields.get(cond.field)
@@ -81,7 +88,7 @@ def _soft_target(
                 continue
             if not isinstance(cond.value, int | float) or cond.operator in {"eq", "in"}:
                 continue
-            value = mention.value
+            value = -mention.value if below and info.negative_below else mention.value
             if info.unit == "rate" and mention.unit == "percent":
                 value /= 100.0
             if mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):

@@ -17,6 +17,7 @@ from agents.offline.analysis import ClauseAnalysis
 from agents.offline.conditions import ConditionReader
 from agents.offline.textproc import Token, content_tokens
 from agents.offline.vocab import FieldVocabulary
+from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.rules import Condition
 
 _ADVERSE = frozenset({"decline", "exclude"})
@@ -45,9 +46,39 @@ _DENIED = re.compile(r"\b(?:not|no|never|without|outside|lacks?|lacking|fails?)\
 #: "Verify that ...", "Before binding, confirm that ...": an order opening the clause.
 _VERIFY_ORDER = re.compile(
     r"^\W*(?:(?:before (?:binding|quoting)|at submission|in every case),?\s+)?(?:please\s+)?"
-    r"(?:verify|confirm|check|make sure)\s+(?:that|whether)\b",
+    r"(?:(?:verify|confirm|check|make sure)\s+(?:that|whether)\b|(?:verify|confirm)\s+(?!if\b)\w)",
     re.I,
 )
+
+
+#: "verify GPS or time-stamped service logs before binding": an order with a plain object.
+_VERIFY_PLAIN = re.compile(
+    r"^\W*(?:(?:before (?:binding|quoting)|at submission),?\s+)?(?:please\s+)?"
+    r"(?:verify|confirm)\s+(?!that\b|whether\b|if\b)"
+    r"(?P<object>[a-z][\w'’/-]*(?:\s+[a-z][\w'’/-]*){0,6}?)"
+    r"(?=\s+(?:before|prior to|at (?:binding|quote|submission))\b|\s*[.;]|\s*$)",
+    re.I,
+)
+
+
+def verified_objects(trigger: str) -> tuple[list[str], str]:
+    """What a clause orders verified, and the clause without it.
+
+    "verify that an SPCC plan is in place" and "verify GPS service logs before binding"
+    name what is checked, not what triggers the check. A plain object with a figure in it
+    ("verify five years of loss runs") stays in the clause.
+
+    Returns:
+        The verified texts, and the trigger with them blanked.
+    """
+    verified = [m.group(0) for m in lx.VERIFY_OBJECT.finditer(trigger)]
+    rest = lx.VERIFY_OBJECT.sub(" ", trigger)
+    for match in _VERIFY_PLAIN.finditer(rest.strip()):
+        if not find_numbers(match.group("object")):
+            verified.append(match.group(0))
+    for said in verified[len(lx.VERIFY_OBJECT.findall(trigger)) :]:
+        rest = rest.replace(said, " ", 1)
+    return verified, rest
 
 
 def verified_flag(
@@ -70,6 +101,7 @@ def verified_flag(
     if len(flags) == 1 and not found.protective_neg and len(found.conditions) <= 1:
         result.conditions = [Condition(field=flags[0], operator="eq", value=False)]
         result.mitigant_fields = [f for f in result.mitigant_fields if f != flags[0]]
+        result.verified = flags[0]
 
 
 def subject_flags(

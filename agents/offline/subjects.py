@@ -79,6 +79,9 @@ _DEFINITION = re.compile(
 )
 
 
+#: "A clinic", "the lab": one singular noun after an article points back at the text's
+#: business; a class is named in the plural ("Clinics ...") or with its own words.
+_LONE_SINGULAR = re.compile(r"^(?:an?|the|this|that|each|every|any)\s+[a-z][\w-]*$", re.I)
 #: A dictionary listing this many business classes enumerates them, not examples.
 _ENUMERATED = 8
 #: Nouns that name a business by its trade word ("a handyman shop", "roofing outfits").
@@ -182,6 +185,12 @@ class SubjectReader:
         if singular(head) in lxs.INSTRUMENT_NOUNS:
             return []  # "the glue burn exclusion is attached ...": an instrument, no class
         values = self._values(phrase)
+        if (
+            not self.enumerated
+            and _LONE_SINGULAR.match(phrase)
+            and not set(values) & self.example_set
+        ):
+            return []  # "A lab with more than eight beds": the text's own business, not a class
         listed = self._listed_in_parentheses(clause)
         if listed and not (values and all(v in self.example_set for v in values)):
             return listed  # "Hobby submissions (puppet theatres, ice rinks)"
@@ -330,6 +339,8 @@ class SubjectReader:
                 drop.update(range(first, last + 1))
         for mention in self.vocab.bool_mentions(tokens):
             drop.update(range(mention.first, mention.last + 1))
+        if tokens and tokens[-1].text.lower() in lxs.NON_BUSINESS_WORDS:
+            return None  # "Branch managers will confirm ...": people or papers, no class
         kept = kept_words(tokens, drop)
         if not kept or len(kept) > 4 or any(len(w) > 4 and w.endswith("ed") for w in kept):
             return None

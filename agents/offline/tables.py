@@ -67,6 +67,46 @@ _SEPARATOR = re.compile(r"[\s|:+=-]+")
 _RECORD_COLUMN = re.compile(r"^\W*(?:outcomes?|results?|dispositions?|what happened)\W*$", re.I)
 
 
+#: A markdown rule inside a line ("... | Trigger | Action | | --- | --- | | ..."): a table
+#: written without its line breaks.
+_INLINE_RULE = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|){2,}")
+
+
+def unflatten(lines: list[str]) -> list[str]:
+    """Put a table written on one line back on lines of its own.
+
+    "Triggers. | Trigger | Action | | --- | --- | | Over 5 trucks | Refer | Notes: ..."
+    becomes the prose before it, the header, the rule, one line per row and the prose
+    after it. The rule's column count says where each row ends.
+
+    Args:
+        lines: The lines of a text.
+
+    Returns:
+        The lines, a one-line table split into its rows.
+    """
+    out: list[str] = []
+    for line in lines:
+        rule = _INLINE_RULE.search(line)
+        if rule is None or line.lstrip().startswith("|") and rule.start() == 0:
+            out.append(line)
+            continue
+        width = rule.group(0).count("|") - 1
+        pieces = line[: rule.start()].rstrip().split("|")
+        if len(pieces) < width + 2 or pieces[-1].strip():
+            out.append(line)  # no header of that many cells right before the rule
+            continue
+        prose, header = "|".join(pieces[: -(width + 1)]), pieces[-(width + 1) : -1]
+        rows = [f"| {' | '.join(c.strip() for c in header)} |", "| --- " * width + "|"]
+        row = re.compile(r"\s*\|" + r"([^|]*)\|" * width)
+        rest = line[rule.end() :]
+        while (match := row.match(rest)) is not None and any(g.strip() for g in match.groups()):
+            rows.append(f"| {' | '.join(g.strip() for g in match.groups())} |")
+            rest = rest[match.end() :]
+        out.extend(part for part in (prose.strip(), *rows, rest.strip()) if part)
+    return out
+
+
 def _cells(line: str) -> list[str]:
     return [c.strip() for c in _CELL_SPLIT.split(line.strip().strip("|")) if c.strip()]
 

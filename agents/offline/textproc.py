@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
-from agents.offline.tables import table_rows
+from agents.offline.tables import table_rows, unflatten
 from memory.underwriting.fieldlink.numbers import stem
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
@@ -163,8 +163,9 @@ def split_sentences(text: str) -> list[Sentence]:
         The sentences, with any short "Label:" prefix split off.
     """
     pieces: list[tuple[str, bool]] = []
-    written = set(text.splitlines())
-    for line in table_rows(text.splitlines()):
+    lines = unflatten(text.splitlines())
+    written = set(lines)
+    for line in table_rows(lines):
         row = line not in written
         line = _BULLET.sub("", line.strip())
         start = 0

@@ -314,6 +314,8 @@ def _heads(info: FieldInfo) -> set[str]:
     heads = set()
     for synonym in info.spec.synonyms:
         words = re.findall(r"[a-z][a-z'-]*", _POSTMODIFIER.sub("", synonym.lower()))
+        if len(words) > 1 and words[-1].endswith("ed"):
+            continue  # "RRP certified": a participle is no head ("a certified rigger")
         if words:
             heads.add(stem(words[-1]))
     return heads or {p[-1] for p in info.phrases}

@@ -27,18 +27,26 @@ _NOUN_ACTION = {
     "declination": "decline",
     "exclusion": "exclude",
     "verification": "verify",
+    "check": "verify",
     "flag": "flag_for_review",
 }
 #: "the referral is waived", "the referral may be skipped / closed / cleared", "the referral
 #: is not required".
 _NOUN_WAIVED = re.compile(
     r"\b(?:the|this|that|such|its|their|any)\s+(?:[\w-]+\s+)?"
-    r"(?P<noun>referral|decline|declination|exclusion|verification|flag)s?\s+"
+    r"(?P<noun>referral|decline|declination|exclusion|verification|check|flag)s?\s+"
     r"(?:(?:is|are|will be|would be|may be|can be|could be|shall be|should be|gets?)\s+"
     r"(?:then\s+|also\s+|simply\s+)?"
     r"(?:waived|skipped|dropped|lifted|dispensed with|set aside|omitted|cleared|closed|"
+    r"satisfied|"
     r"not (?:required|needed|necessary)|unnecessary)|"
     r"(?:does|do) not apply|doesn't apply|(?:isn't|aren't) (?:required|needed|necessary))\b",
+    re.I,
+)
+#: "a park that keeps a test log satisfies the verification": the subject lifts it.
+_SUBJECT_SATISFIES = re.compile(
+    r"\bsatisf(?:y|ies)\s+(?:the|this|that|its|their)\s+(?:[\w-]+\s+)?"
+    r"(?P<noun>referral|verification|check)\b",
     re.I,
 )
 #: "the concern is considered answered when X": what makes the rule before give way.
@@ -99,7 +107,7 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         The waived action with the boolean fields named where the waiver holds (none
         when the clause names no protection), or None when the clause waives nothing.
     """
-    noun = _NOUN_WAIVED.search(clause)
+    noun = _NOUN_WAIVED.search(clause) or _SUBJECT_SATISFIES.search(clause)
     verb = None if noun else _VERB_WAIVED.search(clause)
     cured = None if noun or verb else _CONCERN_CURED.search(clause)
     action: str | None = None
@@ -115,7 +123,8 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
     consequence = _IN_WHICH_CASE.search(clause[: match.start()])
     if consequence and detect_action(clause[: consequence.start()]) is not None:
         return None  # "X is referred, unless Y, in which case the referral can be cleared"
-    where = _protection_text(clause, match, subject=verb is not None)
+    by_subject = verb is not None or match.re is _SUBJECT_SATISFIES
+    where = _protection_text(clause, match, subject=by_subject)
     return Waiver(action, analyzer.mitigant_fields(where) if where else [], where)
 
 

@@ -229,9 +229,22 @@ def test_an_answer_to_another_question_names_no_mitigant(extractor: OfflineExtra
     assert rule.mitigant_fields == []
 
 
-def test_practice_naming_what_it_needs_to_see_is_a_relief(extractor: OfflineExtractor) -> None:
+def test_practice_naming_what_it_needs_to_see_mitigates_the_rule_asked_about(
+    extractor: OfflineExtractor,
+) -> None:
     text = (
         "Q: The manual refers docks past 30 slips. What do you need to see?\n"
+        "A: A night watch on the dock. Those go through with conditions."
+    )
+    found = extractor.extract(text, source_type="sme")
+    assert [(r.action, r.conditions, r.mitigant_fields) for r in found] == [
+        ("refer", [Condition(field="dock_slips", operator="gt", value=30)], ["night_watch"])
+    ], found
+
+
+def test_practice_naming_what_it_needs_to_see_is_a_relief(extractor: OfflineExtractor) -> None:
+    text = (
+        "Q: What do you need to see on docks past 30 slips?\n"
         "A: A night watch on the dock. Those go through with conditions."
     )
     reliefs = [r for r in extractor.extract(text, source_type="sme") if is_relief(r)]
@@ -360,7 +373,7 @@ def test_one_condition_said_twice_is_one_condition(extractor: OfflineExtractor) 
 def test_practice_that_names_what_earns_relief_is_a_relief(
     extractor: OfflineExtractor, said: str
 ) -> None:
-    text = f"Q: The manual refers docks past 30 slips. Where do you start?\nA: {said}"
+    text = f"Q: The manual refers docks past 30 slips - where do you start?\nA: {said}"
     reliefs = [r for r in extractor.extract(text, source_type="sme") if is_relief(r)]
     assert [r.mitigant_fields for r in reliefs] == [["night_watch"]]
 

@@ -139,7 +139,7 @@ def test_a_decline_the_speaker_will_not_let_stand_is_relief_too(
 ) -> None:
     said = text(
         "sme",
-        "Q: The guide declines hulls older than 30 years. Does that bend?\n"
+        "Q: The guide declines hulls older than 30 years - does that bend?\n"
         "A: It's where I start. But when the owner has a hull survey on file, I don't let "
         "the desk decline it.",
     )

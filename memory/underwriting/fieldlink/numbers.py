@@ -108,6 +108,8 @@ _POST_CMP = re.compile(
 _RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)", re.I)
 #: "... per square foot", "... per hour": what makes a unit a rate.
 _PER = re.compile(r"^\s*(?:per|/)\s*((?:square|sq\.?)\s+)?([a-z]+)\b", re.I)
+#: "fifteen miles an hour", "ten feet a second": a speed said without "per".
+_AN_HOUR = re.compile(r"^\s*an?\s+()(hour|minute|second)\b", re.I)
 _NOT_UNITS = frozenset(
     """
     or and to of in on at by as is are was were be been must may can could should will would
@@ -312,7 +314,12 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
         if match:
             if name == "years" and re.match(r"^[\s-]*years?-old", rest, re.I):
                 return name, pos + rest.lower().index("old") + 3, True, plus
-            return name, pos + match.end(), rest.startswith("-"), plus
+            end = pos + match.end()
+            rate = _PER.match(text[end:]) or _AN_HOUR.match(text[end:])
+            if rate and not rate.group(1):  # "15 miles per hour": a speed, not a distance
+                said = stem(match.group(0).strip(" -").split()[-1])
+                return f"{said} per {stem(rate.group(2))}", end + rate.end(), False, plus
+            return name, end, rest.startswith("-"), plus
     match = _RAW_UNIT.match(rest)
     if match and match.group(2).lower() not in _NOT_UNITS:
         unit, end = stem(match.group(2)), pos + match.end()
