@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
+from agents.offline import lexicon_subjects as lxs
 from agents.offline.comparators import comparator
 from agents.offline.enum_values import denied_by_name, enum_conditions, labelled_numbers
 from agents.offline.field_choice import choose_field
@@ -27,6 +28,10 @@ _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
 _BELOW_AFTER = re.compile(
     r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b", re.I
 )
+#: Words that relate a noun to another, never a noun themselves ("levels above grade").
+_RELATION_WORDS = frozenset("above below over under beyond between per within across".split())
+#: The word right after another ("sprinkler| deflectors").
+_NEXT_WORD = re.compile(r"^\s+([A-Za-z][\w-]*)")
 #: "square feet of mezzanine": the noun after the unit names what is measured.
 _OF_NOUN = re.compile(r"^\s+of\s+(?:the\s+|an?\s+|raised\s+)?([a-z][a-z-]{3,})\b", re.I)
 _SIGN_WORD = re.compile(r"\b(?:below|under|short of|beneath)\b", re.I)
@@ -228,6 +233,8 @@ class ConditionReader:
         said = _OF_NOUN.match(text[mention.end :])
         if said is None:
             return None
+        if said.group(1).lower() in lxs.GENERIC_NOUNS | lxs.GENERIC_HEADS:
+            return None  # "6,000 square feet of the building": no field of its own
         word = stem(said.group(1))
         named = [
             i
@@ -317,17 +324,34 @@ class ConditionReader:
         if lx.NOT_A_MITIGANT.search(text):
             return
         tokens = content_tokens(text)
+        measured = [self.vocab.fields[h.field] for h in out.numbers if h.field in self.vocab.fields]
         for mention in self.vocab.bool_mentions(tokens):
             at = tokens[mention.first].start
             if any(a <= at < b for a, b in taken):
                 continue  # "no residential sprinkler system": the standard 'none'
             info = self.vocab.fields[mention.field]
+            last = tokens[mention.last]
+            nxt = _NEXT_WORD.match(text[last.end :])
+            after = stem(nxt.group(1)) if nxt and not last.text.lower().endswith("ed") else ""
+            if any(after in _noun_words(m) and after not in info.tokens for m in measured):
+                continue  # "the sprinkler deflectors": a noun modifier of the measured field
             if info.protective:
                 (out.protective_neg if mention.negated else out.protective_pos).append(info.name)
             else:
                 out.conditions.append(
                     Condition(field=info.name, operator="eq", value=not mention.negated)
                 )
+
+
+def _noun_words(info: FieldInfo) -> set[str]:
+    """The words a measured field's synonyms name it with, none generic ("deflector")."""
+    words = {
+        t.stem
+        for phrase in info.spec.synonyms
+        for t in content_tokens(phrase)
+        if t.text.lower() not in _RELATION_WORDS
+    }
+    return words - {stem(w) for w in lxs.GENERIC_NOUNS}
 
 
 def _names_the_field(said: str, info: FieldInfo) -> bool:

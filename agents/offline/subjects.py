@@ -17,13 +17,14 @@ from agents.offline.noun_phrases import drop_adverb, kept_words, noun_phrase, pl
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
-from memory.underwriting.fieldlink.numbers import stem
+from memory.underwriting.fieldlink.numbers import find_numbers, stem
 from memory.underwriting.fieldlink.states import US_STATES
 
 _STATE_CODES = frozenset(US_STATES.values())
 _IMPERATIVE = frozenset(
     "decline refer verify flag attach tell record count check write bind exclude confirm "
-    "make keep send route do don't please note".split()
+    "make keep send route do don't please note know ask read pull look find remember call "
+    "use treat measure compute obtain review see contact".split()
 )
 _ACTION_VERBS = frozenset({"decline", "refer", "exclude"})
 _REFUSAL = re.compile(
@@ -71,6 +72,8 @@ _FOR_CLASS = re.compile(
 _EXPOSURE_HEADS = frozenset("exposure hazard liability loss claim peril".split())
 #: "Independently of volume, ...": a sentence adverb with its complement, before the subject.
 _LY_OF = re.compile(r"^[A-Za-z]+ly\s+(?:of|from)\s+[^,]{1,40},\s*", re.I)
+#: "First, ...", "Second, ...": an ordinal that opens a step.
+_ORDINAL = re.compile(r"^(?:first|second|third|fourth|fifth|next|then|finally|lastly),\s*", re.I)
 #: "'bale' means ...", "A hot desk is defined as ...": a definition names no class.
 _DEFINITION = re.compile(
     r"^\s*(?:(?:[\w-]+\s+){0,2}definitions?\s*:\s*)?(?:[\"'‘“][^\"'’”]{1,40}[\"'’”]|"
@@ -82,6 +85,9 @@ _DEFINITION = re.compile(
 #: "A clinic", "the lab": one singular noun after an article points back at the text's
 #: business; a class is named in the plural ("Clinics ...") or with its own words.
 _LONE_SINGULAR = re.compile(r"^(?:an?|the|this|that|each|every|any)\s+[a-z][\w-]*$", re.I)
+#: "A scenic shop storing more than 8,000 sq ft": one business, singular, measured by a
+#: figure; the class is the text's topic, not the rule's condition.
+_ONE_MEASURED = re.compile(r"^an?\s+(?:[a-z][\w-]*\s+){1,3}[a-z][\w-]*[^s\W]$", re.I)
 #: A dictionary listing this many business classes enumerates them, not examples.
 _ENUMERATED = 8
 #: Nouns that name a business by its trade word ("a handyman shop", "roofing outfits").
@@ -169,6 +175,7 @@ class SubjectReader:
         if prep:
             text = text[prep.end() :]
         text = _LY_OF.sub("", text)  # "Independently of volume, any stack ..."
+        text = _ORDINAL.sub("", text)  # "Second, know where the line sits"
         first = text.split()[0].lower() if text.split() else ""
         if first in lxs.PRONOUNS:
             return []  # "Those go through with conditions": no class named
@@ -187,7 +194,9 @@ class SubjectReader:
         values = self._values(phrase)
         if (
             not self.enumerated
-            and _LONE_SINGULAR.match(phrase)
+            and (
+                _LONE_SINGULAR.match(phrase) or (_ONE_MEASURED.match(phrase) and find_numbers(text))
+            )
             and not set(values) & self.example_set
         ):
             return []  # "A lab with more than eight beds": the text's own business, not a class

@@ -65,6 +65,12 @@ FIELDS = {
         "synonyms": ["geofenced flight paths", "geofencing"],
         "description": "Drones cannot leave geofenced flight corridors",
     },
+    "geofence_breaches": {
+        "type": "int",
+        "unit": "breaches",
+        "synonyms": ["geofence breaches", "corridor breaches"],
+        "description": "Breaches of the geofenced corridors logged in the last year",
+    },
     "night_flights_pct": {
         "type": "float",
         "unit": "percent",
@@ -265,3 +271,58 @@ def test_a_protection_that_satisfies_the_verification_mitigates_it(
         ("verify", {("rig_count", "gt", 12)})
     ], found
     assert set(found[0].mitigant_fields) == {"part_107_certified", "flight_logs_kept"}, found
+
+
+# --- round 21 (read on blind21 after its first score) ---------------------------------------
+
+
+def test_a_generic_noun_after_of_names_no_field(extractor: OfflineExtractor) -> None:
+    text = (
+        "When launch platforms take up more than 6,000 square feet of the building, refer "
+        "the account."
+    )
+    [rule] = _rules(extractor, text)
+    assert rule[:2] == ("refer", {("hangar_deck_sqft", "gt", 6000)}), rule
+
+
+def test_what_got_the_account_over_the_line_is_a_mitigant(extractor: OfflineExtractor) -> None:
+    text = (
+        "Q: The guide refers fleets of more than 12 drones. Is that firm?\n"
+        "A: I've approved up to 15. What got it over the line was telemetry records on "
+        "every flight."
+    )
+    found = extractor.extract(text, source_type="sme")
+    mitigants = {f for r in found for f in r.mitigant_fields}
+    assert mitigants == {"flight_logs_kept"}, found
+
+
+def test_an_ordinal_step_opens_no_subject(extractor: OfflineExtractor) -> None:
+    text = "Second, know where the referral line sits: fleets of more than 12 drones are referred."
+    classes = [
+        c.value
+        for r in extractor.extract(text, source_type="training")
+        for c in r.conditions
+        if c.field == "occupancy"
+    ]
+    assert classes == [], classes
+
+
+def test_one_business_measured_by_a_figure_is_not_a_class(extractor: OfflineExtractor) -> None:
+    [rule] = _rules(extractor, "A rooftop courier hub flying more than 12 drones is referred.")
+    assert rule[:2] == ("refer", {("rig_count", "gt", 12)}), rule
+
+
+def test_one_business_named_without_a_figure_stays_the_class(
+    extractor: OfflineExtractor,
+) -> None:
+    [rule] = _rules(extractor, "A kayak outfitter is declined on every product.")
+    assert rule[:2] == ("decline", {("occupancy", "eq", "kayak outfitter")}), rule
+
+
+def test_a_flag_word_that_modifies_the_measured_noun_is_no_flag(
+    extractor: OfflineExtractor,
+) -> None:
+    found = extractor.extract("Refer any fleet with more than 3 geofencing breaches in a year.")
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in found] == [
+        ("refer", {("geofence_breaches", "gt", 3)}, [])
+    ], found
