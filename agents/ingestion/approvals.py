@@ -68,11 +68,12 @@ def read_approvals(
     ]
     claims: dict[str, ExtractedRule] = {}
     cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
+    cited = {n.value for n in find_numbers(text.text)}
     for sentence, start in approval_units(text.text):
         if not APPROVED.search(sentence) or REFUSED.search(sentence):
             continue
         for number in (n for n in find_numbers(sentence) if n.start >= start):
-            for rule in _about(known, sentence, number, words, fields):
+            for rule in _cited_first(_about(known, sentence, number, words, fields), cited):
                 signature, limit = limit_signature(rule), limit_value(rule)
                 if signature is None or limit is None:
                     continue
@@ -167,6 +168,18 @@ def _about(
             )
         ]
     return same if len({limit_signature(r) for r in same}) == 1 else []
+
+
+def _cited_first(rules: list[ExtractedRule], cited: set[float]) -> list[ExtractedRule]:
+    """Of one field's rules on several products, those whose limit the text cites.
+
+    "75 tons a month, above the 60-ton referral line ... approved" speaks of the rule
+    whose limit is 60, not of another product's rule on the same field at 10.
+    """
+    if len({r.product_type for r in rules}) < 2:
+        return rules
+    named = [r for r in rules if limit_value(r) in cited]
+    return named or rules
 
 
 def _further(direction: str, value: float, than: float | None) -> bool:

@@ -66,7 +66,9 @@ MAXIMUM_BEFORE = re.compile(
 MINIMUM_BEFORE = re.compile(r"\b(?:minimum|min|floor)\b[^.;,]{0,40}?\b(?:is|at|=)\s*$", re.I)
 #: A requirement: "requires at least N", "a minimum of N ... is required" fire below N.
 REQUIREMENT = re.compile(
-    r"\b(?:requires?|required|must (?:have|be at least)|needs?|should have|minimum of)\b", re.I
+    r"\b(?:requires?|required|must (?:have|be at least|include|contain|carry|show|provide|"
+    r"document|maintain|keep)|needs?|should have|shall (?:have|include)|minimum of)\b",
+    re.I,
 )
 MINIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b", re.I)
 MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|limit|cap|ceiling)\b", re.I)

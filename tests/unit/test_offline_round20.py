@@ -326,3 +326,16 @@ def test_a_flag_word_that_modifies_the_measured_noun_is_no_flag(
     assert [(r.action, condition_set(r), r.mitigant_fields) for r in found] == [
         ("refer", {("geofence_breaches", "gt", 3)}, [])
     ], found
+
+
+# --- after blind22 ------------------------------------------------------------------------
+
+
+def test_must_include_at_least_is_a_requirement_that_fires_below(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Fleets must include at least twelve drones in the fleet; fleets with fewer are referred."
+    )
+    [rule] = _rules(extractor, text)
+    assert rule[:2] == ("refer", {("rig_count", "lt", 12)}), rule

@@ -207,3 +207,16 @@ def test_the_largest_written_above_the_limit_answers_what_was_written_above_it()
     )
     [claim] = read_approvals(text("sme", body), [FUEL], DICTIONARY)
     assert claim.soft_limit == 260
+
+
+def test_a_case_past_a_cited_limit_speaks_of_that_products_rule_only() -> None:
+    bop = limit_rule("haul_tons_month", "gt", 10, action="decline")
+    gl = limit_rule("haul_tons_month", "gt", 60, product_type="GL", rule_name="GL haul")
+    log = text(
+        "log",
+        "Case HL-7. A hauler averaging 75 haul tons a month, above the 60-ton referral "
+        "line. Referred; approved with conditions.",
+        "production",
+    )
+    claims = read_approvals(log, [bop, gl])
+    assert [(c.product_type, c.soft_limit) for c in claims] == [("GL", 75.0)], claims
