@@ -325,6 +325,7 @@ class ConditionReader:
             return
         tokens = content_tokens(text)
         measured = [self.vocab.fields[h.field] for h in out.numbers if h.field in self.vocab.fields]
+        nouns = [_noun_words(m) for m in measured]  # once a clause, not once a flag
         for mention in self.vocab.bool_mentions(tokens):
             at = tokens[mention.first].start
             if any(a <= at < b for a, b in taken):
@@ -333,7 +334,7 @@ class ConditionReader:
             last = tokens[mention.last]
             nxt = _NEXT_WORD.match(text[last.end :])
             after = stem(nxt.group(1)) if nxt and not last.text.lower().endswith("ed") else ""
-            if any(after in _noun_words(m) and after not in info.tokens for m in measured):
+            if after not in info.tokens and any(after in words for words in nouns):
                 continue  # "the sprinkler deflectors": a noun modifier of the measured field
             if info.protective:
                 (out.protective_neg if mention.negated else out.protective_pos).append(info.name)

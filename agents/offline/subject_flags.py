@@ -73,11 +73,10 @@ def verified_objects(trigger: str) -> tuple[list[str], str]:
     """
     verified = [m.group(0) for m in lx.VERIFY_OBJECT.finditer(trigger)]
     rest = lx.VERIFY_OBJECT.sub(" ", trigger)
-    for match in _VERIFY_PLAIN.finditer(rest.strip()):
-        if not find_numbers(match.group("object")):
-            verified.append(match.group(0))
-    for said in verified[len(lx.VERIFY_OBJECT.findall(trigger)) :]:
-        rest = rest.replace(said, " ", 1)
+    plain = _VERIFY_PLAIN.match(rest.strip())  # an order opens its clause: one at most
+    if plain is not None and not find_numbers(plain.group("object")):
+        verified.append(plain.group(0))
+        rest = rest.replace(plain.group(0), " ", 1)
     return verified, rest
 
 

@@ -88,7 +88,7 @@ def unflatten(lines: list[str]) -> list[str]:
     out: list[str] = []
     for line in lines:
         rule = _INLINE_RULE.search(line)
-        if rule is None or line.lstrip().startswith("|") and rule.start() == 0:
+        if rule is None:
             out.append(line)
             continue
         width = rule.group(0).count("|") - 1

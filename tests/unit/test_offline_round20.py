@@ -85,6 +85,11 @@ def extractor() -> OfflineExtractor:
     return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
 
 
+def _mitigated(extractor: OfflineExtractor, text: str, source_type: str = "manual") -> list[tuple]:
+    found = extractor.extract(text, source_type=source_type)
+    return [(r.action, condition_set(r), r.mitigant_fields) for r in found]
+
+
 def _rules(extractor: OfflineExtractor, text: str, source_type: str = "manual") -> list[tuple]:
     found = extractor.extract(text, source_type=source_type)
     return [(r.action, condition_set(r), r.soft_limit) for r in found]
@@ -190,10 +195,8 @@ def test_what_an_order_verifies_clears_the_trigger_before_it(
         "More than 12 drones in the fleet: verify telemetry records before binding. Where "
         "the application already shows flight logs, the check is satisfied."
     )
-    found = extractor.extract(text, source_type="manual")
-    assert [(r.action, condition_set(r), r.mitigant_fields) for r in found] == [
-        ("verify", {("rig_count", "gt", 12)}, ["flight_logs_kept"])
-    ], found
+    found = _mitigated(extractor, text)
+    assert found == [("verify", {("rig_count", "gt", 12)}, ["flight_logs_kept"])], found
 
 
 def test_an_order_to_verify_a_plain_object_alone_is_the_rule_on_it_missing(
@@ -253,10 +256,8 @@ def test_a_mitigant_that_clears_the_referral_leaves_the_rule(
         "Where night flights are more than 30 percent, refer the account, unless every "
         "flight keeps telemetry records, which clears the referral."
     )
-    found = extractor.extract(text, source_type="manual")
-    assert [(r.action, condition_set(r), r.mitigant_fields) for r in found] == [
-        ("refer", {("night_flights_pct", "gt", 30.0)}, ["flight_logs_kept"])
-    ], found
+    found = _mitigated(extractor, text)
+    assert found == [("refer", {("night_flights_pct", "gt", 30.0)}, ["flight_logs_kept"])], found
 
 
 def test_a_protection_that_satisfies_the_verification_mitigates_it(
@@ -322,10 +323,9 @@ def test_one_business_named_without_a_figure_stays_the_class(
 def test_a_flag_word_that_modifies_the_measured_noun_is_no_flag(
     extractor: OfflineExtractor,
 ) -> None:
-    found = extractor.extract("Refer any fleet with more than 3 geofencing breaches in a year.")
-    assert [(r.action, condition_set(r), r.mitigant_fields) for r in found] == [
-        ("refer", {("geofence_breaches", "gt", 3)}, [])
-    ], found
+    text = "Refer any fleet with more than 3 geofencing breaches in a year."
+    found = _mitigated(extractor, text)
+    assert found == [("refer", {("geofence_breaches", "gt", 3)}, [])], found
 
 
 # --- after blind22 ------------------------------------------------------------------------
