@@ -56,7 +56,8 @@ def read_approvals(
 
     With the data dictionary, a limit field is also named by its synonyms.
     """
-    product = find_product(text.text) or single_product(text.source)
+    # a log whose title names one product ("GL Referral Log") speaks of that product
+    product = single_product(text.source) or find_product(text.text)
     words = SQFT.sub("sqft", text.text).lower()
     any_product = product in (None, "ALL")
     known = [

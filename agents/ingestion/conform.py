@@ -234,7 +234,9 @@ def _named_rule(text: str, product: str, known: Sequence[ExtractedRule]) -> Extr
         if product in ("ALL", k.product_type)
         and field_share(k, words) >= 0.5
         and evidenced(k, words)
-        and limit_value(k) in numbers
+        # a flag's rule has no limit to name: its words must do ("the review flag whenever
+        # the premium is paid by someone other than the insured ... is withdrawn")
+        and (limit_value(k) in numbers or limit_value(k) is None)
     ]
     named = best_spoken(named, words)
     if len({signature(k.product_type, k.conditions) for k in named}) != 1:

@@ -44,6 +44,9 @@ def field_near(
     if spec is not None:
         words += [s.lower() for s in spec.synonyms if len(s) > 3]
         unit = (spec.unit or "").lower()
+        said = (number.unit or "").lower()
+        if unit.isalpha() and canonical_unit(unit) not in KNOWN_UNITS and said == unit:
+            return unit_fits(rule, number)  # "4.2 MW": the field's own unusual unit
         if unit.isalpha() and len(unit) > 3 and canonical_unit(unit) not in KNOWN_UNITS:
             # "Lowest ratio you've approved? 0.95": an unusual unit names the field (not
             # "years" or "feet", which any number of a text may carry)
@@ -84,7 +87,7 @@ def evidenced(rule: ExtractedRule, text: str) -> bool:
             words = field_words(c.field)
             if words and not any(w in lowered for w in words):
                 return False
-        elif not any(_mentions(lowered, str(v).lower()) for v in values):
+        elif not any(mentions(lowered, str(v).lower()) for v in values):
             return False
     return True
 
@@ -107,22 +110,35 @@ def limit_said(rule: ExtractedRule, numbers: Sequence[NumberMention]) -> bool:
     return any(n.value == limit and unit_fits(rule, n) for n in numbers)
 
 
-def _mentions(text: str, value: str) -> bool:
+def mentions(text: str, value: str) -> bool:
     """True when a text says a value, or every word of a value of several words.
 
     "the contractor ... the excavation" speaks of an "excavation contractor": a later
-    text rarely repeats a class in the manual's exact words.
+    text rarely repeats a class in the manual's exact words. A class of three words or
+    more may lose one modifier, not its head.
     """
     if says(text, value):
         return True
     words = [w for w in value.split() if len(w) > 2]
-    return len(words) > 1 and all(says(text, w) for w in words)
+    if len(words) < 2 or not says(text, words[-1]):
+        return False
+    # "mining facility" speaks of a "cryptocurrency mining facility": one modifier may go
+    spared = 1 if len(words) > 2 else 0
+    return sum(says(text, w) for w in words) >= len(words) - spared
 
 
 def field_share(rule: ExtractedRule, words: str) -> float:
-    """The share of the words of a rule's limit field that a (lower-case) text uses."""
+    """The share of the words of a rule's limit field (or its flags) that a text uses.
+
+    The text is lower case.
+    """
     signature = limit_signature(rule)
-    names = field_words(signature[1]) if signature is not None else []
+    if signature is not None:
+        names = field_words(signature[1])
+    else:  # a flag's rule: the words of the fields it is on
+        names = [
+            w for c in rule.conditions if isinstance(c.value, bool) for w in field_words(c.field)
+        ]
     return sum(_starts_word(w, words) for w in names) / len(names) if names else 0.0
 
 
@@ -136,6 +152,7 @@ def best_spoken(rules: Sequence[ExtractedRule], words: str) -> list[ExtractedRul
 
 __all__ = [
     "best_spoken",
+    "mentions",
     "evidenced",
     "field_near",
     "field_share",

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from agents.ingestion.approvals import practice_revision, read_approvals
 from agents.ingestion.conform import changes_known, conform, withdrawals_of
-from agents.ingestion.evidence import best_spoken, evidenced, limit_said, spoken_of
+from agents.ingestion.evidence import best_spoken, evidenced, limit_said, mentions, spoken_of
 from agents.ingestion.matching import (
     RuleRevision,
     limit_signature,
@@ -35,7 +35,6 @@ from agents.offline.practice_text import (
     SQFT,
     field_words,
     read_limits,
-    says,
 )
 from agents.offline.relief import grants, is_relief, relief_of, with_mitigants
 from memory import GraphMemory, Namespace
@@ -235,11 +234,15 @@ def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
     if isinstance(value, int | float):
         return float(value) in numbers
     values = value if isinstance(value, list) else [value]
-    return any(says(t, str(v).lower()) for v in values for t in talk if len(str(v)) > 2)
+    return any(mentions(t, str(v).lower()) for v in values for t in talk if len(str(v)) > 2)
 
 
 #: A decision log's line: a date or a file number first ("07/11 | ...", "BL-2291 ...").
 _LOGGED = re.compile(r"^\s*(?:\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|[A-Z]{1,5}-\d{2,}[\w-]*)\b")
+
+
+#: A case's outcome, in the past: "Approved with conditions. - fertility clinic, NJ, ...".
+_CASE_OUTCOME = re.compile(r"^\s*(?:not )?(?:approved|declined|referred|bound|written)\b", re.I)
 
 
 def _logged_place(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
@@ -249,7 +252,8 @@ def _logged_place(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
     about the state; a log line that states a rule ("referred: buildings more than 50
     years old are referred") keeps it.
     """
-    if fields is None or _LOGGED.match(rule.outcome_description) is None:
+    said = rule.outcome_description
+    if fields is None or not (_LOGGED.match(said) or _CASE_OUTCOME.match(said)):
         return False
     places = {n for n, spec in fields.fields.items() if field_kind(n, spec, [], False) == "state"}
     return bool(rule.conditions) and all(c.field in places for c in rule.conditions)

@@ -12,6 +12,7 @@ from agents.offline.analysis import ClauseAnalysis
 from agents.offline.conditions import ConditionReader
 from agents.offline.subject_flags import (
     described_protection,
+    loose_flag,
     subject_flags,
     verified_flag,
     verified_objects,
@@ -21,6 +22,14 @@ from agents.offline.textproc import content_tokens, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from schemas.rules import Condition
 
+#: "... twelve feet above the floor and anything higher is referred": a comparative
+#: subject after the figure it points past.
+_ANYTHING_MORE = re.compile(
+    r"(?:,|;|\band)\s+anything\s+(larger|bigger|longer|higher|greater|older|taller|heavier|"
+    r"wider|deeper|farther|further|more|smaller|shorter|lower|younger|closer|nearer|fewer|"
+    r"less|newer)\b(?!\s+than\b)",
+    re.I,
+)
 _PAREN = re.compile(r"\(([^()]*)\)")
 _ABILITY = re.compile(r"\b(?:can|could|might)\s+$", re.I)
 #: "that is not sprinklered is flagged": the negation ends with its own predicate, and a
@@ -159,7 +168,8 @@ class ClauseAnalyzer:
         result.otherwise = bool(lx.OTHERWISE.search(clause))
         result.withdrawn = bool(lx.WITHDRAWN.search(trigger))
         bare = lxc.BARE_COMPARATIVE.match(text)
-        result.comparative = bare.group(1) if bare else None
+        mid = None if bare else _ANYTHING_MORE.search(text)
+        result.comparative = bare.group(1) if bare else mid.group(1) if mid else None
         result.continuation = bool(lx.CONTINUATION.search(trigger)) and bool(
             re.search(r"\b(?:it|that|this|they)\b", trigger, re.I)
         )
@@ -205,6 +215,7 @@ class ClauseAnalyzer:
         result.occupancy = self.subjects.read(subject) or self.subjects.scope(subject)
         if _OR_OTHERWISE.search(trigger):
             result.occupancy = []  # "any risk - swim school, lodging or otherwise - with ..."
+        loose_flag(result, trigger, self.vocab)  # "an agency without a current license"
         if not result.occupancy and self._only_borrowed_states(trigger, result.conditions):
             result.conditions = []  # "any other state" with no subject would reach every risk
         result.anaphor_size = bool(lxc.SIZE_ANAPHOR.search(trigger))

@@ -29,6 +29,11 @@ _BEFORE_ACTION = re.compile(
     r"^[^.;,]{0,40}?\bbefore (?:a |the |any )?(?:referral|refer\w*|decline|declin\w*|review)\b",
     re.I,
 )
+#: "12 sweeper trucks or more": the noun words between a number's unit and its comparator.
+_NOUN_WORDS = re.compile(
+    r"^(?:\s+(?!(?:or|and|than|per|of|in|on|at|to|is|are|be|a|an|the)\b)[a-z]+){1,2}(?=\s+(?:or|and)\b)",
+    re.I,
+)
 #: The bound an allowance sets, as the rule that acts past it.
 _ALLOWANCE = {"lte": "gt", "lt": "gte"}
 
@@ -47,7 +52,11 @@ def comparator(text: str, mention: NumberMention) -> str | None:
     """
     if mention.plus:
         return "gte"
-    for post in (text[mention.num_end :], text[mention.end :]):
+    nouns = _NOUN_WORDS.match(text[mention.end :])
+    posts = [text[mention.num_end :], text[mention.end :]]
+    if nouns:  # "a dozen sweeper trucks or fewer"
+        posts.append(text[mention.end + nouns.end() :])
+    for post in posts:
         for pattern, op in _POST:
             if pattern.match(post):
                 return op

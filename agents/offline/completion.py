@@ -8,6 +8,7 @@ refer": a clause that acts names its conditions through the one before.
 from __future__ import annotations
 
 from agents.offline import lexicon as lx
+from agents.offline import lexicon_comparators as lxc
 from agents.offline import lexicon_discourse as lxd
 from agents.offline.analysis import ClauseAnalysis
 from agents.offline.anaphora import Pending, lacking_in_clause
@@ -91,6 +92,14 @@ def completed_conditions(
                 value=hit.value,
             )
         )
+    elif a.comparative and a.action and not has_numeric and (own or last_numbers):
+        # "the guide says twelve feet; anything higher is referred": past the bare figure
+        hit = own[-1] if own else last_numbers[-1]
+        if not hit.operator:
+            greater = a.comparative.lower() in lxc.GREATER_WORDS
+            conditions.append(
+                Condition(field=hit.field, operator="gt" if greater else "lt", value=hit.value)  # type: ignore[arg-type]
+            )
     elif a.anaphor_size and a.action and not has_numeric:
         fields = {c.field for c in conditions}
         conditions += [c for c in last_conditions if c.field not in fields]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from agents.offline import lexicon_discourse as lxd
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import ClauseAnalysis, ClauseAnalyzer, action_from_word
 from agents.offline.textproc import Sentence
@@ -198,3 +199,16 @@ def complement(
     ):
         return []
     return out
+
+
+def spared(drafts: list[RuleDraft], a: ClauseAnalysis) -> bool:
+    """True when a clause spares what it names from the last rule's referral.
+
+    "Moxibustion is referred. Clinics that use only smokeless rolls may be written without
+    referral": the smokeless rolls mitigate the referral.
+    """
+    return (
+        bool(drafts)
+        and drafts[-1].action in {"refer", "flag_for_review"}
+        and bool(lxd.SPARED.search(a.trigger))
+    )

@@ -185,6 +185,10 @@ def labelled_numbers(text: str, vocab: FieldVocabulary) -> list[Condition]:
     return found
 
 
+#: "on a beach, rather than in a marina slip": what follows is left out.
+_INSTEAD = re.compile(r"\b(?:rather than|instead of)\b", re.I)
+
+
 def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:
     """Categorical values listed in the field descriptions (construction, zones...)."""
     found: list[Condition] = []
@@ -201,6 +205,16 @@ def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:
             found.append(Condition(field=info.name, operator="eq", value=none))
             continue
         negated = negated or all(denied_values(text, values))
+        instead = _INSTEAD.search(text)
+        at = [pos for _, pos in values]
+        if instead and not negated and min(at) < instead.start() < max(at):
+            # "on the open floor, rather than in a kiln room": the values before it
+            vals = [v for v, at in values if at < instead.start()]
+        rest = [v for v in info.values if v not in vals]
+        if negated and info.kind == "enum" and len(rest) == 1:
+            # "boats tied up on a beach, rather than in a slip or on a buoy": the one left
+            found.append(Condition(field=info.name, operator="eq", value=rest[0]))
+            continue
         if len(vals) == 1:
             found.append(
                 Condition(field=info.name, operator="neq" if negated else "eq", value=vals[0])

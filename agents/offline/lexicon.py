@@ -190,7 +190,10 @@ ACCEPTANCE = re.compile(
     r"(?:is|are|stays?|remains?) within (?:the |our |your )?(?:desk |underwriting |local )?"
     r"authority|"
     r"(?:rated?|written|write|quoted?) (?:normally|as standard|at the desk)|"
-    r"(?:is|are) (?:written|bound|quoted) (?:normally|as standard|at the desk))\b",
+    r"(?:is|are) (?:written|bound|quoted) (?:normally|as standard|at the desk)|"
+    # "roofs ten years old or newer are written without it": spared the rule before
+    r"(?:is|are|be) (?:written|bound|quoted) without (?:it|them|that|this|(?:(?:a|an|the|any) )?"
+    r"(?:exclusion|endorsement|referral|surcharge|warranty|condition|deductible)s?))\b",
     re.I,
 )
 #: What is left once an accepted range is stated: "anything closer", "otherwise".
@@ -293,6 +296,8 @@ NO_LONGER_ACTION = re.compile(
 EXEMPTION = re.compile(
     r"\b(?:(?:does|do|shall|will|would) not apply|(?:is|are) not affected|unaffected|"
     r"(?:is|are) exempt|"
+    # "clinics that use only smokeless rolls may be written without referral"
+    r"(?:written|bound|quoted|accepted) without (?:a |the |any )?(?:referral|review|decline)|"
     # "Oregon and Idaho are not part of the moratorium"
     r"(?:is|are) not (?:part of|covered by|subject to|included in|within) (?:the |this |that )?"
     r"(?:moratorium|bulletin|rule|restriction|ban|program|section))\b",

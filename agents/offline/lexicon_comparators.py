@@ -70,7 +70,12 @@ REQUIREMENT = re.compile(
     r"document|maintain|keep)|needs?|should have|shall (?:have|include)|minimum of)\b",
     re.I,
 )
-MINIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b", re.I)
+#: "twelve feet above the floor" is a height, not a floor price.
+MINIMUM_LABEL = re.compile(
+    r"^\W*(?!(?:above|below|off|on|from|to|of|over|under|across|at)\b)"
+    r"(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b",
+    re.I,
+)
 MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|limit|cap|ceiling)\b", re.I)
 #: Numbers that describe a time window, not a threshold ("in the last three years").
 TIME_WINDOW_BEFORE = re.compile(

@@ -87,8 +87,9 @@ NON_BUSINESS_WORDS = frozenset(
     folk folks team teams staff department departments desk desks committee roundtable
     attendee attendees chair lead leads manager managers head member members group groups
     log logs faq memo memos minutes item items table tables email e-mail thread threads
+    file files record records
     subject reply message letter schedule matrix grid checklist deck guide guides
-    appetite top number numbers total limit action actions class appetite effective
+    appetite top number numbers total limit action actions class appetite effective effect
     january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday
     week weeks month months quarter quarters year years immediately
@@ -160,7 +161,12 @@ STATE_NAME_RE = re.compile(
     r"\b(" + "|".join(sorted((n.title() for n in US_STATES), key=len, reverse=True)) + r")\b"
 )
 STATE_CODE_RE = re.compile(r"\b([A-Z]{2})\b")
-NEGATED_LIST = re.compile(r"\b(?:except|other than|outside(?: of)?|excluding|besides)\s+$", re.I)
+NEGATED_LIST = re.compile(
+    r"\b(?:except|other than|rather than|instead of|outside(?: of)?|excluding|besides)\s+"
+    # "rather than in a marina slip or on a mooring buoy"
+    r"(?:(?:in|on|at|into|a|an|the)\s+){0,2}$",
+    re.I,
+)
 
 # --- protective words and rule categories ----------------------------------------------------
 

@@ -18,7 +18,8 @@ from agents.offline.clauses import (
 )
 from agents.offline.completion import completed_conditions
 from agents.offline.conditions import NumericHit
-from agents.offline.contrast import contrast, elaboration, instead
+from agents.offline.contrast import contrast, elaboration, instead, spared
+from agents.offline.guards import unread_qualifier
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.softlimits import cited_limits, drop_restatements, soft_limit
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
@@ -153,6 +154,10 @@ class TextReader:
                 self.analyzer.subjects,
             )
             flags = [c.field for c in conditions if c.value is True]
+            named = [c for c in conditions if c.field != self.vocab.occupancy]
+            if flags and not a.action and len(flags) == len(named) and spared(self.drafts, a):
+                self._attach(flags, [clause])  # "... may be written without referral"
+                continue
             if not a.action and len(flags) == len(conditions) and lxd.FINE.search(a.trigger):
                 # "If they use X, fine; if not, I refer it": X is what the referral spares
                 fine, conditions = flags + a.protective_pos, []
@@ -322,6 +327,8 @@ class TextReader:
         sentence: Sentence,
     ) -> bool:
         assert a.action is not None
+        if unread_qualifier(a, conditions, self.vocab.occupancy):
+            return False  # "a mover that relocates masonry buildings": not every mover
         mitigants = list(a.mitigant_fields) + list(a.protective_pos)
         # "Stores that aren't sprinklered and over 8,000 sq ft are referred": a missing
         # protection is a condition; the protected risk is not referred at all, unless a

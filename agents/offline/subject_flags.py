@@ -15,9 +15,10 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.analysis import ClauseAnalysis
 from agents.offline.conditions import ConditionReader
-from agents.offline.textproc import Token, content_tokens
+from agents.offline.flag_words import NEGATION_WORDS, negated_before, negated_within
+from agents.offline.textproc import Token, content_tokens, find_phrase
 from agents.offline.vocab import FieldVocabulary
-from memory.underwriting.fieldlink.numbers import find_numbers
+from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, find_numbers
 from schemas.rules import Condition
 
 _ADVERSE = frozenset({"decline", "exclude"})
@@ -181,3 +182,92 @@ def described_protection(tokens: list[Token], vocab: FieldVocabulary) -> list[st
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return []
     return [scored[0][1]]
+
+
+#: Words of the rule's own verb, which name no flag ("is flagged for review").
+_VERB_WORDS = re.compile(
+    r"^(?:declin|refer|exclud|verif|flag|review|approv|writ|written|accept|bound|bind)", re.I
+)
+
+
+#: A flag whose name is itself a negation ("ops_mismatch", "license_lapsed").
+_NEGATIVE_NAME = re.compile(
+    r"(?:^|_)(?:no|non\w*|un\w+|mis\w+|missing|lapsed|expired|lack\w*|without|inactive|"
+    r"invalid|discrepan\w*|undisclosed)(?:_|$)"
+)
+
+
+def _positive(word: str, known: set[str]) -> str:
+    """A stem without a negative prefix when only that names the field ("inactiv")."""
+    if word in known:
+        return word
+    for prefix in ("non", "un", "in"):
+        if word.startswith(prefix) and word[len(prefix) :] in known:
+            return word[len(prefix) :]
+    return word
+
+
+def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> None:
+    """The one flag a rule's subject names in words of its own, when nothing else was read.
+
+    "An agency without a current license is declined" names "bail_agent_license_current"
+    by two of its words; "moves across water - by barge or over river ice - are declined"
+    names "water_crossing_moves". At least two of the flag's name and synonym words, one
+    of them its own (no other field has it), and no other flag as close. A protection
+    said as missing is the missing protection; a hazard is the condition.
+    """
+    if not result.action or result.conditions or result.protective_pos or result.protective_neg:
+        return
+    if any(h.field for h in result.numbers):
+        return
+    class_words = {t.stem for v in result.occupancy for t in content_tokens(str(v))}
+    tokens = content_tokens(trigger)
+    verb = next((i for i, t in enumerate(tokens) if _VERB_WORDS.match(t.text)), 0)
+    tokens = tokens[:verb]  # the subject, or the condition before the order
+    scored: list[tuple[float, str, list[int], bool]] = []
+    for info in vocab.of_kind("bool"):
+        # "inactive" says "active", denied; "installer" stays itself
+        stems = [_positive(t.stem, info.tokens) for t in tokens]
+        hits = [
+            i
+            for i, t in enumerate(tokens)
+            if stems[i] in info.tokens
+            and stems[i] not in class_words
+            and t.text.lower() not in lxs.GENERIC_NOUNS
+            and not _VERB_WORDS.match(t.text)
+        ]
+        said = {stems[i] for i in hits}
+        if len(said) >= 2 and any(vocab.distinctive(w, info) for w in said):
+            denied = any(stems[i] != tokens[i].stem for i in hits)
+            scored.append((sum(vocab.idf.get(w, 0.0) for w in said), info.name, hits, denied))
+    scored.sort(key=lambda s: -s[0])
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        _any_counted(result, tokens, vocab)
+        return
+    _, name, hits, denied = scored[0]
+    negated = denied or negated_before(tokens, hits[0]) or negated_within(tokens, hits[0], hits[-1])
+    if negated and _NEGATIVE_NAME.search(name):
+        return  # "doesn't match" said of "website_ops_mismatch": which way is unclear
+    if vocab.fields[name].protective:
+        if negated:
+            result.protective_neg = [name]
+        return
+    result.conditions = [Condition(field=name, operator="eq", value=not negated)]
+
+
+def _any_counted(result: ClauseAnalysis, subject: list[Token], vocab: FieldVocabulary) -> None:
+    """A counted thing the subject has, with no figure: more than none of it.
+
+    "A charter school that houses boarding students is declined" names the count field
+    "boarding students" by a synonym: the rule fires on one or more. Only whole counts
+    of things (not money, shares, ages or distances), never denied ("without").
+    """
+    found = [
+        info.name
+        for info in vocab.of_kind("numeric")
+        if info.spec.type == "int"
+        and info.unit not in KNOWN_UNITS
+        and any(len(p) > 1 and find_phrase(subject, p) for p in info.phrases)
+    ]
+    if len(found) == 1 and not any(t.text.lower() in NEGATION_WORDS for t in subject):
+        result.conditions = [Condition(field=found[0], operator="gt", value=0)]

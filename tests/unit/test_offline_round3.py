@@ -461,8 +461,8 @@ def test_an_absolute_phrase_is_no_subject(extractor: OfflineExtractor) -> None:
 
 def test_what_a_person_does_is_no_trigger(extractor: OfflineExtractor) -> None:
     text = (
-        "Cider mills with more than 5 presses are referred to the farm underwriter, who "
-        "checks the ID scanning and the frost rating 8 history."
+        "Cider mills are referred to the farm underwriter, who checks the ID scanning and "
+        "the frost rating 8 history."
     )
     rule = only_rule(extractor.extract(text))
     assert not any(c.field in {"state", "frost_rating"} for c in rule.conditions)
