@@ -85,8 +85,9 @@ def antecedent(
     # comparative subject points back at the bound before, like a pronoun
     stripped = strip_connectors(said)
     compared = lxc.BARE_COMPARATIVE.match(stripped.strip())
+    pro_verb = bool(lxd.PRO_VERB.match(stripped))  # "When they do, X is excluded"
     if (
-        not (_ANAPHOR.search(said) or lxd.LACKS_ONE.search(said) or compared)
+        not (_ANAPHOR.search(said) or lxd.LACKS_ONE.search(said) or compared or pro_verb)
         or detect_action(text) is None
     ):
         return None
@@ -94,7 +95,7 @@ def antecedent(
     if _compared_number(trigger):
         return None
     lacks_one = bool(lxd.LACKS_ONE.search(trigger))
-    if _OWN_CONDITION.search(trigger) and not lacks_one:
+    if _OWN_CONDITION.search(trigger) and not (lacks_one or pro_verb):
         return None  # "If someone is at the desk all night, I approve it": its own trigger
     found = analyzer.reader.read(trigger)
     if found.conditions or found.protective_pos or found.protective_neg:

@@ -34,6 +34,12 @@ _NOUN_WORDS = re.compile(
     r"^(?:\s+(?!(?:or|and|than|per|of|in|on|at|to|is|are|be|a|an|the)\b)[a-z]+){1,2}(?=\s+(?:or|and)\b)",
     re.I,
 )
+#: What may follow "or more" after a noun: the clause's end or its verb.
+_CLOSED = re.compile(
+    r"^\s*(?:[,.;:)]|$|(?:is|are|was|were|get|gets|go|goes|will|would|should|must|may|can|"
+    r"need|needs|require|requires|trigger|triggers|fall|falls)\b)",
+    re.I,
+)
 #: The bound an allowance sets, as the rule that acts past it.
 _ALLOWANCE = {"lte": "gt", "lt": "gte"}
 
@@ -52,13 +58,16 @@ def comparator(text: str, mention: NumberMention) -> str | None:
     """
     if mention.plus:
         return "gte"
-    nouns = _NOUN_WORDS.match(text[mention.end :])
-    posts = [text[mention.num_end :], text[mention.end :]]
-    if nouns:  # "a dozen sweeper trucks or fewer"
-        posts.append(text[mention.end + nouns.end() :])
-    for post in posts:
+    for post in (text[mention.num_end :], text[mention.end :]):
         for pattern, op in _POST:
             if pattern.match(post):
+                return op
+    nouns = _NOUN_WORDS.match(text[mention.end :])
+    if nouns:  # "a dozen sweeper trucks or fewer are fine", not "coaches indoors or under canopy"
+        post = text[mention.end + nouns.end() :]
+        for pattern, op in _POST:
+            said = pattern.match(post)
+            if said and _CLOSED.match(post[said.end() :]):
                 return op
     pre = text[max(0, mention.start - 40) : mention.start]
     for pattern, op in PRE_PATTERNS:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
 from agents.offline import lexicon_subjects as lxs
-from agents.offline.comparators import comparator
+from agents.offline.comparators import PRE_PATTERNS, comparator
 from agents.offline.enum_values import denied_by_name, enum_conditions, labelled_numbers
 from agents.offline.field_choice import choose_field
 from agents.offline.scales import listed_values, scale_ends
@@ -170,13 +170,13 @@ class ConditionReader:
                     hits.append(hit)
                 continue
             pre = plain[max(0, mention.start - 40) : mention.start]
+            ago = bool(lxc.TIME_WINDOW_AFTER.match(plain[mention.end :]))
             if (
                 mention.unit in TIME_UNITS
-                and (
-                    lxc.TIME_WINDOW_BEFORE.search(pre)
-                    or lxc.TIME_WINDOW_AFTER.match(plain[mention.end :])
-                )
+                and (lxc.TIME_WINDOW_BEFORE.search(pre) or ago)
                 and not self._named_window(pre)
+                # "inspected more than 24 months ago": a compared age, not a window
+                and not (ago and any(p.search(pre) for p, _ in PRE_PATTERNS))
             ):
                 continue
             pos = _token_index(tokens, mention.start)

@@ -190,6 +190,8 @@ ACCEPTANCE = re.compile(
     r"(?:is|are|stays?|remains?) within (?:the |our |your )?(?:desk |underwriting |local )?"
     r"authority|"
     r"(?:rated?|written|write|quoted?) (?:normally|as standard|at the desk)|"
+    # "at twenty buses or fewer, rate the garage as a repair occupancy": classed, no rule
+    r"\brated? (?:it |them |the [\w-]+ )?(?:as|under)\b|"
     r"(?:is|are) (?:written|bound|quoted) (?:normally|as standard|at the desk)|"
     # "roofs ten years old or newer are written without it": spared the rule before
     r"(?:is|are|be) (?:written|bound|quoted) without (?:it|them|that|this|(?:(?:a|an|the|any) )?"

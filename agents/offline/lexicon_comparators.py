@@ -22,7 +22,7 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
         r"farther (?:away )?than|further (?:away )?than|more distant than|worse than|"
         r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than|later than|"
         # "once inventory passes $1.5M", "when the fleet tops 60"
-        r"pass(?:es|ing)|goes past|gets past|tops|crosses|"
+        r"pass(?:es|ing)?|goes past|gets past|tops|crosses|"
         # "faster than", "steeper than": comparatives of more
         r"(?:fast|quick|hott|warm|steep|thick|deep|loud|strong|broad|dens|busi|stiff|full|"
         r"bright)er than",

@@ -110,6 +110,14 @@ LACKS_ONE = re.compile(
     r"\bwithout (?:one|it)\b|"
     # "exhibitor license: if the application says it isn't held, verify"
     r"\b(?:it|they)\s+(?:isn't|aren't|wasn't|weren't|is not|are not|was not|were not)\s+"
-    r"(?:\w+ed|held|kept|shown|done|given|in place|on file)\b",
+    r"(?:\w+ed|held|kept|shown|done|given|in place|on file)\b|"
+    # "... should be in force. Where it isn't, verify before binding."
+    r"\b(?:where|if|when)\s+(?:it|they|one)\s+(?:isn't|aren't|is not|are not|doesn't|don't|"
+    r"does not|do not)(?=\s*[,;:])",
     re.I,
+)
+#: "Many clinics dispense herbs. When they do, the herbs are excluded": a pro-verb that
+#: points back at what the sentence before said some risks do.
+PRO_VERB = re.compile(
+    r"^\W*(?:when|if|where|whenever)\s+(?:they|it|one)\s+(?:do|does|did|are|is)\s*[,;:]", re.I
 )

@@ -18,7 +18,7 @@ from agents.offline.conditions import ConditionReader
 from agents.offline.flag_words import NEGATION_WORDS, negated_before, negated_within
 from agents.offline.textproc import Token, content_tokens, find_phrase
 from agents.offline.vocab import FieldVocabulary
-from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, find_numbers
+from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, find_numbers, stem
 from schemas.rules import Condition
 
 _ADVERSE = frozenset({"decline", "exclude"})
@@ -197,14 +197,33 @@ _NEGATIVE_NAME = re.compile(
 )
 
 
-def _positive(word: str, known: set[str]) -> str:
-    """A stem without a negative prefix when only that names the field ("inactiv")."""
+_NEGATIVE_PREFIXES = ("non", "mis", "un", "in")
+
+
+def _denial_named(name: str, tokens: list[Token]) -> bool:
+    """True when the text denies the word a flag's negative name word denies."""
+    said = {t.stem for t in tokens}
+    return any(
+        word.startswith(prefix) and stem(word[len(prefix) :]) in said
+        for word in name.split("_")
+        for prefix in _NEGATIVE_PREFIXES
+    )
+
+
+def _as_field_says(word: str, known: set[str]) -> tuple[str, bool]:
+    """The field's stem a word says, and whether it says it the other way round.
+
+    "inactive" says "active" denied, "active" says "inactive" denied; "installer" stays
+    itself (no field word hides in it).
+    """
     if word in known:
-        return word
-    for prefix in ("non", "un", "in"):
+        return word, False
+    for prefix in _NEGATIVE_PREFIXES:
         if word.startswith(prefix) and word[len(prefix) :] in known:
-            return word[len(prefix) :]
-    return word
+            return word[len(prefix) :], True
+        if prefix + word in known:
+            return prefix + word, True
+    return word, False
 
 
 def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> None:
@@ -226,28 +245,31 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
     tokens = tokens[:verb]  # the subject, or the condition before the order
     scored: list[tuple[float, str, list[int], bool]] = []
     for info in vocab.of_kind("bool"):
-        # "inactive" says "active", denied; "installer" stays itself
-        stems = [_positive(t.stem, info.tokens) for t in tokens]
+        says = [_as_field_says(t.stem, info.tokens) for t in tokens]
         hits = [
             i
             for i, t in enumerate(tokens)
-            if stems[i] in info.tokens
-            and stems[i] not in class_words
+            if says[i][0] in info.tokens
+            and says[i][0] not in class_words
             and t.text.lower() not in lxs.GENERIC_NOUNS
             and not _VERB_WORDS.match(t.text)
         ]
-        said = {stems[i] for i in hits}
+        said = {says[i][0] for i in hits}
         if len(said) >= 2 and any(vocab.distinctive(w, info) for w in said):
-            denied = any(stems[i] != tokens[i].stem for i in hits)
-            scored.append((sum(vocab.idf.get(w, 0.0) for w in said), info.name, hits, denied))
+            flipped = any(says[i][1] for i in hits)
+            scored.append((sum(vocab.idf.get(w, 0.0) for w in said), info.name, hits, flipped))
     scored.sort(key=lambda s: -s[0])
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         _any_counted(result, tokens, vocab)
         return
-    _, name, hits, denied = scored[0]
-    negated = denied or negated_before(tokens, hits[0]) or negated_within(tokens, hits[0], hits[-1])
-    if negated and _NEGATIVE_NAME.search(name):
-        return  # "doesn't match" said of "website_ops_mismatch": which way is unclear
+    _, name, hits, flipped = scored[0]
+    denial = negated_before(tokens, hits[0]) or negated_within(tokens, hits[0], hits[-1])
+    if denial and not flipped and _NEGATIVE_NAME.search(name):
+        if not _denial_named(name, tokens):
+            return  # "doesn't comply" said of "ops_mismatch": which way is unclear
+        flipped = True  # "doesn't match" says "ops_mismatch"
+    # "isn't active" says "status_inactive"; "inactive" says "license_active" denied
+    negated = denial != flipped
     if vocab.fields[name].protective:
         if negated:
             result.protective_neg = [name]

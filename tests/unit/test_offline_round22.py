@@ -242,3 +242,84 @@ def test_a_counted_thing_named_without_a_figure_is_more_than_none() -> None:
         ("occupancy", "eq", "glass studio"),
         ("apprentice_count", "gt", 0),
     }
+
+
+# --- round 22, second part (blind23 developed on) ------------------------------------------
+
+LATER_FIELDS = {
+    **FIELDS,
+    "bar_sales_pct": {
+        "type": "int",
+        "unit": "percent",
+        "synonyms": ["bar receipts", "bar sales"],
+        "description": "Percent of total sales from the bar",
+    },
+    "llc_status_inactive": {
+        "type": "bool",
+        "synonyms": ["inactive with the state", "dissolved entity"],
+        "description": "The applicant entity is inactive or dissolved with the state",
+    },
+    "kiln_inspection_age_months": {
+        "type": "int",
+        "unit": "months",
+        "synonyms": ["last kiln inspection", "kiln inspection age"],
+        "description": "Months since the last kiln inspection",
+    },
+    "studio_liability_policy": {
+        "type": "bool",
+        "synonyms": ["studio liability policy", "separate studio liability"],
+        "description": "A separate studio liability policy is in force",
+    },
+    "sells_torches": {
+        "type": "bool",
+        "synonyms": ["sells torches", "torch sales"],
+        "description": "The studio sells torches to the public",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def later() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": LATER_FIELDS}))
+
+
+def test_once_a_share_passes_a_figure_it_is_compared(later: OfflineExtractor) -> None:
+    rule = only_rule(later.extract("Once bar receipts pass sixty percent, the risk is declined."))
+    assert condition_set(rule) == {("bar_sales_pct", "gt", 60)}
+
+
+def test_a_denial_of_what_a_negative_name_denies_sets_the_flag(later: OfflineExtractor) -> None:
+    rule = only_rule(later.extract("Where the LLC isn't active with the state, verify it."))
+    assert condition_set(rule) == {("llc_status_inactive", "eq", True)}
+
+
+def test_more_than_n_months_ago_is_a_compared_age(later: OfflineExtractor) -> None:
+    text = "A last kiln inspection more than 24 months ago: verify a current inspection."
+    rule = only_rule(later.extract(text))
+    assert condition_set(rule) == {("kiln_inspection_age_months", "gt", 24)}
+
+
+def test_where_it_isnt_acts_on_the_requirement_before(later: OfflineExtractor) -> None:
+    text = "A separate studio liability policy should be in force. Where it isn't, verify it."
+    rule = only_rule(later.extract(text))
+    assert rule.action == "verify"
+    assert condition_set(rule) == {("studio_liability_policy", "eq", False)}
+
+
+def test_when_they_do_acts_on_what_the_sentence_before_says_some_do(
+    later: OfflineExtractor,
+) -> None:
+    text = "Some studios sell torches. When they do, torch products liability is excluded."
+    rule = only_rule(later.extract(text))
+    assert rule.action == "exclude"
+    assert condition_set(rule) == {("sells_torches", "eq", True)}
+
+
+def test_or_under_before_a_noun_is_no_comparator(extractor: OfflineExtractor) -> None:
+    text = (
+        "When a risk keeps more than twenty glass furnaces indoors or under canopy, it is "
+        "declined. At twenty glass furnaces or fewer, rate it as a standard risk."
+    )
+    rule = only_rule(extractor.extract(text))
+    assert rule.action == "decline"
+    assert condition_set(rule) == {("furnace_count", "gt", 20)}
