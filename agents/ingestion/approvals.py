@@ -8,6 +8,7 @@ to the rules a text speaks of.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from agents.ingestion.evidence import best_spoken, evidenced, field_near
@@ -189,4 +190,39 @@ def _further(direction: str, value: float, than: float | None) -> bool:
     return value > than if direction == "upper" else value < than
 
 
-__all__ = ["practice_revision", "read_approvals"]
+#: An interviewer asking what made practice say yes: its answer names what was accepted.
+_WHAT_HELPED = re.compile(
+    r"\bwhat (?:makes|made|gets|got|earns|earned|was different|is different|changes|"
+    r"changed|lets|tips|helps|helped|would you need|do you need|do you want|do you look for)\b|"
+    r"\bon what basis\b|\bwhy (?:did|do|would) you (?:approve|accept|write|say yes)\b",
+    re.I,
+)
+#: One question and its answer, on a line or across lines.
+_QUESTION_ANSWER = re.compile(r"\bQ\s*:\s*(.+?)\s*\bA\s*:\s*(.+?)(?=\s*\bQ\s*:|\Z)", re.S)
+#: The sentences of an answer that name what helped (the first; later ones explain it).
+_ANSWER_SENTENCES = 1
+
+
+def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
+    """The protections an interview names when asked what made practice say yes.
+
+    "Q: What makes you say yes? A: A line-supervised vault alarm." and "Q: On what
+    basis? A: A separate slow system for lessons, and a certified operator" name the
+    mitigants of the limit the interview bends. Only with the data dictionary (it names
+    the flags); flags said as missing are not mitigants.
+    """
+    pairs = [(q, a) for q, a in _QUESTION_ANSWER.findall(text) if _WHAT_HELPED.search(q)]
+    if fields is None or not pairs:
+        return []
+    vocab = FieldVocabulary(fields)
+    named: list[str] = []
+    for _, answer in pairs:
+        said = " ".join(re.split(r"(?<=[.!?])\s+", answer.strip())[:_ANSWER_SENTENCES])
+        mentions = vocab.bool_mentions(content_tokens(said)) or vocab.bool_mentions(
+            content_tokens(said), partial=True
+        )
+        named += [m.field for m in mentions if not m.negated and m.field not in named]
+    return named
+
+
+__all__ = ["asked_mitigants", "practice_revision", "read_approvals"]

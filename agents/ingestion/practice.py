@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.ingestion.approvals import practice_revision, read_approvals
+from agents.ingestion.approvals import asked_mitigants, practice_revision, read_approvals
 from agents.ingestion.conform import changes_known, conform, withdrawals_of
 from agents.ingestion.evidence import best_spoken, evidenced, limit_said, mentions, spoken_of
 from agents.ingestion.matching import (
@@ -238,7 +238,7 @@ def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
 
 
 #: A decision log's line: a date or a file number first ("07/11 | ...", "BL-2291 ...").
-_LOGGED = re.compile(r"^\s*(?:\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|[A-Z]{1,5}-\d{2,}[\w-]*)\b")
+_LOGGED = re.compile(r"^\s*(?:\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|(?:[A-Z]{1,5}-)+\d{2,}[\w-]*)\b")
 
 
 #: A case's outcome, in the past: "Approved with conditions. - fertility clinic, NJ, ...".
@@ -313,6 +313,8 @@ def with_practice(
             if r.threshold_type == "soft" or r.soft_limit is not None
         }
         practice = [p for p in practice if signature(p.product_type, p.conditions) not in read_soft]
+        helped = asked_mitigants(text.text, fields)  # "Q: What makes you say yes? A: X"
+        practice = [with_mitigants(p, helped, []) if helped else p for p in practice]
         reliefs = [r for r in mine if is_relief(r)]
         mine = [r for r in mine if not is_relief(r)]
         bent = {_bearing(p) for p in practice}

@@ -178,7 +178,10 @@ def _answered(question: str, answer: str) -> list[float]:
 
 
 #: A case number opening a log entry: "PR-24-301:", "LRO-24-07:", "Case 24-0917.".
-_CASE_NUMBER = re.compile(r"(?:^|(?<=[.;]\s))(?:case\s+)?[A-Z]{0,5}-?\d{2,4}-\d{2,5}\b", re.I)
+#: "PR-24-301", "24-301", "GL-REC-24-201": a case number opening a log's case.
+_CASE_NUMBER = re.compile(
+    r"(?:^|(?<=[.;]\s))(?:case\s+)?(?:[A-Z]{1,5}-){0,3}\d{2,4}-\d{2,5}\b", re.I
+)
 
 
 def _cases_of(line: str) -> list[str]:

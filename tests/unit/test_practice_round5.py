@@ -118,3 +118,44 @@ def test_a_flag_rule_is_withdrawn_by_what_it_checked() -> None:
     )
     ended = withdrawals_of(bulletin, [], [flag])
     assert [(r.rule_name, r.withdrawn) for r in ended] == [("Lender premium flag", True)]
+
+
+FLAGGED = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "kiln_alarm_monitored": {
+                "type": "bool",
+                "synonyms": ["monitored kiln alarm", "kiln alarm line supervised"],
+                "description": "The kiln over-temperature alarm is monitored by a central station",
+            },
+        }
+    }
+)
+
+
+def test_the_answer_to_what_made_practice_say_yes_names_the_mitigant() -> None:
+    known = [limit_rule("furnace_load_kw", "gt", 300, product_type="Property")]
+    interview = text(
+        "sme",
+        "Q: The guide refers studios over 300 kW. How do you handle them? A: Three hundred "
+        "is a guideline; I've approved studios up to 400 kW. Q: What makes you say yes? "
+        "A: A monitored kiln alarm. With that I let the desk write it.",
+        "sme",
+    )
+    claims = with_practice([interview], [], known, FLAGGED)
+    assert [(c.soft_limit, c.mitigant_fields) for c in claims] == [
+        (400.0, ["kiln_alarm_monitored"])
+    ], claims
+
+
+def test_a_case_number_of_several_letter_groups_opens_a_case() -> None:
+    known = [limit_rule("furnace_load_kw", "gt", 300, product_type="Property")]
+    log = _log(
+        "GL-FUR-24-201: glass studio, SC; 340 kW connected furnace load. Approved with "
+        "conditions. GL-FUR-24-207: glass studio, MN; 900 kW connected furnace load. "
+        "Referred on to a specialty market.",
+        "Property Referral Log",
+    )
+    claims = read_approvals(log, known, DICTIONARY)
+    assert [c.soft_limit for c in claims] == [340.0]
