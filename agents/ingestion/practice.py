@@ -237,23 +237,23 @@ def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
     return any(mentions(t, str(v).lower()) for v in values for t in talk if len(str(v)) > 2)
 
 
-#: A decision log's line: a date or a file number first ("07/11 | ...", "BL-2291 ...").
-_LOGGED = re.compile(r"^\s*(?:\d{1,4}[/-]\d{1,2}(?:[/-]\d{1,4})?|(?:[A-Z]{1,5}-)+\d{2,}[\w-]*)\b")
-
-
-#: A case's outcome, in the past: "Approved with conditions. - fertility clinic, NJ, ...".
-_CASE_OUTCOME = re.compile(r"^\s*(?:not )?(?:approved|declined|referred|bound|written)\b", re.I)
+#: A sentence that states a rule in the present ("Carnivals in Oklahoma are referred").
+_STATES_A_RULE = re.compile(
+    r"\b(?:is|are|will be|must be|should be)\s+(?:\w+ly\s+)?(?:referred|declined|excluded|"
+    r"flagged|verified|written|accepted|approved)\b",
+    re.I,
+)
 
 
 def _logged_place(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
-    """True for a rule on nothing but a place, read from one case line of a log.
+    """True for a rule on nothing but a place, read from a case a log records.
 
-    "07/11 | ... Worcester MA | ... | approved" records where the insured is, not a rule
-    about the state; a log line that states a rule ("referred: buildings more than 50
-    years old are referred") keeps it.
+    "07/11 | ... Worcester MA | ... | approved" and "Snowmobile outfitter, northern Maine,
+    46 sleds ... above the referral line" record where the insured is, not a rule about
+    the state. A sentence of the log that states a rule ("Carnivals in Oklahoma are
+    referred") keeps it.
     """
-    said = rule.outcome_description
-    if fields is None or not (_LOGGED.match(said) or _CASE_OUTCOME.match(said)):
+    if fields is None or _STATES_A_RULE.search(rule.outcome_description):
         return False
     places = {n for n, spec in fields.fields.items() if field_kind(n, spec, [], False) == "state"}
     return bool(rule.conditions) and all(c.field in places for c in rule.conditions)

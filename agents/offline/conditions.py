@@ -98,6 +98,15 @@ _AGE_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s*$|\baged?\s*$", re.I)
 
 
 #: "fifty feet from the main building", "500 ft away from": a distance.
+#: A figure a change replaces: "the threshold moves from (more than) 25 ...".
+_OLD_FIGURE = re.compile(
+    r"\b(?:mov|rais|lower|chang|increas|reduc|amend|revis|cut|extend|tighten|loosen|drop|"
+    r"shift|go|goes|went)\w*\b[^.;]{0,60}?\bfrom\s+(?:(?:more|less|fewer|greater) than\s+|"
+    r"over\s+|above\s+|under\s+|below\s+|at least\s+)?\$?$",
+    re.I,
+)
+#: ... and the figure that replaces it: "... to (more than) 40".
+_NEW_FIGURE = re.compile(r"^[^.;]{0,30}?\bto\s+(?:[a-z]+\s+){0,2}?\$?\d", re.I)
 _FROM_AFTER = re.compile(
     r"^\s*(?:feet|foot|ft|miles?|yards?|meters?|metres?)?\s*(?:away\s+)?from\b", re.I
 )
@@ -208,6 +217,10 @@ class ConditionReader:
                 )
             )
             hit = self._hit(plain, mention, info, soft, factor)
+            if _OLD_FIGURE.search(plain[: mention.start]) and _NEW_FIGURE.match(
+                plain[mention.end :]
+            ):
+                hit.operator = None  # "moves from more than 25 to more than 40": replaced
             if hit.operator in ("lt", "lte") and _deeper(plain[: mention.start], info):
                 hit.operator = "gt"  # "takes students below 130 feet": deeper than 130
             if (

@@ -298,6 +298,9 @@ NO_LONGER_ACTION = re.compile(
 EXEMPTION = re.compile(
     r"\b(?:(?:does|do|shall|will|would) not apply|(?:is|are) not affected|unaffected|"
     r"(?:is|are) exempt|"
+    # "fleets of forty or fewer may be written at the desk": no conditions of its own
+    r"(?:(?:may|can|will) be|are|is) (?:written|bound|quoted) (?:at the desk|normally|as standard)"
+    r"(?![^.;]{0,25}\b(?:subject to|provided|on condition|as long as|so long as)\b)|"
     # "clinics that use only smokeless rolls may be written without referral"
     r"(?:written|bound|quoted|accepted) without (?:a |the |any )?(?:referral|review|decline)|"
     # "Oregon and Idaho are not part of the moratorium"

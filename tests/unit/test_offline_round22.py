@@ -323,3 +323,13 @@ def test_or_under_before_a_noun_is_no_comparator(extractor: OfflineExtractor) ->
     rule = only_rule(extractor.extract(text))
     assert rule.action == "decline"
     assert condition_set(rule) == {("furnace_count", "gt", 20)}
+
+
+def test_the_figure_a_change_replaces_is_no_condition(extractor: OfflineExtractor) -> None:
+    text = (
+        "With effect from 1 April, the referral threshold moves from more than 25 to more "
+        "than 40 glass furnaces. Risks with forty or fewer may be written at the desk."
+    )
+    rule = only_rule(extractor.extract(text))
+    assert rule.action == "refer"
+    assert condition_set(rule) == {("furnace_count", "gt", 40)}

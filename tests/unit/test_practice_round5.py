@@ -159,3 +159,25 @@ def test_a_case_number_of_several_letter_groups_opens_a_case() -> None:
     )
     claims = read_approvals(log, known, DICTIONARY)
     assert [c.soft_limit for c in claims] == [340.0]
+
+
+def test_a_place_read_from_a_decision_log_is_no_rule() -> None:
+    known = [limit_rule("furnace_load_kw", "gt", 300, product_type="Property")]
+    log = _log(
+        "Case FL-24-140. Glass studio, northern Maine, 460 kW, above the current 300 kW "
+        "referral line. Approved with conditions by the senior underwriter.",
+        "Property Referral Log",
+    )
+    read = ExtractedRule.model_validate(
+        {
+            **known[0].model_dump(),
+            "rule_name": "Maine referral",
+            "conditions": [{"field": "state", "operator": "eq", "value": "ME"}],
+            "threshold": None,
+            "outcome_description": "Approved with conditions by the senior underwriter.",
+            "text_id": "log",
+            "source_type": "production",
+        }
+    )
+    claims = with_practice([log], [read], known, DICTIONARY)
+    assert all(c.conditions[0].field != "state" for c in claims), claims
