@@ -172,6 +172,8 @@ class ConditionReader:
                 continue
             if _DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):
                 continue  # "exactly as Manual Section 5.4 says": a part of a document
+            if in_flag_name(plain, mention, self.vocab):
+                continue  # "helmets for riders under eighteen": a flag's own words
             multiplier = _MULTIPLIER.match(plain[mention.num_end :])
             if multiplier:  # "one and a half times that height": a ratio, not a threshold
                 hit = self._multiple(plain, mention, multiplier.end())
@@ -366,6 +368,22 @@ def _noun_words(info: FieldInfo) -> set[str]:
         if t.text.lower() not in _RELATION_WORDS
     }
     return words - {stem(w) for w in lxs.GENERIC_NOUNS}
+
+
+def in_flag_name(text: str, mention: NumberMention, vocab: FieldVocabulary) -> bool:
+    """True when a number is part of a flag's synonym said in the text.
+
+    "Riders under 18 wear helmets" names a flag; "helmets for riders under eighteen"
+    says its words and its number, which bounds nothing.
+    """
+    before = [t.stem for t in content_tokens(text[max(0, mention.start - 40) : mention.start])]
+    for info in vocab.of_kind("bool"):
+        for synonym in info.spec.synonyms:
+            for said in find_numbers(synonym):
+                lead = [t.stem for t in content_tokens(synonym[: said.start])][-2:]
+                if said.value == mention.value and len(lead) == 2 and before[-2:] == lead:
+                    return True
+    return False
 
 
 def _names_the_field(said: str, info: FieldInfo) -> bool:

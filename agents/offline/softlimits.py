@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
-from agents.offline.conditions import NumericHit
+from agents.offline.conditions import NumericHit, in_flag_name
 from agents.offline.units import unit_fits
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
@@ -40,6 +40,8 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     for match in lx.PRACTICE_AFTER.finditer(text):  # "nine or ten fields can go through"
         before = text[max(0, match.start() - 40) : match.start()]
         found = find_numbers(before)
+        if found and in_flag_name(before, found[-1], vocab):
+            continue  # "helmets for riders under eighteen may be written": a flag's words
         if found and not re.search(r"[.;:]", before[found[-1].end :]):
             mentions.append((found[-1], bool(_BELOW_AFTER.match(before[found[-1].end :]))))
     for match in lx.AGE_EXCEPTION.finditer(text):

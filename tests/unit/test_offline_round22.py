@@ -333,3 +333,41 @@ def test_the_figure_a_change_replaces_is_no_condition(extractor: OfflineExtracto
     rule = only_rule(extractor.extract(text))
     assert rule.action == "refer"
     assert condition_set(rule) == {("furnace_count", "gt", 40)}
+
+
+def test_a_rate_keeps_its_per_past_a_postposed_comparator() -> None:
+    fields = {
+        **FIELDS,
+        "visitors_per_guide": {
+            "type": "float",
+            "unit": "visitors/guide",
+            "synonyms": ["visitors per guide", "group size per guide"],
+            "description": "Visitors per glassblowing demonstration guide",
+        },
+        "gallery_capacity": {
+            "type": "int",
+            "unit": "visitors",
+            "synonyms": ["gallery seating"],
+            "description": "Seated visitors in the gallery",
+        },
+        "minors_wear_goggles": {
+            "type": "bool",
+            "synonyms": ["visitors under 16 wear goggles", "goggles for minors"],
+            "description": "Visitors under sixteen must wear safety goggles",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = (
+        "Tours with eight visitors or fewer per guide are acceptable; anything larger is "
+        "referred. Studios that do not require goggles for visitors under sixteen may be "
+        "written subject to the demonstration warning endorsement."
+    )
+    rules = extractor.extract(text)
+    read = {
+        (r.action, frozenset(c for c in condition_set(r) if c[0] != "occupancy")) for r in rules
+    }
+    assert read == {
+        ("refer", frozenset({("visitors_per_guide", "gt", 8)})),
+        ("approve_with_conditions", frozenset({("minors_wear_goggles", "eq", False)})),
+    }
+    assert all(r.soft_limit is None for r in rules)

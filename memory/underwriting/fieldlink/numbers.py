@@ -328,6 +328,11 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
         if rate:  # "150 pounds per square foot": a rate, not pounds
             unit = f"{unit} per {'square ' if rate.group(1) else ''}{stem(rate.group(2))}"
             end += rate.end()
+        else:
+            compared = _POST_CMP.match(text[end:])
+            rate = _PER.match(text[end + compared.end() :]) if compared else None
+            if rate:  # "eight guests or fewer per wrangler": the rate, its comparator kept
+                unit = f"{unit} per {'square ' if rate.group(1) else ''}{stem(rate.group(2))}"
         return unit, end, bool(match.group(1)), plus
     return None, pos, False, plus
 
