@@ -333,10 +333,12 @@ class TextReader:
         # "Stores that aren't sprinklered and over 8,000 sq ft are referred": a missing
         # protection is a condition; the protected risk is not referred at all, unless a
         # clause after says what it gets ("with it, they may be written ...")
-        conditions = [
-            *conditions,
-            *(Condition(field=n, operator="eq", value=False) for n in a.protective_neg),
-        ]
+        missing = [Condition(field=n, operator="eq", value=False) for n in a.protective_neg]
+        if missing and not conditions:  # "a distillery building without sprinklers": scoped
+            missing = scope_to_context(
+                missing, a.trigger, (self.sentences, sentence), self.analyzer.subjects
+            )
+        conditions = [*conditions, *missing]
         return self._add(
             a.action, conditions, sentence, a.text, mitigants, a.mitigant_texts, a.withdrawn
         )

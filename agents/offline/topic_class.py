@@ -40,6 +40,8 @@ _AFTER_HEAD = frozenset(
     "in on at of for and or but to from by under over above below beyond past than "
     "whatever regardless unless".split()
 )
+#: Nouns for where a business is, which may follow its head: "a distillery building".
+_PREMISES = frozenset("building buildings premises location locations site sites".split())
 #: How far apart the words of a class may stand ("pool and spa supply stores").
 _GAP = 3
 
@@ -129,7 +131,10 @@ def head_class(clause: str, named: Sequence[str]) -> str | None:
         if len(parts) < 2:
             continue
         for i, word in enumerate(words):
-            if word != parts[-1] or not _ends_phrase(raw[i + 1] if i + 1 < len(raw) else ""):
+            following = raw[i + 1] if i + 1 < len(raw) else ""
+            if following in _PREMISES:  # "a distillery building": the distillery's building
+                following = raw[i + 2] if i + 2 < len(raw) else ""
+            if word != parts[-1] or not _ends_phrase(following):
                 continue
             j = i - 1
             while j >= 0 and words[j] in parts[:-1]:

@@ -371,3 +371,29 @@ def test_a_rate_keeps_its_per_past_a_postposed_comparator() -> None:
         ("approve_with_conditions", frozenset({("minors_wear_goggles", "eq", False)})),
     }
     assert all(r.soft_limit is None for r in rules)
+
+
+def test_a_missing_protection_under_a_class_heading_is_scoped_to_the_class() -> None:
+    fields = {
+        **FIELDS,
+        "occupancy": {
+            "type": "str",
+            "synonyms": ["class of business"],
+            "description": "Business class, lower case (e.g. 'art glass studio', 'kiln repairer')",
+        },
+        "sprinklered": {
+            "type": "bool",
+            "synonyms": ["automatic sprinklers", "sprinklers"],
+            "description": "Building is fully sprinklered",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = (
+        "Section 22 - Art Glass Studios. A studio building without automatic sprinklers may "
+        "still be written, subject to a hot-work permit program."
+    )
+    rule = only_rule(extractor.extract(text))
+    assert condition_set(rule) == {
+        ("occupancy", "eq", "art glass studio"),
+        ("sprinklered", "eq", False),
+    }
