@@ -147,6 +147,12 @@ class ConditionReader:
             # "zero employees": none at all is an exact value, compared or not
             if (h.operator or _zero_word(trigger, h)) and not h.soft_evidence
         )
+        if _NOT_ALL.search(trigger):  # "at least 75% but not all technicians": below 100
+            out.conditions.extend(
+                Condition(field=h.field, operator="lt", value=100)
+                for h in out.numbers
+                if h.operator in ("gt", "gte") and _is_share(self.vocab, h.field)
+            )
         out.conditions.extend(labelled_numbers(trigger, self.vocab))
         if not any(c.field == h.field for c in out.conditions for h in out.numbers):
             # "9 or 10" only where the list runs to an end of a stated scale (gte 9)
@@ -368,6 +374,16 @@ def _noun_words(info: FieldInfo) -> set[str]:
         if t.text.lower() not in _RELATION_WORDS
     }
     return words - {stem(w) for w in lxs.GENERIC_NOUNS}
+
+
+#: "at least 75% but not all": a share short of the whole.
+_NOT_ALL = re.compile(r"\bbut not (?:all|every|the whole)\b", re.I)
+
+
+def _is_share(vocab: FieldVocabulary, name: str | None) -> bool:
+    """True for a field measured in percent (a share of a whole)."""
+    info = vocab.fields.get(name or "")
+    return info is not None and info.unit == "percent"
 
 
 def in_flag_name(text: str, mention: NumberMention, vocab: FieldVocabulary) -> bool:

@@ -397,3 +397,25 @@ def test_a_missing_protection_under_a_class_heading_is_scoped_to_the_class() -> 
         ("occupancy", "eq", "art glass studio"),
         ("sprinklered", "eq", False),
     }
+
+
+def test_at_least_a_share_but_not_all_stops_short_of_the_whole() -> None:
+    fields = {
+        **FIELDS,
+        "certified_blower_pct": {
+            "type": "float",
+            "unit": "percent",
+            "synonyms": ["certified glassblowers", "share of blowers certified"],
+            "description": "Percent of glassblowers holding a safety certificate",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = (
+        "Where at least 75% but not all certified glassblowers are on staff, the policy may be "
+        "bound subject to a supervision warranty."
+    )
+    rule = only_rule(extractor.extract(text))
+    assert condition_set(rule) == {
+        ("certified_blower_pct", "gte", 75),
+        ("certified_blower_pct", "lt", 100),
+    }
