@@ -23,6 +23,10 @@ class FieldSpec(BaseModel):
     unit: str | None = Field(default=None, description="Unit of a numeric value.")
     synonyms: list[str] = Field(default_factory=list, description="Words people use for it.")
     description: str = Field(default="", description="What the field means.")
+    enum: list[str] | None = Field(
+        default=None,
+        description="The allowed values of a text field, when listed apart from the description.",
+    )
 
 
 class DataDictionary(BaseModel):

@@ -36,6 +36,8 @@ _ANAPHOR = re.compile(
 _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|where|once)\b", re.I)
 #: "No plan, I refer it": an answer opening on the missing thing.
 _NO_NOUN = re.compile(r"^\W*(?:no|without)\s+(?:an?\s+|the\s+)?([a-z][\w-]*)\b", re.I)
+#: "... without a launch is a referral": the missing thing inside the subject.
+_WITHOUT_NOUN = re.compile(r"\bwithout\s+(?:an?\s+|the\s+)?([a-z][\w-]*)\b", re.I)
 
 
 #: A comparator right before / right after a number.
@@ -131,7 +133,8 @@ def _denied(trigger: str, pending: Pending, vocab: FieldVocabulary) -> Pending:
     "I want a written plan. No plan, I refer it.": a sentence opening on "No <noun>"
     whose noun ends a flag of the conditions before acts on that flag's absence.
     """
-    opening = _NO_NOUN.match(trigger)
+    # "No plan, I refer it"; "a club that sends boats out without a launch is a referral"
+    opening = _NO_NOUN.match(trigger) or _WITHOUT_NOUN.search(trigger)
     if not opening:
         return pending
     head = stem(opening.group(1))

@@ -26,7 +26,8 @@ _POST = _compile(lxc.POST_COMPARATORS, pre=False)
 
 #: "no more than eight playing fields before referral": what is allowed, then the action.
 _BEFORE_ACTION = re.compile(
-    r"^[^.;,]{0,40}?\bbefore (?:a |the |any )?(?:referral|refer\w*|decline|declin\w*|review)\b",
+    r"^[^.;,]{0,40}?\bbefore (?:a |the |any |we |you |they |i |it (?:is |gets )?)?"
+    r"(?:referral|refer\w*|decline|declin\w*|review)\b",
     re.I,
 )
 #: "12 sweeper trucks or more": the noun words between a number's unit and its comparator.

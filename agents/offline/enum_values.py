@@ -189,9 +189,20 @@ def labelled_numbers(text: str, vocab: FieldVocabulary) -> list[Condition]:
 _INSTEAD = re.compile(r"\b(?:rather than|instead of)\b", re.I)
 
 
+def _without_classes(text: str, vocab: FieldVocabulary) -> str:
+    """The text with the business classes it names blanked out (same length)."""
+    info = vocab.fields.get(vocab.occupancy or "")
+    for value in info.values if info else []:
+        words = r"\s+".join(re.escape(w) for w in value.split())
+        pattern = re.compile(rf"(?<![\w-]){words}(?:e?s)?(?![\w-])", re.I)
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
 def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:
     """Categorical values listed in the field descriptions (construction, zones...)."""
     found: list[Condition] = []
+    text = _without_classes(text, vocab)  # "sheet metal shops": no roof covering of metal
     for info in vocab.categorical():
         values = enum_hits(text, info)
         if not values:

@@ -200,6 +200,22 @@ _NEGATIVE_NAME = re.compile(
 _NEGATIVE_PREFIXES = ("non", "mis", "un", "in")
 
 
+#: Words of a flag's name said in its order that name it without a word of its own.
+_IN_ORDER = 3
+
+
+def _in_order(said: list[str], phrase: tuple[str, ...]) -> int:
+    """How many words of a phrase the words said hold in the phrase's order."""
+    best = [0] * (len(phrase) + 1)
+    for word in said:
+        for j in range(len(phrase), 0, -1):
+            if phrase[j - 1] == word:
+                best[j] = max(best[j], best[j - 1] + 1)
+        for j in range(1, len(phrase) + 1):
+            best[j] = max(best[j], best[j - 1])
+    return best[-1]
+
+
 def _denial_named(name: str, tokens: list[Token]) -> bool:
     """True when the text denies the word a flag's negative name word denies."""
     said = {t.stem for t in tokens}
@@ -243,7 +259,7 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
     tokens = content_tokens(trigger)
     verb = next((i for i, t in enumerate(tokens) if _VERB_WORDS.match(t.text)), 0)
     tokens = tokens[:verb]  # the subject, or the condition before the order
-    scored: list[tuple[float, str, list[int], bool]] = []
+    scored: list[tuple[tuple[int, float], str, list[int], bool]] = []
     for info in vocab.of_kind("bool"):
         says = [_as_field_says(t.stem, info.tokens) for t in tokens]
         hits = [
@@ -255,10 +271,16 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
             and not _VERB_WORDS.match(t.text)
         ]
         said = {says[i][0] for i in hits}
-        if len(said) >= 2 and any(vocab.distinctive(w, info) for w in said):
+        if len(said) < 2:
+            continue
+        # a name said in its own order first ("state trade license shows inactive"),
+        # then the words only this field has
+        order = max(_in_order([says[i][0] for i in hits], p) for p in info.phrases)
+        if order >= _IN_ORDER or any(vocab.distinctive(w, info) for w in said):
             flipped = any(says[i][1] for i in hits)
-            scored.append((sum(vocab.idf.get(w, 0.0) for w in said), info.name, hits, flipped))
-    scored.sort(key=lambda s: -s[0])
+            weight = (order, sum(vocab.idf.get(w, 0.0) for w in said))
+            scored.append((weight, info.name, hits, flipped))
+    scored.sort(key=lambda s: s[0], reverse=True)
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         _any_counted(result, tokens, vocab)
         return

@@ -22,7 +22,7 @@ from agents.offline.flag_words import (
 )
 from agents.offline.textproc import Token, content_tokens
 from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NUMBER_WORDS, canonical_unit, stem
-from memory.underwriting.fieldlink.profile import field_kind, parse_enum
+from memory.underwriting.fieldlink.profile import field_kind, spec_values
 from schemas.fields import DataDictionary, FieldSpec
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
@@ -108,7 +108,7 @@ def _name_core(name: str) -> list[str]:
 
 
 def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
-    values, examples = parse_enum(spec.description)
+    values, examples = spec_values(spec)
     kind = field_kind(name, spec, values, examples)
     phrases = [tuple(_stems(s)) for s in [*spec.synonyms, name, *_name_core(name)]]
     # "supervising_physician_onsite" is said "a supervising physician on site" ("on" is

@@ -419,3 +419,50 @@ def test_at_least_a_share_but_not_all_stops_short_of_the_whole() -> None:
         ("certified_blower_pct", "gte", 75),
         ("certified_blower_pct", "lt", 100),
     }
+
+
+# --- round 22, read on blind24 after its first score ----------------------------------------
+
+
+def test_a_dictionary_may_list_a_fields_values_apart_from_its_description() -> None:
+    fields = {
+        **FIELDS,
+        "occupancy": {
+            "type": "str",
+            "synonyms": ["class of business"],
+            "description": "Business class, lower case (e.g. 'sheet metal shop', 'glass studio')",
+        },
+        "roof_covering": {
+            "type": "str",
+            "synonyms": ["roof cover", "roofing material"],
+            "description": "Roof covering material, lower case.",
+            "enum": ["asphalt shingle", "metal", "wood shake"],
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rule = only_rule(extractor.extract("Wood shake roofs are declined."))
+    assert condition_set(rule) == {("roof_covering", "eq", "wood shake")}
+    # a value inside a class's name is the class, not the value: "sheet metal shops"
+    rules, _ = extractor.extract_with_coverage(
+        "For every sheet metal shop, guarding must be verified before binding."
+    )
+    assert all(c.field != "roof_covering" for r in rules for c in r.conditions)
+
+
+def test_no_more_than_n_before_we_refer_sets_the_rule_past_n(extractor: OfflineExtractor) -> None:
+    text = "The guide says no more than sixty glass furnaces before we refer."
+    rule = only_rule(extractor.extract(text))
+    assert condition_set(rule) == {("furnace_count", "gt", 60)}
+
+
+def test_without_the_thing_the_sentence_before_wants_is_its_absence(
+    later: OfflineExtractor,
+) -> None:
+    text = (
+        "Q: What do you look for first? A: A separate studio liability policy. A studio that "
+        "opens without a policy is a referral."
+    )
+    rules = [r for r in later.extract(text) if r.action == "refer"]
+    assert [condition_set(r) - {("occupancy", "eq", "glass studio")} for r in rules] == [
+        {("studio_liability_policy", "eq", False)}
+    ]

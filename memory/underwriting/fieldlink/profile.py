@@ -68,6 +68,17 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
     return (items if ok else []), False
 
 
+def spec_values(spec: FieldSpec) -> tuple[list[str], bool]:
+    """The values a field may take: its `enum` list, else those its description lists.
+
+    Returns:
+        The values, and whether they are examples only (see `parse_enum`).
+    """
+    if spec.enum:
+        return list(spec.enum), False
+    return parse_enum(spec.description)
+
+
 def field_kind(name: str, spec: FieldSpec, values: list[str], examples: bool) -> str:
     """numeric, bool, product, state, enum (closed list), occupancy or text."""
     text = " ".join([name, *spec.synonyms, spec.description])
@@ -127,7 +138,7 @@ class FieldProfile:
 
 
 def _profile(name: str, spec: FieldSpec) -> FieldProfile:
-    values, examples = parse_enum(spec.description)
+    values, examples = spec_values(spec)
     phrases = tuple(
         p
         for p in (
