@@ -392,14 +392,12 @@ def in_flag_name(text: str, mention: NumberMention, vocab: FieldVocabulary) -> b
     "Riders under 18 wear helmets" names a flag; "helmets for riders under eighteen"
     says its words and its number, which bounds nothing.
     """
-    before = [t.stem for t in content_tokens(text[max(0, mention.start - 40) : mention.start])]
-    for info in vocab.of_kind("bool"):
-        for synonym in info.spec.synonyms:
-            for said in find_numbers(synonym):
-                lead = [t.stem for t in content_tokens(synonym[: said.start])][-2:]
-                if said.value == mention.value and len(lead) == 2 and before[-2:] == lead:
-                    return True
-    return False
+    if not vocab.flag_figures:
+        return False
+    before = tuple(
+        t.stem for t in content_tokens(text[max(0, mention.start - 40) : mention.start])[-2:]
+    )
+    return any(value == mention.value and lead == before for value, lead in vocab.flag_figures)
 
 
 def _names_the_field(said: str, info: FieldInfo) -> bool:

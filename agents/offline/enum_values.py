@@ -191,12 +191,8 @@ _INSTEAD = re.compile(r"\b(?:rather than|instead of)\b", re.I)
 
 def _without_classes(text: str, vocab: FieldVocabulary) -> str:
     """The text with the business classes it names blanked out (same length)."""
-    info = vocab.fields.get(vocab.occupancy or "")
-    for value in info.values if info else []:
-        words = r"\s+".join(re.escape(w) for w in value.split())
-        pattern = re.compile(rf"(?<![\w-]){words}(?:e?s)?(?![\w-])", re.I)
-        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
-    return text
+    pattern = vocab.class_pattern
+    return pattern.sub(lambda m: " " * len(m.group(0)), text) if pattern else text
 
 
 def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:

@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.descriptions import description_run
@@ -21,7 +22,13 @@ from agents.offline.flag_words import (
     strip_negative_prefix,
 )
 from agents.offline.textproc import Token, content_tokens
-from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NUMBER_WORDS, canonical_unit, stem
+from memory.underwriting.fieldlink.numbers import (
+    KNOWN_UNITS,
+    NUMBER_WORDS,
+    canonical_unit,
+    find_numbers,
+    stem,
+)
 from memory.underwriting.fieldlink.profile import field_kind, spec_values
 from schemas.fields import DataDictionary, FieldSpec
 
@@ -174,6 +181,31 @@ class FieldVocabulary:
         self.state = next((n for n, i in self.fields.items() if i.kind == "state"), None)
         #: each boolean field's head nouns, read once: a protection named by one word
         self.heads: dict[str, set[str]] = {i.name: _heads(i) for i in self.of_kind("bool")}
+
+    @cached_property
+    def flag_figures(self) -> list[tuple[float, tuple[str, ...]]]:
+        """Figures inside flags' synonyms, each with the two stems before it.
+
+        "riders under 18 wear helmets" -> (18.0, ("rider", "under")).
+        """
+        found: list[tuple[float, tuple[str, ...]]] = []
+        for info in self.of_kind("bool"):
+            for synonym in info.spec.synonyms:
+                for said in find_numbers(synonym):
+                    lead = tuple(t.stem for t in content_tokens(synonym[: said.start])[-2:])
+                    if len(lead) == 2:
+                        found.append((said.value, lead))
+        return found
+
+    @cached_property
+    def class_pattern(self) -> re.Pattern[str] | None:
+        """The listed business classes as one pattern (plural allowed), longest first."""
+        info = self.fields.get(self.occupancy or "")
+        values = sorted(info.values if info else [], key=len, reverse=True)
+        if not values:
+            return None
+        names = "|".join(r"\s+".join(re.escape(w) for w in v.split()) for v in values)
+        return re.compile(rf"(?<![\w-])(?:{names})(?:e?s)?(?![\w-])", re.I)
 
     def of_kind(self, kind: str) -> list[FieldInfo]:
         """Return the fields of one kind (numeric, bool, enum, ...)."""
