@@ -72,7 +72,7 @@ REQUIREMENT = re.compile(
 )
 #: "twelve feet above the floor" is a height, not a floor price.
 MINIMUM_LABEL = re.compile(
-    r"^\W*(?!(?:above|below|off|on|from|to|of|over|under|across|at)\b)"
+    r"^\W*(?!(?:above|below|off|from|to|of|over|under|across)\b)"
     r"(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b",
     re.I,
 )
