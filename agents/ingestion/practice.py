@@ -117,7 +117,10 @@ def _retargeted(
     if rule.product_type != "ALL":
         return rule
     shape = signature("", rule.conditions)
-    same = [k for k in known if signature("", k.conditions) == shape and k.product_type != "ALL"]
+    alike = [k for k in known if signature("", k.conditions) == shape]
+    if any(k.product_type == "ALL" for k in alike):
+        return rule  # a rule for every product is already known: it is that one's practice
+    same = [k for k in alike if k.product_type != "ALL"]
     if len({k.product_type for k in same}) != 1:
         return rule  # no known rule, or several products: nothing to bind to
     target = same[-1]

@@ -181,3 +181,15 @@ def test_a_place_read_from_a_decision_log_is_no_rule() -> None:
     )
     claims = with_practice([log], [read], known, DICTIONARY)
     assert all(c.conditions[0].field != "state" for c in claims), claims
+
+
+def test_practice_with_no_product_binds_to_the_rule_for_every_product() -> None:
+    every = limit_rule("furnace_load_kw", "gt", 300, product_type="ALL", rule_name="All load")
+    gl = limit_rule("furnace_load_kw", "gt", 500, product_type="GL", rule_name="GL load")
+    claim = every.model_copy(
+        update={"rule_name": "Load guideline", "soft_limit": 350.0, "threshold_type": "soft",
+                "text_id": "sme", "source_type": "sme"}
+    )  # fmt: skip
+    interview = text("sme", "Q: Is the 300 kW line firm? A: A guideline; I took 350 kW.", "sme")
+    claims = with_practice([interview], [claim], [every, gl], DICTIONARY)
+    assert {c.product_type for c in claims} == {"ALL"}, claims
