@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -62,6 +63,7 @@ def _word_pattern(word: str) -> str:
     return rf"{body}(?:s|es)?"
 
 
+@lru_cache(maxsize=1 << 14)
 def value_pattern(value: str, compound: bool = False) -> re.Pattern[str]:
     """A pattern finding `value` in text: plurals, hyphens and spacing tolerated.
 

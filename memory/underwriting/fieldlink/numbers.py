@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 _SMALL: dict[str, int] = {
     "zero": 0,
@@ -216,6 +217,7 @@ TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
 _DOUBLED = frozenset("bgmnprt")
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """Crude English stemmer: enough to match plurals and -ed/-ing forms.
 
