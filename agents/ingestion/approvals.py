@@ -115,7 +115,7 @@ def _with_case_protections(
         if fields is None or len(lines) < _CASES_FOR_A_MITIGANT:
             out.append(claim)
             continue
-        vocab = vocab or FieldVocabulary(fields)
+        vocab = vocab or _vocabulary(fields)
         common = set.intersection(*(_present(vocab, line) for line in lines))
         out.append(with_mitigants(claim, sorted(common), []) if common else claim)
     return out
@@ -199,8 +199,17 @@ _WHAT_HELPED = re.compile(
 )
 #: One question and its answer, on a line or across lines.
 _QUESTION_ANSWER = re.compile(r"\bQ\s*:\s*(.+?)\s*\bA\s*:\s*(.+?)(?=\s*\bQ\s*:|\Z)", re.S)
-#: The sentences of an answer that name what helped (the first; later ones explain it).
-_ANSWER_SENTENCES = 1
+#: Where an answer's first sentence ends (the sentences after it explain it).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+#: The last data dictionary read, with its vocabulary (a batch of texts shares one).
+_LAST_VOCABULARY: list[tuple[DataDictionary, FieldVocabulary]] = []
+
+
+def _vocabulary(fields: DataDictionary) -> FieldVocabulary:
+    """The vocabulary of a data dictionary, built once for the texts that share it."""
+    if not _LAST_VOCABULARY or _LAST_VOCABULARY[0][0] is not fields:
+        _LAST_VOCABULARY[:] = [(fields, FieldVocabulary(fields))]
+    return _LAST_VOCABULARY[0][1]
 
 
 def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
@@ -214,13 +223,11 @@ def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
     pairs = [(q, a) for q, a in _QUESTION_ANSWER.findall(text) if _WHAT_HELPED.search(q)]
     if fields is None or not pairs:
         return []
-    vocab = FieldVocabulary(fields)
+    vocab = _vocabulary(fields)
     named: list[str] = []
     for _, answer in pairs:
-        said = " ".join(re.split(r"(?<=[.!?])\s+", answer.strip())[:_ANSWER_SENTENCES])
-        mentions = vocab.bool_mentions(content_tokens(said)) or vocab.bool_mentions(
-            content_tokens(said), partial=True
-        )
+        said = _SENTENCE_END.split(answer.strip(), maxsplit=1)[0]
+        mentions = vocab.named_flags(content_tokens(said))
         named += [m.field for m in mentions if not m.negated and m.field not in named]
     return named
 

@@ -44,10 +44,10 @@ def field_near(
     if spec is not None:
         words += [s.lower() for s in spec.synonyms if len(s) > 3]
         unit = (spec.unit or "").lower()
-        said = (number.unit or "").lower()
-        if unit.isalpha() and canonical_unit(unit) not in KNOWN_UNITS and said == unit:
+        unusual = unit.isalpha() and canonical_unit(unit) not in KNOWN_UNITS
+        if unusual and (number.unit or "").lower() == unit:
             return unit_fits(rule, number)  # "4.2 MW": the field's own unusual unit
-        if unit.isalpha() and len(unit) > 3 and canonical_unit(unit) not in KNOWN_UNITS:
+        if unusual and len(unit) > 3:
             # "Lowest ratio you've approved? 0.95": an unusual unit names the field (not
             # "years" or "feet", which any number of a text may carry)
             words.append(unit)
@@ -152,11 +152,11 @@ def best_spoken(rules: Sequence[ExtractedRule], words: str) -> list[ExtractedRul
 
 __all__ = [
     "best_spoken",
-    "mentions",
     "evidenced",
     "field_near",
     "field_share",
     "limit_said",
+    "mentions",
     "spoken_of",
     "unit_fits",
 ]

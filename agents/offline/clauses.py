@@ -238,9 +238,7 @@ class ClauseAnalyzer:
         if not text.strip() or lx.NOT_A_MITIGANT.search(text):
             return []
         tokens = content_tokens(text)
-        mentions = self.vocab.bool_mentions(tokens)
-        if not mentions:
-            mentions = self.vocab.bool_mentions(tokens, partial=True)
+        mentions = self.vocab.named_flags(tokens)
         if not mentions:
             return described_protection(tokens, self.vocab)
         return [m.field for m in mentions if not m.negated]

@@ -37,10 +37,11 @@ _OF_NOUN = re.compile(r"^\s+of\s+(?:the\s+|an?\s+|raised\s+)?([a-z][a-z-]{3,})\b
 _SIGN_WORD = re.compile(r"\b(?:below|under|short of|beneath)\b", re.I)
 _PAREN = re.compile(r"\([^()]*\)")
 #: "is reduced from", "raised from": the numbers that follow are an old and a new limit.
+#: Stems of verbs that change a limit ("reduced", "raises", "moves").
+_CHANGE_VERBS = "reduc|cut|rais|increas|lower|mov|chang|extend|tighten|loosen|drop|amend|revis"
 _CHANGE_FROM = re.compile(
-    r"\b(?:reduc|shorten|cut|rais|rise|rises|rose|risen|increas|lower|mov|chang|extend|tighten|"
-    r"loosen|drop|lift|"
-    r"bump|amend|revis|adjust)\w*\s+(?:\w+\s+){0,2}?from\s*\W?\s*$",
+    rf"\b(?:{_CHANGE_VERBS}|shorten|rise|rises|rose|risen|lift|bump|adjust)\w*\s+"
+    r"(?:\w+\s+){0,2}?from\s*\W?\s*$",
     re.I,
 )
 _THAT = re.compile(r"^\s*(?:that|this|the same)\b", re.I)
@@ -97,16 +98,16 @@ def _zero_word(text: str, hit: NumericHit) -> bool:
 _AGE_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s*$|\baged?\s*$", re.I)
 
 
-#: "fifty feet from the main building", "500 ft away from": a distance.
 #: A figure a change replaces: "the threshold moves from (more than) 25 ...".
 _OLD_FIGURE = re.compile(
-    r"\b(?:mov|rais|lower|chang|increas|reduc|amend|revis|cut|extend|tighten|loosen|drop|"
-    r"shift|go|goes|went)\w*\b[^.;]{0,60}?\bfrom\s+(?:(?:more|less|fewer|greater) than\s+|"
-    r"over\s+|above\s+|under\s+|below\s+|at least\s+)?\$?$",
+    rf"\b(?:{_CHANGE_VERBS}|shift|go|goes|went)\w*\b[^.;]{{0,60}}?\bfrom\s+"
+    r"(?:(?:more|less|fewer|greater) than\s+|over\s+|above\s+|under\s+|below\s+|"
+    r"at least\s+)?\$?$",
     re.I,
 )
 #: ... and the figure that replaces it: "... to (more than) 40".
 _NEW_FIGURE = re.compile(r"^[^.;]{0,30}?\bto\s+(?:[a-z]+\s+){0,2}?\$?\d", re.I)
+#: "fifty feet from the main building", "500 ft away from": a distance.
 _FROM_AFTER = re.compile(
     r"^\s*(?:feet|foot|ft|miles?|yards?|meters?|metres?)?\s*(?:away\s+)?from\b", re.I
 )

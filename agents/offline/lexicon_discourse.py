@@ -25,12 +25,12 @@ INDIRECT_QUESTION = re.compile(
     re.I,
 )
 
-#: "If they use X, fine": a bare acceptance closing a condition clause.
 #: "Clinics that use only smokeless rolls may be written without referral": what the
 #: rule before spares.
 SPARED = re.compile(
     r"\b(?:written|bound|quoted|accepted) without (?:a |the |any )?(?:referral|review)\b", re.I
 )
+#: "If they use X, fine": a bare acceptance closing a condition clause.
 FINE = re.compile(
     r",\s*(?:that's |that is |then |it's |it is )?(?:fine|ok(?:ay)?|acceptable|no problem|"
     r"good|all good|no issue)\W*$",

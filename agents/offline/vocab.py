@@ -294,6 +294,10 @@ class FieldVocabulary:
             kept.append(mention)
         return kept
 
+    def named_flags(self, tokens: list[Token]) -> list[BoolMention]:
+        """The flags a text names: by their phrases, else by one distinctive word."""
+        return self.bool_mentions(tokens) or self.bool_mentions(tokens, partial=True)
+
     def score_numeric(self, info: FieldInfo, tokens: list[Token], pos: int | None) -> float:
         """Lexical evidence that tokens talk about a numeric field.
 
