@@ -108,7 +108,7 @@ class OfflineExtractor:
         if source_type not in SOURCE_TYPES:
             source_type = None
         sentences = split_sentences(strip_case_ids(body))
-        reader = TextReader(self.analyzer, self.vocab)
+        reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)
         default = single_product(source) or header_product(sentences) or "ALL"
         meta = {

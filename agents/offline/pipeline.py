@@ -44,15 +44,19 @@ __all__ = ["TextReader", "find_product", "single_product"]
 class TextReader:
     """Reads the sentences of one text into rule drafts."""
 
-    def __init__(self, analyzer: ClauseAnalyzer, vocab: FieldVocabulary) -> None:
+    def __init__(
+        self, analyzer: ClauseAnalyzer, vocab: FieldVocabulary, *, cases: bool = False
+    ) -> None:
         """Start an empty reading.
 
         Args:
             analyzer: The clause analyzer.
             vocab: The field vocabulary.
+            cases: The text records cases (a production log): its heading is a case's.
         """
         self.analyzer = analyzer
         self.vocab = vocab
+        self.cases = cases
         self.drafts: list[RuleDraft] = []
         self.last_conditions: list[Condition] = []
         self.last_numbers: list[NumericHit] = []
@@ -152,6 +156,7 @@ class TextReader:
                 a.trigger,
                 (self.sentences, sentence),
                 self.analyzer.subjects,
+                headed=not self.cases,
             )
             flags = [c.field for c in conditions if c.value is True]
             named = [c for c in conditions if c.field != self.vocab.occupancy]

@@ -256,6 +256,13 @@ def _akin(a: str, b: str) -> bool:
     return common >= _STEM_LETTERS and common >= min(len(a), len(b)) - 3
 
 
+#: "Any risk with more than 40 employees": a subject that names every insured.
+_ANY_RISK = re.compile(
+    r"\b(?:any|every|all|each) (?:risks?|accounts?|insureds?|business(?:es)?|applicants?)\b",
+    re.I,
+)
+#: A first sentence that states something ("Canal boat yards are an eligible class.").
+_STATES = re.compile(r"\b(?:is|are|was|were|has|have|must|may|will)\b", re.I)
 #: The heading of a case record (a log, a review), whose class is the case's, not the rule's.
 _CASE_HEADING = re.compile(
     r"\b[A-Z]{2,}-\d|\b(?:log|review|case|file|submission|claim|audit|memo|email)\b", re.I
@@ -277,6 +284,8 @@ def scope_to_context(
     clause: str,
     where: tuple[Sequence[Sentence], Sentence],
     subjects: SubjectReader,
+    *,
+    headed: bool = False,
 ) -> list[Condition]:
     """A classless rule's conditions, scoped to the class its context names.
 
@@ -285,6 +294,9 @@ def scope_to_context(
         clause: The rule's clause (its trigger).
         where: All sentences of the text and the clause's sentence.
         subjects: The subject reader (listed classes; classes a question names).
+        headed: The text's heading speaks for its rules (not a case record's heading):
+            a rule on fields every class has ("more than eight employees") under a
+            heading that names one class is about that class.
 
     Returns:
         The conditions, with the context's class first when one is found.
@@ -308,6 +320,16 @@ def scope_to_context(
         and not _ANY_CLASS.search(sentence.raw)  # "Rule for every product and class: ..."
     ):
         value = heading_class(sentences, subjects.listed)
+    if (
+        value is None
+        and headed
+        and all(c.field in subjects.vocab.common_fields for c in conditions)
+        and not _ANY_CLASS.search(sentence.raw)
+        and not _ANY_RISK.search(sentence.raw)
+        and sentences
+        and not (sentences[0].is_question or _STATES.search(sentences[0].raw))
+    ):
+        value = heading_class(sentences, subjects.listed)  # "8.3 Acupuncture clinics. ... "
     if value is None:
         return conditions
     return [Condition(field=occupancy, operator="eq", value=value), *conditions]

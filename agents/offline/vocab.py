@@ -30,7 +30,7 @@ from memory.underwriting.fieldlink.numbers import (
     stem,
 )
 from memory.underwriting.fieldlink.profile import field_kind, spec_values
-from schemas.fields import DataDictionary, FieldSpec
+from schemas.fields import DataDictionary, FieldSpec, cached_data_dictionary
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
 #: Verb forms that say how long something goes on ("lasting"), naming a duration field.
@@ -196,6 +196,19 @@ class FieldVocabulary:
                     if len(lead) == 2:
                         found.append((said.value, lead))
         return found
+
+    @cached_property
+    def common_fields(self) -> frozenset[str]:
+        """Fields any business class has: those of the packaged base dictionary.
+
+        A dataset's dictionary extends the product's base one (location, building,
+        headcount, losses, protection) with fields of its own risks; a base field is
+        on every submission whatever its class, a dataset's own field belongs to the
+        risks it was added for.
+        """
+        base = cached_data_dictionary(None).fields
+        own = ("occupancy", "product")
+        return frozenset(n for n, i in self.fields.items() if n in base and i.kind not in own)
 
     @cached_property
     def class_pattern(self) -> re.Pattern[str] | None:

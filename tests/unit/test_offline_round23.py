@@ -1,0 +1,84 @@
+"""Round 23: a rule on a field every class has, under a heading that names one class.
+
+Every risk field and sentence below is made up for these tests (a kite-making dictionary
+no dataset has); `employee_count` and `state` are fields of the packaged base dictionary,
+which any submission carries whatever its class.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from tests.rules import condition_set
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'kite workshop', 'sail loft')",
+    },
+    "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter state code"},
+    "employee_count": {
+        "type": "int",
+        "unit": "employees",
+        "synonyms": ["employees", "headcount"],
+        "description": "Number of employees",
+    },
+    "resin_drums": {
+        "type": "int",
+        "unit": "drums",
+        "synonyms": ["resin drums", "drums of resin"],
+        "description": "Drums of epoxy resin stored on site",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+
+
+HEADED = (
+    "4.2 Kite Workshops. 4.2.1 More than six drums of resin are referred. "
+    "4.2.2 Workshops with more than twelve employees are declined."
+)
+
+
+def test_a_headcount_rule_under_a_class_heading_is_that_class_rule(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(HEADED, source_type="manual")
+    headcount = [r for r in rules if any(c.field == "employee_count" for c in r.conditions)]
+    assert len(headcount) == 1
+    assert condition_set(headcount[0]) == {
+        ("occupancy", "eq", "kite workshop"),
+        ("employee_count", "gt", 12),
+    }
+
+
+def test_a_rule_on_the_class_own_field_stays_as_written(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(HEADED, source_type="manual")
+    resin = [r for r in rules if any(c.field == "resin_drums" for c in r.conditions)]
+    assert [condition_set(r) for r in resin] == [{("resin_drums", "gt", 6)}]
+
+
+def test_a_case_record_heading_does_not_scope_its_rules(extractor: OfflineExtractor) -> None:
+    text = (
+        "DL-2025-0412 - kite workshop, Bend OR, BOP. Approved after review. "
+        "The reviewers wrote up the rule: more than twelve employees is a decline."
+    )
+    rules = extractor.extract(text, source_type="production")
+    assert [condition_set(r) for r in rules] == [{("employee_count", "gt", 12)}]
+
+
+def test_a_rule_said_for_every_class_is_not_scoped(extractor: OfflineExtractor) -> None:
+    text = (
+        "4.2 Kite Workshops. 4.2.1 More than six drums of resin are referred. "
+        "4.2.2 In every class, more than forty employees are declined."
+    )
+    rules = extractor.extract(text, source_type="manual")
+    headcount = [r for r in rules if any(c.field == "employee_count" for c in r.conditions)]
+    assert [condition_set(r) for r in headcount] == [{("employee_count", "gt", 40)}]
