@@ -41,7 +41,8 @@ def strip_case_ids(text: str) -> str:
     labelled a case record, read for evidence (soft limits, mitigants), never for a rule.
     """
     text = _CASE_LINE.sub(f"{lx.CASE_RECORD}: ", text)
-    return re.sub(r"\b[A-Z]{2,}-\d{2,4}(?:-\d+)*\b", " ", text)
+    # the blanks before an id go with it: "Case PR-2291 (..." must not read as table cells
+    return re.sub(r"[ \t]*\b[A-Z]{2,}-\d{2,4}(?:-\d+)*\b", "", text)
 
 
 _CASE_LINE = re.compile(

@@ -82,3 +82,15 @@ def test_a_rule_said_for_every_class_is_not_scoped(extractor: OfflineExtractor) 
     rules = extractor.extract(text, source_type="manual")
     headcount = [r for r in rules if any(c.field == "employee_count" for c in r.conditions)]
     assert [condition_set(r) for r in headcount] == [{("employee_count", "gt", 40)}]
+
+
+def test_case_lines_whose_ids_are_removed_do_not_read_as_a_table(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Case KW-2291 (kite workshop, AZ): four drums on site. The underwriter approved. "
+        "The standing guideline is that more than three drums of resin are referred.\n"
+        "Case KW-2304 (sail loft, OH): two drums; approved."
+    )
+    rules = extractor.extract(text, source_type="production")
+    assert [condition_set(r) for r in rules] == [{("resin_drums", "gt", 3)}]
