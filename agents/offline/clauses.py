@@ -35,7 +35,8 @@ _ABILITY = re.compile(r"\b(?:can|could|might)\s+$", re.I)
 #: "that is not sprinklered is flagged": the negation ends with its own predicate, and a
 #: new verb starts the one the action cue belongs to.
 _NEW_PREDICATE = re.compile(
-    r"\b(?:not|never|without|no)\W+(?!(?:longer|be|been|yet|ever|even|always|often|\w+ly)\W)"
+    r"\b(?:not|never|without|no|[a-z]+n[’']t)\W+"
+    r"(?!(?:longer|be|been|yet|ever|even|always|often|\w+ly)\W)"
     r"\w+\W+"
     r"(?:is|are|gets?)\W+$",
     re.I,

@@ -94,3 +94,25 @@ def test_case_lines_whose_ids_are_removed_do_not_read_as_a_table(
     )
     rules = extractor.extract(text, source_type="production")
     assert [condition_set(r) for r in rules] == [{("resin_drums", "gt", 3)}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A kite workshop that isn't sprinklered is referred.",
+        "A kite workshop that doesn't have sprinklers is referred.",
+        "A kite workshop that is not sprinklered is referred.",
+    ],
+)
+def test_a_contracted_negation_before_the_verb_leaves_the_action(
+    text: str,
+) -> None:
+    fields = {
+        **FIELDS,
+        "sprinklered": {"type": "bool", "synonyms": ["sprinklers"], "description": "Sprinklered"},
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract(text, source_type="manual")
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("refer", {("occupancy", "eq", "kite workshop"), ("sprinklered", "eq", False)})
+    ]
