@@ -48,3 +48,28 @@ def unread_qualifier(a: ClauseAnalysis, conditions: list[Condition], occupancy: 
     subject = a.trigger[: end.start()] if end else a.trigger
     match = _QUALIFIER.search(subject)
     return match is not None and bool(subject[: match.start()].strip(" ,"))
+
+
+#: A conjunct that names something missing: "and has no such policy", "and lacks a plan".
+_MISSING_CONJUNCT = re.compile(
+    r"\b(?:and|but)\s+(?:(?:has|have|had|holds?|keeps?)\s+no|lacks?|"
+    r"(?:does|do)\s*(?:not|n[’']t)\s+(?:have|hold|keep))\s+(?P<what>(?:[\w-]+\s+){0,3}[\w-]+)",
+    re.IGNORECASE,
+)
+
+
+def unread_absence(a: ClauseAnalysis, conditions: list[Condition]) -> bool:
+    """True when a clause names something missing that no condition of the rule reads.
+
+    "If the shop fills tanks and has no such policy, verify": read as "verify every
+    shop that fills tanks", the rule would fire on the shops that have the policy. A
+    missing thing is a condition (a flag false, a count of none); without it the rule
+    is wider than its sentence, and the sentence is left for review.
+    """
+    if _MISSING_CONJUNCT.search(a.trigger) is None:
+        return False
+    if a.protective_neg:
+        return False
+    return not any(
+        c.value is False or (c.operator in ("lt", "lte", "eq") and c.value == 0) for c in conditions
+    )

@@ -19,7 +19,7 @@ from agents.offline.clauses import (
 from agents.offline.completion import completed_conditions
 from agents.offline.conditions import NumericHit
 from agents.offline.contrast import contrast, elaboration, instead, spared
-from agents.offline.guards import unread_qualifier
+from agents.offline.guards import unread_absence, unread_qualifier
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.softlimits import cited_limits, drop_restatements, soft_limit
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
@@ -38,6 +38,13 @@ _STATED_TERMS = re.compile(
 _SPEAKER_LABEL = re.compile(r"^(?:q|a|question|answer)$", re.I)
 #: A clause stating what a risk must have ("the innkeeper must live on site").
 _MUST = re.compile(r"\b(?:must|shall|has to|have to|is required to|are required to)\b", re.I)
+#: A finding that states the rule for every case: "QA: for any class, a report older than
+#: eighteen months must be verified", "... is a decline on any product".
+_STANDING = re.compile(
+    r"\b(?:(?:for|in|on) (?:any|every|all) (?:class|classes|products?|lines?)|"
+    r"regardless of (?:the )?class)\b",
+    re.I,
+)
 __all__ = ["TextReader", "find_product", "single_product"]
 
 
@@ -100,7 +107,9 @@ class TextReader:
             if sentence.index in self._answers:  # "What do you need to see?" "Hold-harmless ..."
                 fields = self.analyzer.mitigant_fields(sentence.text)
                 self._attach(fields, [sentence.text] if fields else [])
-            if sentence.is_case_label or sentence.is_example:  # "QA: ... up to 14 feet"
+            if (sentence.is_case_label and not _STANDING.search(sentence.text)) or (
+                sentence.is_example
+            ):  # "QA: ... up to 14 feet"
                 self._evidence(sentence)
                 continue
             created = self._sentence(sentence, context)
@@ -334,6 +343,8 @@ class TextReader:
         assert a.action is not None
         if unread_qualifier(a, conditions, self.vocab.occupancy):
             return False  # "a mover that relocates masonry buildings": not every mover
+        if unread_absence(a, conditions):
+            return False  # "if the shop fills tanks and has no such policy": not every shop
         mitigants = list(a.mitigant_fields) + list(a.protective_pos)
         # "Stores that aren't sprinklered and over 8,000 sq ft are referred": a missing
         # protection is a condition; the protected risk is not referred at all, unless a

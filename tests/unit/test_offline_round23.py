@@ -116,3 +116,42 @@ def test_a_contracted_negation_before_the_verb_leaves_the_action(
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("refer", {("occupancy", "eq", "kite workshop"), ("sprinklered", "eq", False)})
     ]
+
+
+def test_a_finding_that_states_the_rule_for_every_class_is_a_rule(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Review of May files. Eleven files had more than six drums of resin.\n"
+        "QA: for any class, more than six drums of resin must be referred before binding.\n"
+        "QA: the May file with eight drums should have been referred."
+    )
+    rules = extractor.extract(text, source_type="production")
+    assert [(r.action, condition_set(r)) for r in rules] == [("refer", {("resin_drums", "gt", 6)})]
+
+
+def test_a_missing_thing_nothing_reads_leaves_the_sentence_for_review(
+    extractor: OfflineExtractor,
+) -> None:
+    text = "If the workshop stores resin drums and has no such plan, refer it."
+    rules, uncovered = extractor.extract_with_coverage(text, source_type="sme")
+    assert rules == []
+    assert uncovered == [text]
+
+
+def test_a_missing_thing_that_is_read_keeps_the_rule() -> None:
+    fields = {
+        **FIELDS,
+        "sprinklered": {"type": "bool", "synonyms": ["sprinklers"], "description": "Sprinklered"},
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract(
+        "If the workshop holds more than six resin drums and has no sprinklers, refer it.",
+        source_type="sme",
+    )
+    assert [condition_set(r) for r in rules] == [
+        {
+            ("resin_drums", "gt", 6),
+            ("sprinklered", "eq", False),
+        }
+    ]
