@@ -303,6 +303,12 @@ def _product_placement(trigger: str) -> bool:
     return False
 
 
+#: A relative clause opened just before a past tense: "a website whose domain was ...".
+_RELATIVE_END = re.compile(r"\b(?:whose|that|which|who)\b(?:\s+[\w-]+){0,3}\s*$", re.I)
+#: The present-tense verb of the main clause after it: "... is flagged for review".
+_PRESENT_MAIN = re.compile(r"\b(?:is|are)\b", re.I)
+
+
 def _narrative(trigger: str) -> bool:
     """A past-tense account of a case, not a rule.
 
@@ -315,6 +321,8 @@ def _narrative(trigger: str) -> bool:
     before = trigger[: match.start()]
     if _GENERIC_SUBJECT.match(before) and _HINDSIGHT.match(match.group(0)):
         return False  # "any foam cutting should have been flagged": the rule a review states
+    if _RELATIVE_END.search(before) and _PRESENT_MAIN.search(trigger, match.end()):
+        return False  # "a website whose domain was registered ... is flagged": a condition
     return not (lx.SUBORDINATOR.match(before) and re.search(r"\b(?:must|shall)\b", trigger))
 
 

@@ -35,7 +35,11 @@ from schemas.fields import DataDictionary, FieldSpec, cached_data_dictionary
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
 #: Verb forms that say how long something goes on ("lasting"), naming a duration field.
 _DURATION_VERBS = frozenset({"lasting", "lasts", "lasted"})
-_NEGATIVE_BELOW = re.compile(r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*below", re.I)
+_NEGATIVE_BELOW = re.compile(
+    r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*(?:below|under|short of)|"
+    r"\bnegative (?:values? )?(?:means?|is|are|=) (?:below|under|short of)\b",
+    re.I,
+)
 #: A scale a description states: "1 (best) to 10 (no fire service)", "0-100".
 _SCALE = re.compile(
     r"(?<![\w.$-])(\d+(?:\.\d+)?)\s*(?:\([^()]{0,40}\)\s*)?(?:to|-|–)\s*(\d+(?:\.\d+)?)"

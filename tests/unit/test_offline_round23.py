@@ -155,3 +155,34 @@ def test_a_missing_thing_that_is_read_keeps_the_rule() -> None:
             ("sprinklered", "eq", False),
         }
     ]
+
+
+def test_a_figure_under_a_reference_is_negative_when_the_dictionary_says_so() -> None:
+    fields = {
+        **FIELDS,
+        "premium_vs_floor_pct": {
+            "type": "float",
+            "unit": "percent",
+            "synonyms": ["under the floor premium", "premium versus floor"],
+            "description": "Premium relative to the floor premium, in percent; negative means "
+            "below the floor (-15 = 15% under the floor)",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract(
+        "More than twelve percent under the floor premium is a referral.", source_type="manual"
+    )
+    assert [condition_set(r) for r in rules] == [{("premium_vs_floor_pct", "lt", -12)}]
+
+
+def test_a_past_tense_inside_a_relative_clause_is_a_condition(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "A kite workshop whose resin store was stocked with more than six drums of resin "
+        "is referred.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("refer", {("occupancy", "eq", "kite workshop"), ("resin_drums", "gt", 6)})
+    ]
