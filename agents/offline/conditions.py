@@ -322,7 +322,8 @@ class ConditionReader:
     def _hit(
         self, text: str, mention: NumberMention, info: FieldInfo, soft: bool, factor: float
     ) -> NumericHit:
-        op = comparator(text, mention)
+        # "finer than 100 mesh" on a field whose description says "higher = finer"
+        op = _said_direction(text[: mention.start], info) or comparator(text, mention)
         value = self._scaled_like_topic(round(mention.value * factor, 6), mention, info)
         if info.unit == "rate" and mention.unit == "percent":
             value = round(value / 100.0, 8)  # 0.28% is 0.0028, not 0.0028000000000000004
@@ -425,6 +426,19 @@ _DOC_PART = re.compile(
 )
 #: A calendar year with a prefix: "pre-1950", "post-2000".
 _YEAR_PREFIX = re.compile(r"\b(pre|post)-((?:18|19|20)\d\d)\b", re.I)
+
+
+#: "finer than", "coarser than": a comparative right before the figure.
+_COMPARATIVE = re.compile(r"\b([a-z]+er)\s+than\s*$", re.I)
+
+
+def _said_direction(before: str, info: FieldInfo) -> str | None:
+    """The comparison a description's own direction word makes ("finer than" on mesh)."""
+    match = _COMPARATIVE.search(before)
+    if match is None:
+        return None
+    word = match.group(1).lower()
+    return "gt" if word in info.rising else "lt" if word in info.falling else None
 
 
 def _signed_comparison(text: str, mention: NumberMention) -> str | None:

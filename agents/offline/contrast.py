@@ -43,6 +43,11 @@ def contrast(
     last = drafts[-1]
     if _other_subject(conditions, last.conditions, occupancy):
         return False  # another business class: a rule of its own, not a contrast
+    known = {occupancy, *protective, *(c.field for c in last.conditions)}
+    if a.action and any(c.field not in known for c in conditions):
+        # "For accredited schools, chemical services over 40% are referred": a rule of
+        # its own on something the rule before did not measure, for the protected ones
+        return False
     negatives = {c.field for c in last.conditions if c.value is False}
     if any(f in last.mitigant_fields or f in negatives for f in a.protective_pos):
         return True

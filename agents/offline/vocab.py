@@ -68,6 +68,9 @@ class FieldInfo:
         desc_negated: The description says the flag by a negation ("admitted without an
             adult"): a negation inside its restatement is the flag's, not a denial.
         scale: The (low, high) scale a numeric field's description states, if any.
+        rising: Words the description gives a higher value ("higher = finer powder"):
+            "finer than 100 mesh" is more than 100.
+        falling: Words it gives a lower value ("lower = safer").
     """
 
     name: str
@@ -83,6 +86,8 @@ class FieldInfo:
     negative_below: bool = False
     protective: bool = False
     scale: tuple[float, float] | None = None
+    rising: frozenset[str] = frozenset()
+    falling: frozenset[str] = frozenset()
     desc_negated: bool = False
 
     def in_scale(self, value: float) -> bool:
@@ -154,12 +159,22 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
         protective=kind == "bool" and bool(words & lxs.PROTECTIVE_WORDS),
         scale=description_scale(spec),
+        rising=_direction_words(spec.description, "higher|greater|larger|more"),
+        falling=_direction_words(spec.description, "lower|smaller|less|fewer"),
         # "(not mineral oil)": a parenthesis clarifies, its negation is not the flag's
         desc_negated=any(
             w in NEGATION_WORDS for w in _stems(re.sub(r"\([^()]*\)", " ", spec.description))
         ),
     )
     return info
+
+
+def _direction_words(description: str, way: str) -> frozenset[str]:
+    """The words a description gives one direction of its value: "higher = finer" -> finer."""
+    found = re.finditer(
+        rf"\b(?:{way})\s*(?:=|means|is)\s*(?:a\s+|the\s+)?([a-z]+)", description, re.I
+    )
+    return frozenset(m.group(1).lower() for m in found)
 
 
 class FieldVocabulary:

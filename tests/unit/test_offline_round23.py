@@ -186,3 +186,60 @@ def test_a_past_tense_inside_a_relative_clause_is_a_condition(
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("refer", {("occupancy", "eq", "kite workshop"), ("resin_drums", "gt", 6)})
     ]
+
+
+def test_a_business_class_field_with_its_values_listed_in_full_is_the_class() -> None:
+    fields = {
+        **FIELDS,
+        "occupancy": {
+            "type": "str",
+            "synonyms": ["business class", "type of operation"],
+            "description": "Business class, lower case. Values used: kite workshop, sail loft, "
+            "rope walk",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    assert extractor.vocab.occupancy == "occupancy"
+    rules = extractor.extract(
+        "4.2 Kite Workshops. 4.2.2 More than twelve employees are declined.", source_type="manual"
+    )
+    assert [condition_set(r) for r in rules] == [
+        {("occupancy", "eq", "kite workshop"), ("employee_count", "gt", 12)}
+    ]
+
+
+def test_a_rule_on_another_measure_for_the_protected_ones_is_a_rule_of_its_own() -> None:
+    fields = {
+        **FIELDS,
+        "resin_licence": {
+            "type": "bool",
+            "synonyms": ["resin licence", "licensed"],
+            "description": "The workshop holds a resin handling licence (a protection)",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = (
+        "A kite workshop without a resin licence is declined. For licensed workshops, more "
+        "than six drums of resin are referred."
+    )
+    rules = extractor.extract(text, source_type="manual")
+    assert ("refer", {("resin_drums", "gt", 6)}) in [
+        (r.action, condition_set(r) - {("occupancy", "eq", "kite workshop")}) for r in rules
+    ]
+    decline = next(r for r in rules if r.action == "decline")
+    assert ("resin_licence", "eq", False) in condition_set(decline)
+
+
+def test_a_comparative_the_description_gives_a_direction_compares() -> None:
+    fields = {
+        **FIELDS,
+        "thread_count": {
+            "type": "int",
+            "unit": "threads",
+            "synonyms": ["thread count", "weave density"],
+            "description": "Weave gauge of the sail cloth (lower = denser)",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract("Refer any cloth denser than 400 threads.", source_type="manual")
+    assert [condition_set(r) for r in rules] == [{("thread_count", "lt", 400)}]

@@ -90,6 +90,8 @@ def field_kind(name: str, spec: FieldSpec, values: list[str], examples: bool) ->
         return "product"
     if "state" in name.split("_") or re.search(r"\bstate code\b|two-letter", text, re.I):
         return "state"
+    if _OCCUPANCY_HINT.search(" ".join([name.replace("_", " "), *spec.synonyms])):
+        return "occupancy"  # the business class, its values listed in full or not
     if values and not examples:
         return "enum"
     if _OCCUPANCY_HINT.search(text):
