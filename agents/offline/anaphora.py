@@ -37,7 +37,10 @@ _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|where|once)\b", re.I)
 #: "No plan, I refer it": an answer opening on the missing thing.
 _NO_NOUN = re.compile(r"^\W*(?:no|without)\s+(?:an?\s+|the\s+)?([a-z][\w-]*)\b", re.I)
 #: "... without a launch is a referral": the missing thing inside the subject.
-_WITHOUT_NOUN = re.compile(r"\bwithout\s+(?:an?\s+|the\s+)?([a-z][\w-]*)\b", re.I)
+#: "... under a lapsed licence is declined": a credential named as no longer held.
+_WITHOUT_NOUN = re.compile(
+    r"\b(?:without|lapsed|expired|suspended|revoked)\s+(?:an?\s+|the\s+)?([a-z][\w-]*)\b", re.I
+)
 
 
 #: A comparator right before / right after a number.
@@ -134,13 +137,13 @@ def _denied(trigger: str, pending: Pending, vocab: FieldVocabulary) -> Pending:
     whose noun ends a flag of the conditions before acts on that flag's absence.
     """
     # "No plan, I refer it"; "a club that sends boats out without a launch is a referral"
-    opening = _NO_NOUN.match(trigger) or _WITHOUT_NOUN.search(trigger)
-    if not opening:
+    opening = _NO_NOUN.match(trigger)
+    heads = {stem(m.group(1)) for m in ([opening] if opening else _WITHOUT_NOUN.finditer(trigger))}
+    if not heads:
         return pending
-    head = stem(opening.group(1))
     conditions = [
         Condition(field=c.field, operator="eq", value=False)
-        if c.value is True and any(p[-1] == head for p in vocab.fields[c.field].phrases)
+        if c.value is True and any(p[-1] in heads for p in vocab.fields[c.field].phrases)
         else c
         for c in pending.conditions
     ]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 
 from agents.offline.extractor import OfflineExtractor
+from memory.underwriting.fieldlink.numbers import american as american_spelling
+from memory.underwriting.fieldlink.numbers import stem
 from schemas.fields import DataDictionary
 from tests.rules import condition_set
 
@@ -243,3 +245,38 @@ def test_a_comparative_the_description_gives_a_direction_compares() -> None:
     extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
     rules = extractor.extract("Refer any cloth denser than 400 threads.", source_type="manual")
     assert [condition_set(r) for r in rules] == [{("thread_count", "lt", 400)}]
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [("licence", "license"), ("colours", "colors"), ("centre", "center"), ("storeys", "stories")],
+)
+def test_a_british_spelling_stems_like_the_american_one(british: str, american: str) -> None:
+    assert stem(british) == stem(american)
+
+
+@pytest.mark.parametrize("word", ["hour", "tour", "acre", "genre", "store"])
+def test_words_that_only_look_british_are_kept(word: str) -> None:
+    assert stem(word) == stem(word.upper())
+    assert american_spelling(word) == word
+
+
+def test_a_lapsed_credential_after_the_requirement_is_its_absence() -> None:
+    fields = {
+        **FIELDS,
+        "resin_license": {
+            "type": "bool",
+            "synonyms": ["state resin handling license"],
+            "description": "The workshop holds a current state resin handling license",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    text = (
+        "We write general liability for a kite workshop only where the operator holds a "
+        "current state resin handling licence. A workshop that is working under a suspended "
+        "or lapsed licence is declined, whatever else the file shows."
+    )
+    rules = extractor.extract(text, source_type="manual")
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("decline", {("occupancy", "eq", "kite workshop"), ("resin_license", "eq", False)})
+    ]

@@ -217,6 +217,53 @@ TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
 _DOUBLED = frozenset("bgmnprt")
 
 
+#: British spellings whose American form a dictionary may use ("licence" -> "license").
+_BRITISH = {
+    "licence": "license",
+    "licences": "licenses",
+    "defence": "defense",
+    "offence": "offense",
+    "offences": "offenses",
+    "programme": "program",
+    "programmes": "programs",
+    "storey": "story",
+    "storeys": "stories",
+    "tyre": "tire",
+    "tyres": "tires",
+    "aluminium": "aluminum",
+    "kerb": "curb",
+    "grey": "gray",
+    "mould": "mold",
+    "moulds": "molds",
+    "catalogue": "catalog",
+    "cheque": "check",
+    "cheques": "checks",
+    "enrolment": "enrollment",
+    "manoeuvre": "maneuver",
+}
+#: Words in -our that are no British "-or" ("hour", "four", "tour", "flour").
+_OUR_WORDS = frozenset("hour four pour tour your flour sour dour detour devour contour".split())
+#: "centre", "metre", "fibre" -> "center", "meter", "fiber"; "acre", "genre" stay.
+_RE_ENDING = re.compile(r"^(\w{2,}[bt])re(s?)$")
+
+
+def american(word: str) -> str:
+    """The American spelling of a lower-case British one ("colour" -> "color").
+
+    A data dictionary written in one spelling must match texts written in the other.
+    """
+    known = _BRITISH.get(word)
+    if known is not None:
+        return known
+    bare = word[:-1] if word.endswith("s") else word
+    if bare.endswith("our") and len(bare) > 4 and bare not in _OUR_WORDS:
+        return f"{bare[:-3]}or{word[len(bare) :]}"  # colour, neighbours, harbour
+    match = _RE_ENDING.match(word)
+    if match and not word.startswith(("ac", "gen", "og")):
+        return f"{match.group(1)}er{match.group(2)}"
+    return word
+
+
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """Crude English stemmer: enough to match plurals and -ed/-ing forms.
@@ -230,6 +277,7 @@ def stem(word: str) -> str:
     w = word.lower().strip("'’")
     if w.endswith(("'s", "’s")):
         w = w[:-2]
+    w = american(w)
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
     if w.endswith("ation") and len(w) > 8:
