@@ -18,7 +18,8 @@ from agents.offline import lexicon_comparators as lxc
 from agents.offline import lexicon_discourse as lxd
 from agents.offline.clauses import detect_action, split_mitigant
 from agents.offline.textproc import strip_connectors
-from memory.underwriting.fieldlink.numbers import find_numbers, stem
+from memory.underwriting.fieldlink.numbers import find_numbers
+from memory.underwriting.fieldlink.stems import stem
 from schemas.rules import Condition
 
 if TYPE_CHECKING:

@@ -19,8 +19,8 @@ from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import (
     NumberMention,
     find_numbers,
-    stem,
 )
+from memory.underwriting.fieldlink.stems import stem
 from schemas.rules import Condition
 
 _TRAILING_COMPARATOR = re.compile(r"\s+(?:less|more|fewer|greater) than$|\s+(?:under|over)$")

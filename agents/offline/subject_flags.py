@@ -18,7 +18,8 @@ from agents.offline.conditions import ConditionReader
 from agents.offline.flag_words import NEGATION_WORDS, negated_before, negated_within
 from agents.offline.textproc import Token, content_tokens, find_phrase
 from agents.offline.vocab import FieldVocabulary
-from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, find_numbers, stem
+from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, find_numbers
+from memory.underwriting.fieldlink.stems import stem
 from schemas.rules import Condition
 
 _ADVERSE = frozenset({"decline", "exclude"})

@@ -17,8 +17,9 @@ from agents.offline.noun_phrases import drop_adverb, kept_words, noun_phrase, pl
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
-from memory.underwriting.fieldlink.numbers import find_numbers, stem
+from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.states import US_STATES
+from memory.underwriting.fieldlink.stems import stem
 
 _STATE_CODES = frozenset(US_STATES.values())
 _IMPERATIVE = frozenset(

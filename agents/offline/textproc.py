@@ -10,7 +10,7 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.tables import table_rows, unflatten
-from memory.underwriting.fieldlink.numbers import stem
+from memory.underwriting.fieldlink.stems import stem
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
 _ABBREVIATIONS = frozenset(

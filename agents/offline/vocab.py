@@ -27,9 +27,9 @@ from memory.underwriting.fieldlink.numbers import (
     NUMBER_WORDS,
     canonical_unit,
     find_numbers,
-    stem,
 )
 from memory.underwriting.fieldlink.profile import field_kind, spec_values
+from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary, FieldSpec, cached_data_dictionary
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.underwriting.fieldlink.numbers import canonical_unit, find_numbers, stem
+from memory.underwriting.fieldlink.numbers import canonical_unit, find_numbers
+from memory.underwriting.fieldlink.stems import stem
 
 Mention = tuple[float, str | None, str, str, bool, bool, bool]
 

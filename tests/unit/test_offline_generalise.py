@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from agents.offline.extractor import OfflineExtractor
-from memory.underwriting.fieldlink.numbers import stem
+from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary
 from schemas.rules import ExtractedRule
 

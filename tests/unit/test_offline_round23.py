@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from agents.offline.extractor import OfflineExtractor
-from memory.underwriting.fieldlink.numbers import american as american_spelling
-from memory.underwriting.fieldlink.numbers import stem
+from memory.underwriting.fieldlink.stems import american as american_spelling
+from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary
 from tests.rules import condition_set
 

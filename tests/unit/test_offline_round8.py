@@ -11,8 +11,9 @@ import pytest
 
 from agents.offline.extractor import OfflineExtractor
 from agents.offline.topic_class import head_class
-from memory.underwriting.fieldlink.numbers import find_numbers, stem
+from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.profile import parse_enum
+from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary
 from tests.rules import condition_set
 

@@ -19,8 +19,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from memory.underwriting.fieldlink.numbers import stem
 from memory.underwriting.fieldlink.profile import STOP_STEMS, DictionaryProfile, FieldProfile, stems
+from memory.underwriting.fieldlink.stems import stem
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.underwriting.fieldlink.numbers import canonical_unit, stem
+from memory.underwriting.fieldlink.numbers import canonical_unit
+from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary, FieldSpec
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")

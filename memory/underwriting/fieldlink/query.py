@@ -16,9 +16,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from memory.underwriting.fieldlink.linker import Embed, FieldLinker
-from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers, stem
+from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 from memory.underwriting.fieldlink.profile import STOP_STEMS, DictionaryProfile, FieldProfile
 from memory.underwriting.fieldlink.states import US_STATES
+from memory.underwriting.fieldlink.stems import stem
 
 Scalar = str | int | float | bool
 
