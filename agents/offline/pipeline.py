@@ -21,7 +21,12 @@ from agents.offline.conditions import NumericHit
 from agents.offline.contrast import contrast, elaboration, instead, spared
 from agents.offline.guards import unread_absence, unread_qualifier
 from agents.offline.placement import find_product, question_between, rule_product
-from agents.offline.softlimits import cited_limits, drop_restatements, soft_limit
+from agents.offline.softlimits import (
+    cited_limits,
+    drop_restatements,
+    practice_ceilings,
+    soft_limit,
+)
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
 from agents.offline.topic_class import scope_to_context
@@ -126,7 +131,10 @@ class TextReader:
                     self.drafts[-1].product_explicit = True
             if not created and sentence.index not in self.waived:
                 self._evidence(sentence)
-        return cited_limits(drop_restatements(self.drafts), self.heard)
+        drafts = drop_restatements(self.drafts)
+        if self.cases:  # a log: a higher limit of the same rule is where practice stops
+            drafts = practice_ceilings(drafts)
+        return cited_limits(drafts, self.heard)
 
     def _sentence(self, sentence: Sentence, context: str) -> bool:
         created = self._quoted_rule(sentence, context)

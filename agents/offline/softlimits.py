@@ -280,3 +280,59 @@ def _summary_of(draft: RuleDraft, kept: list[RuleDraft]) -> bool:
         and mine < {(c.field, c.operator, str(c.value)) for c in old.conditions}
         for old in kept
     )
+
+
+def practice_ceilings(drafts: list[RuleDraft]) -> list[RuleDraft]:
+    """In a practice log, a later, higher limit of the same rule is its soft limit.
+
+    "More than three losses is referred ... four sit within the exceptions we have
+    granted, but five or more must always go to referral": practice bends the rule to
+    four, and the second statement is where the bending stops, not a second rule.
+
+    Args:
+        drafts: The drafts of one production text, in text order.
+
+    Returns:
+        The drafts kept; an earlier rule whose higher restatement was dropped carries
+        the last value practice accepts as its soft limit.
+    """
+    kept: list[RuleDraft] = []
+    for draft in drafts:
+        ceiling = _ceiling(draft)
+        earlier = next(
+            (
+                old
+                for old in kept
+                if ceiling is not None
+                and old.action == draft.action
+                and old.soft_limit is None
+                and not old.withdrawn
+                and (limit := _ceiling(old)) is not None
+                and limit[0] == ceiling[0]
+                and limit[1] < ceiling[1]
+            ),
+            None,
+        )
+        if earlier is None or ceiling is None:
+            kept.append(draft)
+            continue
+        earlier.soft_limit = ceiling[1]
+        earlier.historical.append(draft.sentence)
+    return kept
+
+
+def _ceiling(draft: RuleDraft) -> tuple[str, float] | None:
+    """(field, the highest value the rule lets pass) for a one-condition upper limit."""
+    if draft.withdrawn or len(draft.conditions) != 1:
+        return None
+    c = draft.conditions[0]
+    if c.operator not in ("gt", "gte") or isinstance(c.value, bool):
+        return None
+    if not isinstance(c.value, int | float):
+        return None
+    value = float(c.value)
+    if c.operator == "gte":
+        if not value.is_integer():
+            return None
+        value -= 1  # "five or more" lets four pass
+    return c.field, value

@@ -280,3 +280,29 @@ def test_a_lapsed_credential_after_the_requirement_is_its_absence() -> None:
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("decline", {("occupancy", "eq", "kite workshop"), ("resin_license", "eq", False)})
     ]
+
+
+def test_a_log_restating_its_limit_higher_gives_the_soft_limit(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Case KW-2291 (kite workshop, AZ): seven drums on site, approved without referral. "
+        "QA finding: partial. The standing guideline is that more than five drums of resin "
+        "are referred. Seven sit within the exceptions we have granted, but eight or more "
+        "drums of resin must always go to referral."
+    )
+    rules = extractor.extract(text, source_type="production")
+    assert [(r.action, condition_set(r), r.soft_limit) for r in rules] == [
+        ("refer", {("resin_drums", "gt", 5)}, 7)
+    ]
+
+
+def test_a_manual_with_two_tiers_of_one_action_keeps_both(extractor: OfflineExtractor) -> None:
+    text = (
+        "More than five drums of resin are referred to the desk. More than twenty drums of "
+        "resin are referred to the regional manager."
+    )
+    rules = extractor.extract(text, source_type="manual")
+    assert sorted(str(condition_set(r)) for r in rules) == sorted(
+        [str({("resin_drums", "gt", 5)}), str({("resin_drums", "gt", 20)})]
+    )
