@@ -304,15 +304,19 @@ def _any_counted(result: ClauseAnalysis, subject: list[Token], vocab: FieldVocab
     """A counted thing the subject has, with no figure: more than none of it.
 
     "A charter school that houses boarding students is declined" names the count field
-    "boarding students" by a synonym: the rule fires on one or more. Only whole counts
+    "boarding students" by a synonym ("any positive Listeria swab": "Listeria positives",
+    its words in another order): the rule fires on one or more. Only whole counts
     of things (not money, shares, ages or distances), never denied ("without").
     """
+    said = {t.stem for t in subject}
     found = [
         info.name
         for info in vocab.of_kind("numeric")
         if info.spec.type == "int"
         and info.unit not in KNOWN_UNITS
-        and any(len(p) > 1 and find_phrase(subject, p) for p in info.phrases)
+        # in its order, or every word in another ("positive Listeria swab": "Listeria
+        # positives")
+        and any(len(p) > 1 and (find_phrase(subject, p) or set(p) <= said) for p in info.phrases)
     ]
     if len(found) == 1 and not any(t.text.lower() in NEGATION_WORDS for t in subject):
         result.conditions = [Condition(field=found[0], operator="gt", value=0)]

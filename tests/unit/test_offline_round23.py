@@ -306,3 +306,18 @@ def test_a_manual_with_two_tiers_of_one_action_keeps_both(extractor: OfflineExtr
     assert sorted(str(condition_set(r)) for r in rules) == sorted(
         [str({("resin_drums", "gt", 5)}), str({("resin_drums", "gt", 20)})]
     )
+
+
+def test_a_counted_thing_named_in_another_word_order_is_more_than_none() -> None:
+    fields = {
+        **FIELDS,
+        "mildew_positive_swabs": {
+            "type": "int",
+            "unit": None,
+            "synonyms": ["mildew positives", "positive cloth swabs"],
+            "description": "Mildew-positive swabs of stored sail cloth in the last year",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract("Any positive mildew swab is a referral.", source_type="manual")
+    assert [condition_set(r) for r in rules] == [{("mildew_positive_swabs", "gt", 0)}]
