@@ -283,7 +283,7 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
             scored.append((weight, info.name, hits, flipped))
     scored.sort(key=lambda s: s[0], reverse=True)
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
-        _any_counted(result, tokens, vocab)
+        _any_counted(result, tokens, vocab, bool(_ANY_ONE.search(trigger)))
         return
     _, name, hits, flipped = scored[0]
     denial = negated_before(tokens, hits[0]) or negated_within(tokens, hits[0], hits[-1])
@@ -300,7 +300,13 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
     result.conditions = [Condition(field=name, operator="eq", value=not negated)]
 
 
-def _any_counted(result: ClauseAnalysis, subject: list[Token], vocab: FieldVocabulary) -> None:
+#: "any positive swab", "a single claim", "one or more": a count said as more than none.
+_ANY_ONE = re.compile(r"\b(?:any|a single|one or more|at least one)\b", re.I)
+
+
+def _any_counted(
+    result: ClauseAnalysis, subject: list[Token], vocab: FieldVocabulary, any_one: bool
+) -> None:
     """A counted thing the subject has, with no figure: more than none of it.
 
     "A charter school that houses boarding students is declined" names the count field
@@ -314,9 +320,12 @@ def _any_counted(result: ClauseAnalysis, subject: list[Token], vocab: FieldVocab
         for info in vocab.of_kind("numeric")
         if info.spec.type == "int"
         and info.unit not in KNOWN_UNITS
-        # in its order, or every word in another ("positive Listeria swab": "Listeria
-        # positives")
-        and any(len(p) > 1 and (find_phrase(subject, p) or set(p) <= said) for p in info.phrases)
+        # in its order, or after "any" every word in another ("any positive Listeria
+        # swab": "Listeria positives")
+        and any(
+            len(p) > 1 and (find_phrase(subject, p) or (any_one and set(p) <= said))
+            for p in info.phrases
+        )
     ]
     if len(found) == 1 and not any(t.text.lower() in NEGATION_WORDS for t in subject):
         result.conditions = [Condition(field=found[0], operator="gt", value=0)]

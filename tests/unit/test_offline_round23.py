@@ -321,3 +321,18 @@ def test_a_counted_thing_named_in_another_word_order_is_more_than_none() -> None
     extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
     rules = extractor.extract("Any positive mildew swab is a referral.", source_type="manual")
     assert [condition_set(r) for r in rules] == [{("mildew_positive_swabs", "gt", 0)}]
+
+
+def test_a_log_row_naming_a_count_in_other_words_sets_no_threshold() -> None:
+    fields = {
+        **FIELDS,
+        "mildew_positive_swabs": {
+            "type": "int",
+            "unit": None,
+            "synonyms": ["mildew positives", "positive cloth swabs"],
+            "description": "Mildew-positive swabs of stored sail cloth in the last year",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract("Positive mildew swab reports are declined.", source_type="manual")
+    assert rules == []
