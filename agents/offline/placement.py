@@ -39,6 +39,12 @@ def question_between(sentences: Sequence[Sentence], first: int, last: int) -> bo
     return any(s.is_question for s in sentences[first + 1 : last])
 
 
+#: A sentence that opens on a product: "On Property, ...", "For the GL, ...".
+_OPENS_ON = re.compile(
+    r"^\W*(?:on|for|under)\s+(?:the\s+)?[\w-]+(?:\s+(?:side|form|policy))?,", re.I
+)
+
+
 def rule_product(
     clause: str, sentence: Sentence, sentences: Sequence[Sentence], drafts: list[RuleDraft]
 ) -> tuple[str | None, bool]:
@@ -58,6 +64,12 @@ def rule_product(
     )
     if product is not None:
         return product, True
+    # "On Property, the applicant reported $80K of converters. Converter stock worth more
+    # than $50,000 is verified": the product the sentence before opened on
+    before = sentences[sentence.index - 1].raw if sentence.index > 0 else ""
+    opened = _OPENS_ON.match(before)
+    if opened and (product := find_product(opened.group(0))) is not None:
+        return product, False
     if (
         drafts
         and drafts[-1].product_explicit

@@ -336,3 +336,19 @@ def test_a_log_row_naming_a_count_in_other_words_sets_no_threshold() -> None:
     extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
     rules = extractor.extract("Positive mildew swab reports are declined.", source_type="manual")
     assert rules == []
+
+
+def test_a_rule_after_a_sentence_opening_on_a_product_is_on_that_product(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Case review, GL and Property. On the GL, a kite workshop with more than twelve "
+        "employees is a GL referral.\n"
+        "On Property, the insured reported nine drums of resin. More than six drums of resin "
+        "are verified before binding."
+    )
+    rules = extractor.extract(text, source_type="production")
+    verify = [r for r in rules if r.action == "verify"]
+    assert [(r.product_type, condition_set(r)) for r in verify] == [
+        ("Property", {("resin_drums", "gt", 6)})
+    ]
