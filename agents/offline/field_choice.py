@@ -25,9 +25,7 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("years", "days"): 365.0,
     ("usd", "usd_per_sqft"): 1.0,
     # SI prefixes of power: "one megawatt (1,000 kW)"
-    ("megawatt", "kw"): 1000.0,
     ("mw", "kw"): 1000.0,
-    ("kilowatt", "mw"): 0.001,
     ("kw", "mw"): 0.001,
 }
 _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")

@@ -352,3 +352,20 @@ def test_a_rule_after_a_sentence_opening_on_a_product_is_on_that_product(
     assert [(r.product_type, condition_set(r)) for r in verify] == [
         ("Property", {("resin_drums", "gt", 6)})
     ]
+
+
+def test_power_in_words_fits_a_field_counted_in_its_symbol() -> None:
+    fields = {
+        **FIELDS,
+        "kiln_load_mw": {
+            "type": "float",
+            "unit": "MW",
+            "synonyms": ["kiln load", "connected load"],
+            "description": "Connected electrical load of the kilns",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract(
+        "Anything over six and a half megawatts is referred.", source_type="manual"
+    )
+    assert [condition_set(r) for r in rules] == [{("kiln_load_mw", "gt", 6.5)}]

@@ -100,6 +100,9 @@ _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("days", re.compile(r"^[\s-]*days?\b", re.I)),
     ("miles", re.compile(r"^[\s-]*(?:miles?|mi)\b", re.I)),
     ("ft", re.compile(r"^[\s-]*(?:feet|foot|ft)\b", re.I)),
+    # "six and a half megawatts" in a field counted in "MW"
+    ("mw", re.compile(r"^[\s-]*(?:megawatts?|mw)\b", re.I)),
+    ("kw", re.compile(r"^[\s-]*(?:kilowatts?|kw)\b", re.I)),
 )
 _PLUS = re.compile(r"^(?:-?plus\b|\+)", re.I)
 _POST_CMP = re.compile(
