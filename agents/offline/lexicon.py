@@ -53,7 +53,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"senior (?:underwriter |uw )?(?:review|approval|sign-off)|"
             r"(?:send|sends|sent|route|routes|routed|forward|forwards|forwarded|pass|passes|"
             r"passed|goes|go) (?:\w+ ){0,3}?(?:up the line|"
-            r"to (?:a |the |our |your |their )?(?:senior|team lead|manager|underwriting manager|"
+            r"to (?:a |the |our |your |their )?(?:[\w-]+ )?(?:senior|team lead|manager|"
+            r"underwriting manager|"
             r"branch manager|home office|cat desk|"
             r"specialty desk|[\w-]+ desk|\w+ underwriter)))\b|"
             # "above that it comes to me": the speaker is who it is referred to

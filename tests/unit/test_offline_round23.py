@@ -369,3 +369,30 @@ def test_power_in_words_fits_a_field_counted_in_its_symbol() -> None:
         "Anything over six and a half megawatts is referred.", source_type="manual"
     )
     assert [condition_set(r) for r in rules] == [{("kiln_load_mw", "gt", 6.5)}]
+
+
+def test_light_in_foot_candles_is_no_distance_and_a_named_desk_refers() -> None:
+    fields = {
+        **FIELDS,
+        "yard_footcandles": {
+            "type": "float",
+            "unit": "foot-candles",
+            "synonyms": ["yard lighting level"],
+            "description": "Average illumination of the drying yard, in foot-candles",
+        },
+        "fence_setback_ft": {
+            "type": "float",
+            "unit": "ft",
+            "synonyms": ["fence setback"],
+            "description": "Distance from the fence to the workshop, in feet",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract(
+        "Where the yard averages below 1.0 foot-candle, the submission goes to the LRO team "
+        "lead before a quote is released.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("refer", {("yard_footcandles", "lt", 1.0)})
+    ]

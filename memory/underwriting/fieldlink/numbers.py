@@ -99,7 +99,8 @@ _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("weeks", re.compile(r"^[\s-]*weeks?\b", re.I)),
     ("days", re.compile(r"^[\s-]*days?\b", re.I)),
     ("miles", re.compile(r"^[\s-]*(?:miles?|mi)\b", re.I)),
-    ("ft", re.compile(r"^[\s-]*(?:feet|foot|ft)\b", re.I)),
+    # not "foot-candles", a unit of light
+    ("ft", re.compile(r"^[\s-]*(?:feet|foot|ft)\b(?!-candle)", re.I)),
     # "six and a half megawatts" in a field counted in "MW"
     ("mw", re.compile(r"^[\s-]*(?:megawatts?|mw)\b", re.I)),
     ("kw", re.compile(r"^[\s-]*(?:kilowatts?|kw)\b", re.I)),
