@@ -181,7 +181,7 @@ class ClauseAnalyzer:
         elif ended:
             result.action, result.withdrawn = action_from_word(ended.group(1)), True
         elif not (
-            _narrative(trigger)
+            _narrative(_before_aside(trigger))
             or result.waivable
             or lx.OTHERS_PRACTICE.match(text)
             or lxd.INDIRECT_QUESTION.search(trigger)
@@ -301,6 +301,18 @@ def _product_placement(trigger: str) -> bool:
         if any(pattern.match(rest) for _, pattern in lxs.PRODUCT_PATTERNS):
             return True
     return False
+
+
+#: A spaced dash that opens an aside: "... verifies the history - slow notice is how ...".
+_ASIDE = re.compile(r"\s[-–—]\s")
+
+
+def _before_aside(trigger: str) -> str:
+    """The trigger up to an aside after its action ("verify X - losses that were paid ...")."""
+    aside = _ASIDE.search(trigger)
+    if aside is None or detect_action(trigger[: aside.start()]) is None:
+        return trigger
+    return trigger[: aside.start()]
 
 
 #: A relative clause opened just before a past tense: "a website whose domain was ...".

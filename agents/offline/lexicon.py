@@ -457,7 +457,8 @@ LEADING_CONNECTOR = re.compile(
     re.I,
 )
 SUBORDINATOR = re.compile(
-    r"^\s*(?:if|when|whenever|where|unless|once|although|though|while|because|since|as)\b",
+    r"^\s*(?:if|when|whenever|where|unless|once|although|though|while|because|since|as|"
+    r"now that|given that)\b",
     re.I,
 )
 SECTION_NUMBER = re.compile(

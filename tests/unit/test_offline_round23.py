@@ -396,3 +396,22 @@ def test_light_in_foot_candles_is_no_distance_and_a_named_desk_refers() -> None:
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("refer", {("yard_footcandles", "lt", 1.0)})
     ]
+
+
+def test_now_that_opens_a_condition_not_a_business_class(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Now that drums arrive sealed, more than six drums of resin are referred.",
+        source_type="compliance",
+    )
+    assert [condition_set(r) for r in rules] == [{("resin_drums", "gt", 6)}]
+
+
+def test_a_past_tense_in_an_aside_after_the_action_leaves_the_rule(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "When a workshop stores more than six drums of resin, the underwriter verifies the "
+        "storage room - drums that were kept in the open, or not at all, cause the fires.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [("verify", {("resin_drums", "gt", 6)})]
