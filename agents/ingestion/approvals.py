@@ -226,9 +226,13 @@ def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
     vocab = _vocabulary(fields)
     named: list[str] = []
     for _, answer in pairs:
-        said = _SENTENCE_END.split(answer.strip(), maxsplit=1)[0]
-        mentions = vocab.named_flags(content_tokens(said))
-        named += [m.field for m in mentions if not m.negated and m.field not in named]
+        # the first sentence names it; "A service contract. If a licensed company services
+        # the panel every year under contract, ...": else the sentence that explains it
+        for said in _SENTENCE_END.split(answer.strip(), maxsplit=2)[:2]:
+            mentions = [m for m in vocab.named_flags(content_tokens(said)) if not m.negated]
+            named += [m.field for m in mentions if m.field not in named]
+            if mentions:
+                break
     return named
 
 

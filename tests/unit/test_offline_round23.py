@@ -7,12 +7,16 @@ which any submission carries whatever its class.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from agents.ingestion.approvals import asked_mitigants
 from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.fieldlink.stems import american as american_spelling
 from memory.underwriting.fieldlink.stems import stem
-from schemas.fields import DataDictionary
+from schemas.fields import DataDictionary, load_data_dictionary
 from tests.rules import condition_set
 
 FIELDS = {
@@ -415,3 +419,13 @@ def test_a_past_tense_in_an_aside_after_the_action_leaves_the_rule(
         source_type="manual",
     )
     assert [(r.action, condition_set(r)) for r in rules] == [("verify", {("resin_drums", "gt", 6)})]
+
+
+def test_what_practice_asked_for_may_be_said_in_the_sentence_after_a_short_answer() -> None:
+    # A development set's interview ("What makes you comfortable? A: A service contract.
+    # If a licensed alarm company inspects and services the panel every year under
+    # contract, ..."): the flag is named only in the sentence after the short answer.
+    folder = Path(__file__).parents[2] / "agents/data/consolidation/blind25"
+    dictionary = load_data_dictionary(folder / "fields.json")
+    texts = {r["id"]: r["text"] for r in map(json.loads, (folder / "knowledge.jsonl").open())}
+    assert asked_mitigants(texts["k12"], dictionary) == ["panel_service_contract"]
