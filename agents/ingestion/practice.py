@@ -275,6 +275,22 @@ def _case_of(read: ExtractedRule, known: Sequence[ExtractedRule]) -> bool:
     )
 
 
+def _stated_by(known: Sequence[ExtractedRule], day: str | None) -> list[ExtractedRule]:
+    """The known rules first stated on or before a text's day (all when it has none).
+
+    Practice from 2023 cannot bend a rule first written in 2025: read again later, a log
+    must bind to what it bound to when it was first heard.
+    """
+    if not day:
+        return list(known)
+
+    def first(rule: ExtractedRule) -> str | None:
+        dates = [s.date for s in rule.sources if s.date] or [rule.valid_from or rule.date or ""]
+        return min(d for d in dates if d is not None)[:10] or None
+
+    return [k for k in known if (since := first(k)) is None or since <= day[:10]]
+
+
 def with_practice(
     texts: Sequence[KnowledgeText],
     extracted: Sequence[ExtractedRule],
@@ -300,13 +316,16 @@ def with_practice(
             out += mine
             known += mine
             continue
+        known_then = _stated_by(known, text.date)  # a log speaks of rules stated by its day
         if not (find_product(text.text) or single_product(text.source)):
-            mine = [_retargeted(r, known, text) for r in mine]
+            mine = [_retargeted(r, known_then, text) for r in mine]
         words = SQFT.sub("sqft", text.text).lower()
-        practice = _revision_claims([k for k in known if evidenced(k, words)], read_revisions(text))
+        practice = _revision_claims(
+            [k for k in known_then if evidenced(k, words)], read_revisions(text)
+        )
         practice += [
             c
-            for c in read_approvals(text, known, fields)
+            for c in read_approvals(text, known_then, fields)
             if c.rule_name not in {p.rule_name for p in practice}
         ]
         # A soft rule the text itself read about the same rule is the better reading.

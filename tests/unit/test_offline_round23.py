@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from agents.ingestion.approvals import asked_mitigants
+from agents.ingestion.practice import with_practice
 from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.fieldlink.stems import american as american_spelling
 from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary, load_data_dictionary
-from tests.rules import condition_set
+from tests.rules import condition_set, knowledge_text, limit_rule
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
@@ -429,3 +430,20 @@ def test_what_practice_asked_for_may_be_said_in_the_sentence_after_a_short_answe
     dictionary = load_data_dictionary(folder / "fields.json")
     texts = {r["id"]: r["text"] for r in map(json.loads, (folder / "knowledge.jsonl").open())}
     assert asked_mitigants(texts["k12"], dictionary) == ["panel_service_contract"]
+
+
+def test_a_log_binds_only_to_rules_stated_by_its_day() -> None:
+    fields = DataDictionary.model_validate({"fields": FIELDS})
+    older = limit_rule("resin_drums", "gt", 6, rule_name="Resin Drums", date="2023-01-10")
+    newer = limit_rule(
+        "employee_count", "gt", 12, rule_name="Workshop Headcount", date="2025-09-09"
+    )
+    log = knowledge_text(
+        "l1",
+        "Case KW-23-0412, kite workshop: nine drums of resin and fourteen employees; "
+        "the team lead approved it.",
+        "production",
+        "2024-03-01",
+    )
+    claims = with_practice([log], [], [older, newer], fields)
+    assert {c.rule_name for c in claims} <= {"Resin Drums"}
