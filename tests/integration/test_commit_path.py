@@ -193,9 +193,13 @@ async def main():
                     "risk_factor": f"Killed Writer Risk {tag}-{batch}-{i}",
                     "risk_category": "operations", "product_type": "BOP", "action": "refer",
                     "source": "Killed Writer Log", "source_type": "production",
-                    "conditions": [{"field": "employee_count", "operator": "gt", "value": i}],
+                    "conditions": [
+                        {"field": "employee_count", "operator": "gt", "value": i % BATCH}
+                    ],
                 })
-                for i in range(BATCH)
+                # from batch 2 on, a long batch: the kill must land inside it even when the
+                # machine is slow to read "begin 2" and send the signal
+                for i in range(BATCH if batch < 2 else BATCH * LONGER)
             ]
             say(f"begin {batch}")
             await apply_rule_graphs(memory, ns, [rule_graph(r) for r in rules], source="w")
@@ -203,8 +207,13 @@ async def main():
 
 asyncio.run(main())
 """
-WRITER_BATCH = 90  # rule i fires above i employees: all fire at 100
-WRITER = WRITER.replace("BATCH", str(WRITER_BATCH))
+WRITER_BATCH = 90  # rule i fires above i % 90 employees: all fire at 100
+WRITER_LONGER = 8  # batches 2 and later are this many times longer
+WRITER = WRITER.replace("LONGER", str(WRITER_LONGER)).replace("BATCH", str(WRITER_BATCH))
+
+
+def _batch_size(batch: int) -> int:
+    return WRITER_BATCH if batch < 2 else WRITER_BATCH * WRITER_LONGER
 
 
 class _Lines:
@@ -275,7 +284,7 @@ async def test_a_writer_killed_mid_commit_leaves_graph_and_reader_indexes_agreei
         # The batches reported done are whole, and a batch the kill cut is all there or
         # not there at all: a commit is one transaction.
         assert per_batch[0] == per_batch[1] == WRITER_BATCH
-        assert set(per_batch.values()) == {WRITER_BATCH}, per_batch
+        assert all(n == _batch_size(b) for b, n in per_batch.items()), per_batch
         if "done" in after:  # the signal arrived after batch 2 ended: try again
             assert after[:2] == ["done", "2"], after
             continue
