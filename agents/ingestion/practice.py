@@ -285,8 +285,8 @@ def _stated_by(known: Sequence[ExtractedRule], day: str | None) -> list[Extracte
         return list(known)
 
     def first(rule: ExtractedRule) -> str | None:
-        dates = [s.date for s in rule.sources if s.date] or [rule.valid_from or rule.date or ""]
-        return min(d for d in dates if d is not None)[:10] or None
+        dates = [s.date for s in rule.sources if s.date]
+        return min(dates or [rule.valid_from or rule.date or ""])[:10] or None
 
     return [k for k in known if (since := first(k)) is None or since <= day[:10]]
 

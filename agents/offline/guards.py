@@ -53,7 +53,7 @@ def unread_qualifier(a: ClauseAnalysis, conditions: list[Condition], occupancy: 
 #: A conjunct that names something missing: "and has no such policy", "and lacks a plan".
 _MISSING_CONJUNCT = re.compile(
     r"\b(?:and|but)\s+(?:(?:has|have|had|holds?|keeps?)\s+no|lacks?|"
-    r"(?:does|do)\s*(?:not|n[’']t)\s+(?:have|hold|keep))\s+(?P<what>(?:[\w-]+\s+){0,3}[\w-]+)",
+    r"(?:does|do)\s*(?:not|n[’']t)\s+(?:have|hold|keep))\s+[\w-]",
     re.IGNORECASE,
 )
 

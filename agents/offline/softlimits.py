@@ -299,26 +299,26 @@ def practice_ceilings(drafts: list[RuleDraft]) -> list[RuleDraft]:
     kept: list[RuleDraft] = []
     for draft in drafts:
         ceiling = _ceiling(draft)
-        earlier = next(
-            (
-                old
-                for old in kept
-                if ceiling is not None
-                and old.action == draft.action
-                and old.soft_limit is None
-                and not old.withdrawn
-                and (limit := _ceiling(old)) is not None
-                and limit[0] == ceiling[0]
-                and limit[1] < ceiling[1]
-            ),
-            None,
-        )
+        earlier = next((old for old in kept if _bent_to(old, draft, ceiling)), None)
         if earlier is None or ceiling is None:
             kept.append(draft)
             continue
         earlier.soft_limit = ceiling[1]
         earlier.historical.append(draft.sentence)
     return kept
+
+
+def _bent_to(old: RuleDraft, draft: RuleDraft, ceiling: tuple[str, float] | None) -> bool:
+    """True when `draft` restates `old`'s limit higher: same action and field, no soft limit yet."""
+    limit = _ceiling(old)
+    return (
+        ceiling is not None
+        and limit is not None
+        and old.action == draft.action
+        and old.soft_limit is None
+        and limit[0] == ceiling[0]
+        and limit[1] < ceiling[1]
+    )
 
 
 def _ceiling(draft: RuleDraft) -> tuple[str, float] | None:
@@ -328,7 +328,7 @@ def _ceiling(draft: RuleDraft) -> tuple[str, float] | None:
     c = draft.conditions[0]
     if c.operator not in ("gt", "gte") or isinstance(c.value, bool):
         return None
-    if not isinstance(c.value, int | float):
+    if not isinstance(c.value, int | float):  # a number, not a flag or a class
         return None
     value = float(c.value)
     if c.operator == "gte":

@@ -312,24 +312,34 @@ def scope_to_context(
 
     sentences, sentence = where
     value = context_class(clause, sentences, sentence, subjects.listed, asked)
-    if (
-        value is None
-        and sentence.from_table  # a row has no subject of its own: the heading's class
-        and subjects.enumerated
-        and not _ANY_CLASS.search(clause)
-        and not _ANY_CLASS.search(sentence.raw)  # "Rule for every product and class: ..."
-    ):
+    if value is None and _heading_speaks(conditions, clause, where, subjects, headed):
         value = heading_class(sentences, subjects.listed)
-    if (
-        value is None
-        and headed
-        and all(c.field in subjects.vocab.common_fields for c in conditions)
-        and not _ANY_CLASS.search(sentence.raw)
-        and not _ANY_RISK.search(sentence.raw)
-        and sentences
-        and not (sentences[0].is_question or _STATES.search(sentences[0].raw))
-    ):
-        value = heading_class(sentences, subjects.listed)  # "8.3 Acupuncture clinics. ... "
     if value is None:
         return conditions
     return [Condition(field=occupancy, operator="eq", value=value), *conditions]
+
+
+def _heading_speaks(
+    conditions: list[Condition],
+    clause: str,
+    where: tuple[Sequence[Sentence], Sentence],
+    subjects: SubjectReader,
+    headed: bool,
+) -> bool:
+    """True when the class of the text's heading is the class of a classless rule.
+
+    A table row has no subject of its own; a rule on fields every class has ("more than
+    eight employees") under a heading that names one class ("8.3 Acupuncture clinics.")
+    is about that class, unless the heading is a question or a statement. Never for a
+    rule said for every class or product, or for any risk.
+    """
+    sentences, sentence = where
+    if not sentences or _ANY_CLASS.search(sentence.raw):  # "Rule for every product and class"
+        return False
+    row = sentence.from_table and subjects.enumerated and not _ANY_CLASS.search(clause)
+    return bool(row) or (
+        headed
+        and all(c.field in subjects.vocab.common_fields for c in conditions)
+        and not _ANY_RISK.search(sentence.raw)
+        and not (sentences[0].is_question or _STATES.search(sentences[0].raw))
+    )

@@ -42,6 +42,21 @@ FIELDS = {
     },
 }
 
+#: A protection, for the tests that read its absence.
+SPRINKLERED = {"type": "bool", "synonyms": ["sprinklers"], "description": "Sprinklered"}
+#: A count named by synonyms whose words come in another order in the texts.
+MILDEW_SWABS = {
+    "type": "int",
+    "unit": None,
+    "synonyms": ["mildew positives", "positive cloth swabs"],
+    "description": "Mildew-positive swabs of stored sail cloth in the last year",
+}
+
+
+def _extractor(more: dict[str, object]) -> OfflineExtractor:
+    """An extractor over the dictionary above, with more fields or a field replaced."""
+    return OfflineExtractor(DataDictionary.model_validate({"fields": {**FIELDS, **more}}))
+
 
 @pytest.fixture(scope="module")
 def extractor() -> OfflineExtractor:
@@ -114,11 +129,7 @@ def test_case_lines_whose_ids_are_removed_do_not_read_as_a_table(
 def test_a_contracted_negation_before_the_verb_leaves_the_action(
     text: str,
 ) -> None:
-    fields = {
-        **FIELDS,
-        "sprinklered": {"type": "bool", "synonyms": ["sprinklers"], "description": "Sprinklered"},
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor({"sprinklered": SPRINKLERED})
     rules = extractor.extract(text, source_type="manual")
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("refer", {("occupancy", "eq", "kite workshop"), ("sprinklered", "eq", False)})
@@ -147,11 +158,7 @@ def test_a_missing_thing_nothing_reads_leaves_the_sentence_for_review(
 
 
 def test_a_missing_thing_that_is_read_keeps_the_rule() -> None:
-    fields = {
-        **FIELDS,
-        "sprinklered": {"type": "bool", "synonyms": ["sprinklers"], "description": "Sprinklered"},
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor({"sprinklered": SPRINKLERED})
     rules = extractor.extract(
         "If the workshop holds more than six resin drums and has no sprinklers, refer it.",
         source_type="sme",
@@ -165,17 +172,17 @@ def test_a_missing_thing_that_is_read_keeps_the_rule() -> None:
 
 
 def test_a_figure_under_a_reference_is_negative_when_the_dictionary_says_so() -> None:
-    fields = {
-        **FIELDS,
-        "premium_vs_floor_pct": {
-            "type": "float",
-            "unit": "percent",
-            "synonyms": ["under the floor premium", "premium versus floor"],
-            "description": "Premium relative to the floor premium, in percent; negative means "
-            "below the floor (-15 = 15% under the floor)",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor(
+        {
+            "premium_vs_floor_pct": {
+                "type": "float",
+                "unit": "percent",
+                "synonyms": ["under the floor premium", "premium versus floor"],
+                "description": "Premium relative to the floor premium, in percent; negative means "
+                "below the floor (-15 = 15% under the floor)",
+            },
+        }
+    )
     rules = extractor.extract(
         "More than twelve percent under the floor premium is a referral.", source_type="manual"
     )
@@ -196,16 +203,16 @@ def test_a_past_tense_inside_a_relative_clause_is_a_condition(
 
 
 def test_a_business_class_field_with_its_values_listed_in_full_is_the_class() -> None:
-    fields = {
-        **FIELDS,
-        "occupancy": {
-            "type": "str",
-            "synonyms": ["business class", "type of operation"],
-            "description": "Business class, lower case. Values used: kite workshop, sail loft, "
-            "rope walk",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor(
+        {
+            "occupancy": {
+                "type": "str",
+                "synonyms": ["business class", "type of operation"],
+                "description": "Business class, lower case. Values used: kite workshop, sail loft, "
+                "rope walk",
+            },
+        }
+    )
     assert extractor.vocab.occupancy == "occupancy"
     rules = extractor.extract(
         "4.2 Kite Workshops. 4.2.2 More than twelve employees are declined.", source_type="manual"
@@ -216,15 +223,15 @@ def test_a_business_class_field_with_its_values_listed_in_full_is_the_class() ->
 
 
 def test_a_rule_on_another_measure_for_the_protected_ones_is_a_rule_of_its_own() -> None:
-    fields = {
-        **FIELDS,
-        "resin_licence": {
-            "type": "bool",
-            "synonyms": ["resin licence", "licensed"],
-            "description": "The workshop holds a resin handling licence (a protection)",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor(
+        {
+            "resin_licence": {
+                "type": "bool",
+                "synonyms": ["resin licence", "licensed"],
+                "description": "The workshop holds a resin handling licence (a protection)",
+            },
+        }
+    )
     text = (
         "A kite workshop without a resin licence is declined. For licensed workshops, more "
         "than six drums of resin are referred."
@@ -238,16 +245,16 @@ def test_a_rule_on_another_measure_for_the_protected_ones_is_a_rule_of_its_own()
 
 
 def test_a_comparative_the_description_gives_a_direction_compares() -> None:
-    fields = {
-        **FIELDS,
-        "thread_count": {
-            "type": "int",
-            "unit": "threads",
-            "synonyms": ["thread count", "weave density"],
-            "description": "Weave gauge of the sail cloth (lower = denser)",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor(
+        {
+            "thread_count": {
+                "type": "int",
+                "unit": "threads",
+                "synonyms": ["thread count", "weave density"],
+                "description": "Weave gauge of the sail cloth (lower = denser)",
+            },
+        }
+    )
     rules = extractor.extract("Refer any cloth denser than 400 threads.", source_type="manual")
     assert [condition_set(r) for r in rules] == [{("thread_count", "lt", 400)}]
 
@@ -267,15 +274,15 @@ def test_words_that_only_look_british_are_kept(word: str) -> None:
 
 
 def test_a_lapsed_credential_after_the_requirement_is_its_absence() -> None:
-    fields = {
-        **FIELDS,
-        "resin_license": {
-            "type": "bool",
-            "synonyms": ["state resin handling license"],
-            "description": "The workshop holds a current state resin handling license",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor(
+        {
+            "resin_license": {
+                "type": "bool",
+                "synonyms": ["state resin handling license"],
+                "description": "The workshop holds a current state resin handling license",
+            },
+        }
+    )
     text = (
         "We write general liability for a kite workshop only where the operator holds a "
         "current state resin handling licence. A workshop that is working under a suspended "
@@ -314,31 +321,13 @@ def test_a_manual_with_two_tiers_of_one_action_keeps_both(extractor: OfflineExtr
 
 
 def test_a_counted_thing_named_in_another_word_order_is_more_than_none() -> None:
-    fields = {
-        **FIELDS,
-        "mildew_positive_swabs": {
-            "type": "int",
-            "unit": None,
-            "synonyms": ["mildew positives", "positive cloth swabs"],
-            "description": "Mildew-positive swabs of stored sail cloth in the last year",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor({"mildew_positive_swabs": MILDEW_SWABS})
     rules = extractor.extract("Any positive mildew swab is a referral.", source_type="manual")
     assert [condition_set(r) for r in rules] == [{("mildew_positive_swabs", "gt", 0)}]
 
 
 def test_a_log_row_naming_a_count_in_other_words_sets_no_threshold() -> None:
-    fields = {
-        **FIELDS,
-        "mildew_positive_swabs": {
-            "type": "int",
-            "unit": None,
-            "synonyms": ["mildew positives", "positive cloth swabs"],
-            "description": "Mildew-positive swabs of stored sail cloth in the last year",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor({"mildew_positive_swabs": MILDEW_SWABS})
     rules = extractor.extract("Positive mildew swab reports are declined.", source_type="manual")
     assert rules == []
 
@@ -360,16 +349,16 @@ def test_a_rule_after_a_sentence_opening_on_a_product_is_on_that_product(
 
 
 def test_power_in_words_fits_a_field_counted_in_its_symbol() -> None:
-    fields = {
-        **FIELDS,
-        "kiln_load_mw": {
-            "type": "float",
-            "unit": "MW",
-            "synonyms": ["kiln load", "connected load"],
-            "description": "Connected electrical load of the kilns",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor(
+        {
+            "kiln_load_mw": {
+                "type": "float",
+                "unit": "MW",
+                "synonyms": ["kiln load", "connected load"],
+                "description": "Connected electrical load of the kilns",
+            },
+        }
+    )
     rules = extractor.extract(
         "Anything over six and a half megawatts is referred.", source_type="manual"
     )
@@ -377,22 +366,22 @@ def test_power_in_words_fits_a_field_counted_in_its_symbol() -> None:
 
 
 def test_light_in_foot_candles_is_no_distance_and_a_named_desk_refers() -> None:
-    fields = {
-        **FIELDS,
-        "yard_footcandles": {
-            "type": "float",
-            "unit": "foot-candles",
-            "synonyms": ["yard lighting level"],
-            "description": "Average illumination of the drying yard, in foot-candles",
-        },
-        "fence_setback_ft": {
-            "type": "float",
-            "unit": "ft",
-            "synonyms": ["fence setback"],
-            "description": "Distance from the fence to the workshop, in feet",
-        },
-    }
-    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    extractor = _extractor(
+        {
+            "yard_footcandles": {
+                "type": "float",
+                "unit": "foot-candles",
+                "synonyms": ["yard lighting level"],
+                "description": "Average illumination of the drying yard, in foot-candles",
+            },
+            "fence_setback_ft": {
+                "type": "float",
+                "unit": "ft",
+                "synonyms": ["fence setback"],
+                "description": "Distance from the fence to the workshop, in feet",
+            },
+        }
+    )
     rules = extractor.extract(
         "Where the yard averages below 1.0 foot-candle, the submission goes to the LRO team "
         "lead before a quote is released.",
