@@ -19,6 +19,7 @@ from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
 from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
 from agents.offline.texts import (
     decision_quality,
+    expand_class_acronyms,
     header_product,
     single_product,
     strip_case_ids,
@@ -107,7 +108,7 @@ class OfflineExtractor:
         source = source or found_source
         if source_type not in SOURCE_TYPES:
             source_type = None
-        sentences = split_sentences(strip_case_ids(body))
+        sentences = split_sentences(self._spelled_out(strip_case_ids(body)))
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)
         default = single_product(source) or header_product(sentences) or "ALL"
@@ -127,6 +128,11 @@ class OfflineExtractor:
             rules += read_reliefs(self.analyzer, sentences, reader.used, meta, default)
         uncovered = [s.raw for s in sentences if s.index not in reader.used and self._rule_like(s)]
         return rules, uncovered
+
+    def _spelled_out(self, body: str) -> str:
+        """The text with its business classes' short names written out."""
+        info = self.vocab.fields.get(self.vocab.occupancy or "")
+        return expand_class_acronyms(body, info.values) if info else body
 
     def _protections_only(
         self, rule: ExtractedRule, source_type: str | None

@@ -119,6 +119,21 @@ def _negated_after(tokens: list[Token], last: int) -> bool:
     )
 
 
+#: A credential no longer held: "whose boarding license has lapsed or been suspended".
+_LAPSED = frozenset(
+    "lapsed lapses expired expires suspended revoked cancelled canceled terminated".split()
+)
+_AUXILIARIES = frozenset("has have had is are was were been be".split())
+
+
+def _lapsed_after(tokens: list[Token], last: int) -> bool:
+    """The mention's next verb says it ended: "the license has lapsed", "permit expired"."""
+    after = [t.text.lower() for t in tokens[last + 1 : last + 4]]
+    while after and after[0] in _AUXILIARIES:
+        after = after[1:]
+    return bool(after) and after[0] in _LAPSED
+
+
 def _denied_by_pronoun(tokens: list[Token], last: int) -> bool:
     """A pronoun after the mention says it is missing: "license: if it isn't held, verify".
 
@@ -198,6 +213,7 @@ def match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list[
             base is not None
             or negated_before(tokens, i)
             or _negated_after(tokens, last)
+            or _lapsed_after(tokens, last)
             or negated_within(tokens, i, last, own=sum(w in NEGATION_WORDS for w in phrase))
             or _denied_by_pronoun(tokens, last)
         )

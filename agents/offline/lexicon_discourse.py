@@ -80,7 +80,14 @@ _SOFTENED = (
     # "I'll take a referral instead of a decline", "prepared to refer up rather than decline"
     r"\b(?:take|takes|accept|accepts|offer|offers)\s+(?:a|an)\s+referral\s+"
     r"(?:instead of|rather than)\s+(?:a\s+)?declin\w*|"
-    r"\brefer\s+(?:it\s+|them\s+)?(?:up\s+)?(?:instead of|rather than)\s+declin\w*"
+    r"\brefer\s+(?:it\s+|them\s+)?(?:up\s+)?(?:instead of|rather than)\s+declin\w*|"
+    # "it comes to the desk as a referral rather than a decline"
+    r"\bas\s+a\s+referral\s+(?:instead of|rather than)\s+(?:a\s+)?declin\w*|"
+    # "the decline is lifted to a referral", "the declination drops to a referral"
+    r"\b(?:decline|declination)\s+(?:is\s+|becomes\s+)?(?:lifted|softened|eased|reduced|"
+    r"downgraded|drops?|moves?|steps?(?:\s+down)?)\s+(?:in)?to\s+(?:a\s+)?referral\b|"
+    # "do not decline outright; send the file to the senior underwriter instead"
+    r"\b(?:do not|don't|never)\s+decline\s+(?:it\s+|them\s+)?outright\b"
 )
 #: "cash recyclers turn the decline into a referral": what softens the rule's action.
 SOFTENED_ACTION = re.compile(_SOFTENED, re.I)
@@ -113,7 +120,9 @@ LACKS_ONE = re.compile(
     r"(?:\w+ed|held|kept|shown|done|given|in place|on file)\b|"
     # "... should be in force. Where it isn't, verify before binding."
     r"\b(?:where|if|when)\s+(?:it|they|one)\s+(?:isn't|aren't|is not|are not|doesn't|don't|"
-    r"does not|do not)(?=\s*[,;:])",
+    r"does not|do not)(?=\s*[,;:])|"
+    # "expected to run a testing program; where the application says there is none, verify"
+    r"\bthere(?:\s+is|'s|’s)\s+(?:none|not one|no such \w+)\b|\bnone (?:is|exists)\b",
     re.I,
 )
 #: "Many clinics dispense herbs. When they do, the herbs are excluded": a pro-verb that

@@ -117,6 +117,8 @@ class TextReader:
             ):  # "QA: ... up to 14 feet"
                 self._evidence(sentence)
                 continue
+            if self._softens(sentence):
+                continue
             created = self._sentence(sentence, context)
             if created and (
                 lx.SOFT_LIMIT_CUE.search(sentence.text) or lx.PRACTICE_AFTER.search(sentence.text)
@@ -403,6 +405,21 @@ class TextReader:
     def _near_text(self, sentence: Sentence) -> str:
         before = self.sentences[sentence.index - 1].text if sentence.index else ""
         return f"{before} {sentence.text}"
+
+    def _softens(self, sentence: Sentence) -> bool:
+        """A sentence that eases the decline before it is that rule's mitigant.
+
+        "If the center holds a transfer agreement, the decline is lifted to a referral":
+        the protection it names mitigates the decline just made (a mitigated decline
+        is referred), it states no rule of its own.
+        """
+        if not (self.drafts and self.drafts[-1].action == "decline"):
+            return False
+        if not lxd.SOFTENED_ACTION.search(sentence.text):
+            return False
+        fields = self.analyzer.mitigant_fields(sentence.text)
+        self._attach(fields, [sentence.text] if fields else [])
+        return bool(fields)
 
     def _attach(self, fields: list[str], texts: list[str]) -> None:
         if self.drafts:

@@ -50,3 +50,32 @@ _CASE_LINE = re.compile(
     r"[ \t]*",
     re.M,
 )
+
+
+#: Capitals that are no class's short name: products, the quoting desk's own words.
+_NOT_ACRONYMS = frozenset({"ALL", "BOP", "LRO", "SME", "TIV", "USD", "QA", "GL"})
+
+
+def expand_class_acronyms(text: str, classes: list[str]) -> str:
+    """Write a business class's initials out: "ASCs are referred" -> the class's name.
+
+    A short name is a class's initials in capitals ("ASC" for three words), at least
+    three letters, or any capitals a text defines in a parenthesis right after the
+    class's name ("boarding kennel (BK)"); the definition itself is dropped. A plural
+    "s" stays plural.
+    """
+    names: dict[str, str] = {}
+    for value in classes:
+        words = value.split()
+        if len(words) >= 3:
+            names["".join(w[0] for w in words).upper()] = value
+        spelled = r"\s+".join(re.escape(w) for w in words)
+        defined = re.search(rf"\b{spelled}(?:e?s)?\s*\(([A-Z]{{2,6}})\)", text, re.I)
+        if defined:
+            names[defined.group(1)] = value
+    names = {k: v for k, v in names.items() if k not in _NOT_ACRONYMS}
+    if not names:
+        return text
+    text = re.sub(rf"\s*\((?:{'|'.join(names)})\)", "", text)
+    short = re.compile(rf"(?<![\w-])({'|'.join(names)})(s?)(?![\w-])")
+    return short.sub(lambda m: names[m.group(1)] + m.group(2), text)

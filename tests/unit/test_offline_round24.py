@@ -1,0 +1,112 @@
+"""Round 24: class initials, credentials that lapsed, "there is none", eased declines.
+
+Every field and sentence below is made up for these tests (a glass-blowing dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from agents.offline.texts import expand_class_acronyms
+from schemas.fields import DataDictionary
+from tests.rules import condition_set
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'hot glass studio', 'lamp shop')",
+    },
+    "furnace_count": {
+        "type": "int",
+        "unit": "furnaces",
+        "synonyms": ["furnaces", "glory holes"],
+        "description": "Gas-fired furnaces and glory holes on site",
+    },
+    "kiln_permit_current": {
+        "type": "bool",
+        "synonyms": ["kiln permit", "furnace permit"],
+        "description": "The fire marshal's kiln permit is current",
+    },
+    "batch_log": {
+        "type": "bool",
+        "synonyms": ["batch log", "batch mixing log"],
+        "description": "A written log of every silica batch mixed is kept",
+    },
+    "furnace_interlock": {
+        "type": "bool",
+        "synonyms": ["flame-failure interlock", "furnace interlock"],
+        "description": "Every furnace has a flame-failure gas interlock",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+
+
+def test_a_class_written_by_its_initials_is_that_class(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Every HGS with more than four furnaces is referred.", source_type="manual"
+    )
+    assert [condition_set(r) for r in rules] == [
+        {("occupancy", "eq", "hot glass studio"), ("furnace_count", "gt", 4)}
+    ]
+
+
+def test_initials_a_text_defines_are_written_out_and_the_definition_dropped() -> None:
+    text = "A lamp shop (LS) is written on the BOP. LSs with kilns are referred; so is GL."
+    assert expand_class_acronyms(text, ["lamp shop", "hot glass studio"]) == (
+        "A lamp shop is written on the BOP. lamp shops with kilns are referred; so is GL."
+    )
+
+
+def test_capitals_that_are_no_class_initials_stay() -> None:
+    text = "The HVAC and GL desks refer an HGX file."
+    assert expand_class_acronyms(text, ["hot glass studio"]) == text
+
+
+def test_a_permit_that_has_lapsed_is_its_absence(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "An insured whose kiln permit has lapsed or been suspended is declined.",
+        source_type="manual",
+    )
+    assert [condition_set(r) for r in rules] == [{("kiln_permit_current", "eq", False)}]
+
+
+def test_a_required_program_said_to_be_missing_is_its_absence(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "Every insured is expected to keep a batch log; where the application says there is "
+        "none, verify the mixing records before quoting.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("verify", {("batch_log", "eq", False)})
+    ]
+
+
+@pytest.mark.parametrize(
+    "easing",
+    [
+        "If the insured has a furnace interlock, it comes to the desk as a referral rather "
+        "than a decline.",
+        "Where every furnace has a flame-failure interlock, the decline is lifted to a referral.",
+        "The one softening: with a furnace interlock, do not decline outright; send it to "
+        "the senior underwriter instead.",
+    ],
+)
+def test_a_sentence_easing_the_decline_before_it_is_its_mitigant(
+    extractor: OfflineExtractor, easing: str
+) -> None:
+    rules = extractor.extract(
+        f"An account with more than six furnaces is declined. {easing}", source_type="manual"
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("decline", {("furnace_count", "gt", 6)}, ["furnace_interlock"])
+    ]
