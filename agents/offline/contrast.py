@@ -217,3 +217,21 @@ def spared(drafts: list[RuleDraft], a: ClauseAnalysis) -> bool:
         and drafts[-1].action in {"refer", "flag_for_review"}
         and bool(lxd.SPARED.search(a.trigger))
     )
+
+
+def spared_when_held(drafts: list[RuleDraft], a: ClauseAnalysis, clause: str) -> list[str]:
+    """The protections the last rule lacked that a clause says spare it.
+
+    "Any kennel without an airlock is referred, and a kennel that has one needs no
+    referral": the airlock mitigates the referral (named, or "one" for the only
+    protection the rule lacked). An exclusion or decline is not spared this way.
+    """
+    if not drafts or drafts[-1].action not in {"refer", "flag_for_review", "verify"}:
+        return []
+    if a.action or not lxd.SPARED_WHEN_HELD.search(a.trigger):
+        return []
+    lacked = [c.field for c in drafts[-1].conditions if c.value is False]
+    held = [c.field for c in a.conditions if c.value is True]
+    if held:
+        return held if set(held) <= set(lacked) else []
+    return lacked if len(lacked) == 1 and lxd.HAS_ONE.search(clause) else []

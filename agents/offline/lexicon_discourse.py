@@ -30,6 +30,15 @@ INDIRECT_QUESTION = re.compile(
 SPARED = re.compile(
     r"\b(?:written|bound|quoted|accepted) without (?:a |the |any )?(?:referral|review)\b", re.I
 )
+#: "a kennel that has one needs no referral", "with rails on every trolley it's fine":
+#: what a protection the rule before lacked does once it is there.
+SPARED_WHEN_HELD = re.compile(
+    r"\bneeds? no (?:referral|review|flag)\b|\b(?:it's|it is|that's|they're|they are) fine\b|"
+    r"\bstandard terms\b",
+    re.I,
+)
+#: "a kennel that has one": the protection the rule before lacked, named by a pronoun.
+HAS_ONE = re.compile(r"\b(?:has|have|with)\s+(?:one|it|them)\b", re.I)
 #: "If they use X, fine": a bare acceptance closing a condition clause.
 FINE = re.compile(
     r",\s*(?:that's |that is |then |it's |it is )?(?:fine|ok(?:ay)?|acceptable|no problem|"

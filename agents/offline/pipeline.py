@@ -18,7 +18,7 @@ from agents.offline.clauses import (
 )
 from agents.offline.completion import completed_conditions
 from agents.offline.conditions import NumericHit
-from agents.offline.contrast import contrast, elaboration, instead, spared
+from agents.offline.contrast import contrast, elaboration, instead, spared, spared_when_held
 from agents.offline.guards import unread_absence, unread_qualifier
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.softlimits import (
@@ -181,6 +181,10 @@ class TextReader:
             named = [c for c in conditions if c.field != self.vocab.occupancy]
             if flags and not a.action and len(flags) == len(named) and spared(self.drafts, a):
                 self._attach(flags, [clause])  # "... may be written without referral"
+                continue
+            held = spared_when_held(self.drafts, a, clause) if len(flags) == len(named) else []
+            if held:  # "... and a kennel that has one needs no referral"
+                self._attach(held, [clause])
                 continue
             if not a.action and len(flags) == len(conditions) and lxd.FINE.search(a.trigger):
                 # "If they use X, fine; if not, I refer it": X is what the referral spares

@@ -219,7 +219,12 @@ def split_clauses(text: str) -> list[str]:
     """
     parts = [
         p
-        for piece in re.split(r";|:(?!\d)|,\s+(?=(?:anything|otherwise)\b)", text)
+        for piece in re.split(
+            r";|:(?!\d)|,\s+(?=(?:anything|otherwise)\b)|"
+            # "at 150 feet or below we are comfortable, above it we decline"
+            r",\s+(?=(?:above|below|over|under|beyond|past)\s+(?:it|that|this|those)\b)",
+            text,
+        )
         for p in _DASH_SPLIT.split(piece)
         if p.strip()
     ]
@@ -232,7 +237,24 @@ def split_clauses(text: str) -> list[str]:
                 clauses.append(left.strip())
                 start = match.end()
         clauses.append(part[start:].strip())
-    return [c for c in clauses if c]
+    return [c for clause in clauses for c in _spared_after(clause) if c]
+
+
+#: ", and ..." / " - and ...": where a clause sparing the rule before may start.
+_AND_AFTER = re.compile(r"(?:,|\s[-\u2013\u2014])\s+(?=(?:and|but)\s)", re.I)
+
+
+def _spared_after(clause: str) -> list[str]:
+    """Split off a closing clause that spares the rule the clause states.
+
+    "..., and a kennel that has one needs no referral" says what the protection does;
+    it is not more of the rule's subject.
+    """
+    for match in _AND_AFTER.finditer(clause):
+        rest = clause[match.end() :]
+        if lxd.SPARED_WHEN_HELD.search(rest) and not _AND_AFTER.search(rest):
+            return [clause[: match.start()].strip(), rest.strip()]
+    return [clause]
 
 
 def strip_connectors(text: str) -> str:

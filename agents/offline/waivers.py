@@ -77,7 +77,9 @@ _VERB_ACTION = {
 }
 #: What opens the protection's own clause.
 _SUBORDINATOR = re.compile(
-    r"\b(?:if|when|whenever|where|once|provided(?: that)?|as long as|so long as)\b", re.I
+    r"\b(?:if|when|whenever|where|once|provided(?: that)?|as long as|so long as)\b|"
+    r"^\W*with\b",  # "With telematics in every vehicle, the flag is cleared"
+    re.I,
 )
 #: How many sentences back the waived rule may be.
 _REACH = 2

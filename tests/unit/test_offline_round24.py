@@ -110,3 +110,61 @@ def test_a_sentence_easing_the_decline_before_it_is_its_mitigant(
     assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
         ("decline", {("furnace_count", "gt", 6)}, ["furnace_interlock"])
     ]
+
+
+def test_a_bound_then_above_it_after_a_comma_is_over_the_bound(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "The furnace limit reflects gas load: at four furnaces or fewer we are comfortable, "
+        "above it we decline regardless of protection.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("decline", {("furnace_count", "gt", 4)})
+    ]
+
+
+@pytest.mark.parametrize(
+    "held",
+    [
+        " - a studio burned in 2023 - and a studio that has one needs no referral.",
+        "; with a flame-failure interlock on every furnace it's fine.",
+        ". With a furnace interlock, the referral is cleared.",
+    ],
+)
+def test_a_protection_the_referral_lacked_said_to_spare_it_mitigates_it(
+    extractor: OfflineExtractor, held: str
+) -> None:
+    rules = extractor.extract(
+        f"Any hot glass studio without a furnace interlock is referred{held}",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("refer", {("occupancy", "eq", "hot glass studio")}, ["furnace_interlock"])
+    ]
+
+
+def test_a_protection_the_referral_did_not_lack_spares_nothing(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "Any hot glass studio without a furnace interlock is referred. A studio with a batch "
+        "log needs no referral.",
+        source_type="manual",
+    )
+    refer = [r for r in rules if r.action == "refer"]
+    assert [(condition_set(r), r.mitigant_fields) for r in refer] == [
+        ({("occupancy", "eq", "hot glass studio"), ("furnace_interlock", "eq", False)}, [])
+    ]
+
+
+def test_an_exclusion_is_not_spared_into_a_mitigant(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "A hot glass studio without a furnace interlock gets the gas explosion exclusion; "
+        "with an interlock on every furnace it's fine.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("exclude", {("occupancy", "eq", "hot glass studio"), ("furnace_interlock", "eq", False)})
+    ]
