@@ -317,8 +317,8 @@ def with_practice(
             known += mine
             continue
         known_then = _stated_by(known, text.date)  # a log speaks of rules stated by its day
-        if not (find_product(text.text) or single_product(text.source)):
-            mine = [_retargeted(r, known_then, text) for r in mine]
+        if not single_product(text.source):  # a product said in passing ("not on the GL")
+            mine = [_retargeted(r, known_then, text) for r in mine]  # is no rule's product
         words = SQFT.sub("sqft", text.text).lower()
         practice = _revision_claims(
             [k for k in known_then if evidenced(k, words)], read_revisions(text)

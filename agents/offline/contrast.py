@@ -219,19 +219,23 @@ def spared(drafts: list[RuleDraft], a: ClauseAnalysis) -> bool:
     )
 
 
-def spared_when_held(drafts: list[RuleDraft], a: ClauseAnalysis, clause: str) -> list[str]:
+def spared_when_held(
+    drafts: list[RuleDraft], a: ClauseAnalysis, clause: str, before: list[Condition]
+) -> list[str]:
     """The protections the last rule lacked that a clause says spare it.
 
     "Any kennel without an airlock is referred, and a kennel that has one needs no
     referral": the airlock mitigates the referral (named, or "one" for the only
-    protection the rule lacked). An exclusion or decline is not spared this way.
+    protection the rule lacked). A table row "Legs fitted with monitors: Standard terms,
+    no referral" names it in the clause `before` the colon. An exclusion or decline is
+    not spared this way.
     """
     if not drafts or drafts[-1].action not in {"refer", "flag_for_review", "verify"}:
         return []
     if a.action or not lxd.SPARED_WHEN_HELD.search(a.trigger):
         return []
     lacked = [c.field for c in drafts[-1].conditions if c.value is False]
-    held = [c.field for c in a.conditions if c.value is True]
+    held = [c.field for c in (a.conditions or before) if c.value is True]
     if held:
         return held if set(held) <= set(lacked) else []
     return lacked if len(lacked) == 1 and lxd.HAS_ONE.search(clause) else []

@@ -190,9 +190,15 @@ _INSTEAD = re.compile(r"\b(?:rather than|instead of)\b", re.I)
 
 
 def _without_classes(text: str, vocab: FieldVocabulary) -> str:
-    """The text with the business classes it names blanked out (same length)."""
-    pattern = vocab.class_pattern
-    return pattern.sub(lambda m: " " * len(m.group(0)), text) if pattern else text
+    """The text with the business classes and measured things it names blanked out.
+
+    Same length. "sheet metal shops" names no roof covering of metal, "tenter frames"
+    no frame construction.
+    """
+    for pattern in (vocab.class_pattern, vocab.measure_names):
+        if pattern is not None:
+            text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:

@@ -345,7 +345,7 @@ CITED_LIMIT = re.compile(
 )
 REASON_SPAN = re.compile(
     r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|"
-    r"so\b(?= (?:the |a |an |our |their )?\w+ (?:can|could|may|will|would)\b)|"
+    r"so\b(?= (?:the |a |an |our |their )?(?:\w+ ){1,3}(?:can|could|may|will|would)\b)|"
     r"as lenders|given that|"
     # "... to verify the figure" is a purpose; "the guideline is to verify ..." is the rule
     r"(?<!\bis )(?<!\bare )(?:in order )?to (?:confirm|verify|check|ensure|determine|make sure))"

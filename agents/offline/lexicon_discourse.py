@@ -38,7 +38,7 @@ SPARED_WHEN_HELD = re.compile(
     re.I,
 )
 #: "a kennel that has one": the protection the rule before lacked, named by a pronoun.
-HAS_ONE = re.compile(r"\b(?:has|have|with)\s+(?:one|it|them)\b", re.I)
+HAS_ONE = re.compile(r"\b(?:has|have|with)\s+(?:one|it|them)\b|\bones?\s+(?:with|that has)\b", re.I)
 #: "If they use X, fine": a bare acceptance closing a condition clause.
 FINE = re.compile(
     r",\s*(?:that's |that is |then |it's |it is )?(?:fine|ok(?:ay)?|acceptable|no problem|"
@@ -89,7 +89,8 @@ _SOFTENED = (
     # "I'll take a referral instead of a decline", "prepared to refer up rather than decline"
     r"\b(?:take|takes|accept|accepts|offer|offers)\s+(?:a|an)\s+referral\s+"
     r"(?:instead of|rather than)\s+(?:a\s+)?declin\w*|"
-    r"\brefer\s+(?:it\s+|them\s+)?(?:up\s+)?(?:instead of|rather than)\s+declin\w*|"
+    r"\brefer\s+(?:it\s+|them\s+)?(?:up\s+|to\s+(?:me|us|[\w-]+(?:\s+[\w-]+)?)\s+)?"
+    r"(?:instead of|rather than)\s+declin\w*|"
     # "it comes to the desk as a referral rather than a decline"
     r"\bas\s+a\s+referral\s+(?:instead of|rather than)\s+(?:a\s+)?declin\w*|"
     # "the decline is lifted to a referral", "the declination drops to a referral"

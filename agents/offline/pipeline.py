@@ -182,7 +182,10 @@ class TextReader:
             if flags and not a.action and len(flags) == len(named) and spared(self.drafts, a):
                 self._attach(flags, [clause])  # "... may be written without referral"
                 continue
-            held = spared_when_held(self.drafts, a, clause) if len(flags) == len(named) else []
+            before = pending.conditions if pending is not None and not conditions else []
+            held = (
+                spared_when_held(self.drafts, a, clause, before) if len(flags) == len(named) else []
+            )
             if held:  # "... and a kennel that has one needs no referral"
                 self._attach(held, [clause])
                 continue

@@ -241,7 +241,7 @@ def split_clauses(text: str) -> list[str]:
 
 
 #: ", and ..." / " - and ...": where a clause sparing the rule before may start.
-_AND_AFTER = re.compile(r"(?:,|\s[-\u2013\u2014])\s+(?=(?:and|but)\s)", re.I)
+_AND_AFTER = re.compile(r"(?:,|\s[-\u2013\u2014])\s+(?=(?:and|but|while|whereas)\s)", re.I)
 
 
 def _spared_after(clause: str) -> list[str]:

@@ -53,4 +53,10 @@ def unit_fits(unit: str | None, info: FieldInfo) -> bool:
         return info.unit in {"percent", "rate"}
     if " per " in unit:  # "pounds per square foot" measures a field in psf, never in lb
         return rate_fits(unit, info.spec.unit or "")
-    return unit == info.unit or (unit not in KNOWN_UNITS and unit in info.tokens)
+    if _SPELLED.get(unit, unit) == _SPELLED.get(info.unit or "", info.unit):
+        return True  # "five thousand pounds" in a field counted in "lbs"
+    return unit not in KNOWN_UNITS and unit in info.tokens
+
+
+#: One unit written several ways, after stemming.
+_SPELLED = {"pound": "lb", "lbs": "lb"}

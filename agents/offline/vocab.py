@@ -239,6 +239,28 @@ class FieldVocabulary:
         names = "|".join(r"\s+".join(re.escape(w) for w in v.split()) for v in values)
         return re.compile(rf"(?<![\w-])(?:{names})(?:e?s)?(?![\w-])", re.I)
 
+    @cached_property
+    def measure_names(self) -> re.Pattern[str] | None:
+        """Synonyms of two words or more of the numeric and boolean fields, as one pattern.
+
+        "three or more tenter frames" counts frames: no construction of frame is said.
+        """
+        names = sorted(
+            {
+                syn.strip()
+                for i in self.fields.values()
+                if i.kind in {"numeric", "bool"}
+                for syn in i.spec.synonyms
+                if len(syn.split()) > 1
+            },
+            key=len,
+            reverse=True,
+        )
+        if not names:
+            return None
+        said = "|".join(r"\s+".join(re.escape(w) for w in n.split()) for n in names)
+        return re.compile(rf"(?<![\w-])(?:{said})(?:e?s)?(?![\w-])", re.I)
+
     def of_kind(self, kind: str) -> list[FieldInfo]:
         """Return the fields of one kind (numeric, bool, enum, ...)."""
         return [i for i in self.fields.values() if i.kind == kind]

@@ -49,6 +49,12 @@ _SUBJECT_SATISFIES = re.compile(
     r"(?P<noun>referral|verification|check)\b",
     re.I,
 )
+#: "If an inspection confirms the repairs, no referral is needed."
+_NO_NOUN_NEEDED = re.compile(
+    r"\bno\s+(?:further\s+)?(?P<noun>referral|decline|declination|exclusion|verification|check|"
+    r"flag)\s+(?:is|will be|would be)\s+(?:needed|required|necessary)\b",
+    re.I,
+)
 #: "the concern is considered answered when X": what makes the rule before give way.
 _CONCERN_CURED = re.compile(
     r"\b(?:the|this|that|such|its|their)\s+(?:[\w-]+\s+)?"
@@ -81,6 +87,8 @@ _SUBORDINATOR = re.compile(
     r"^\W*with\b",  # "With telematics in every vehicle, the flag is cleared"
     re.I,
 )
+#: Actions a mitigant does not lift (the decision policy applies them either way).
+_UNMITIGATED = frozenset({"exclude", "approve_with_conditions"})
 #: How many sentences back the waived rule may be.
 _REACH = 2
 
@@ -109,7 +117,11 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         The waived action with the boolean fields named where the waiver holds (none
         when the clause names no protection), or None when the clause waives nothing.
     """
-    noun = _NOUN_WAIVED.search(clause) or _SUBJECT_SATISFIES.search(clause)
+    noun = (
+        _NOUN_WAIVED.search(clause)
+        or _SUBJECT_SATISFIES.search(clause)
+        or _NO_NOUN_NEEDED.search(clause)
+    )
     verb = None if noun else _VERB_WAIVED.search(clause)
     cured = None if noun or verb else _CONCERN_CURED.search(clause)
     action: str | None = None
@@ -127,7 +139,10 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         return None  # "X is referred, unless Y, in which case the referral can be cleared"
     by_subject = verb is not None or match.re is _SUBJECT_SATISFIES
     where = _protection_text(clause, match, subject=by_subject)
-    return Waiver(action, analyzer.mitigant_fields(where) if where else [], where)
+    fields = analyzer.mitigant_fields(where) if where else []
+    if not fields and match.re is _NO_NOUN_NEEDED:
+        return None  # "For Property in Tier 2 no referral is needed, but ...": a rule's scope
+    return Waiver(action, fields, where)
 
 
 def _protection_text(clause: str, match: re.Match[str], subject: bool) -> str:
@@ -163,6 +178,10 @@ def waive(waiver: Waiver, drafts: list[RuleDraft], sentence_index: int) -> bool:
         if draft.sentence_index < sentence_index - _REACH:
             return False
         if waiver.action in (None, draft.action):
+            if draft.action in _UNMITIGATED and draft.conditions:
+                # "Without an isolation ward, exclude. With one, no exclusion is needed":
+                # a mitigated exclusion still applies, so the ward stays its condition
+                return True
             draft.add_mitigants(waiver.fields, [waiver.text])
             return True
     return False

@@ -168,3 +168,129 @@ def test_an_exclusion_is_not_spared_into_a_mitigant(extractor: OfflineExtractor)
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("exclude", {("occupancy", "eq", "hot glass studio"), ("furnace_interlock", "eq", False)})
     ]
+
+
+def test_a_purpose_clause_in_the_past_does_not_make_the_rule_a_story(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "On furnaces: any insured with more than four furnaces is referred, on any product, so "
+        "the senior underwriter can confirm the gas line was inspected.",
+        source_type="training",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("refer", {("furnace_count", "gt", 4)})
+    ]
+
+
+def test_no_referral_needed_once_a_protection_holds_is_a_waiver(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "An insured with more than four furnaces is referred. If a furnace interlock has been "
+        "fitted, no referral is needed.",
+        source_type="training",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("refer", {("furnace_count", "gt", 4)}, ["furnace_interlock"])
+    ]
+
+
+def test_no_referral_needed_for_a_scope_is_no_waiver(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "An insured with more than four furnaces is referred. For GL accounts no referral is "
+        "needed, but the gas exclusion is mandatory.",
+        source_type="manual",
+    )
+    assert all(r.mitigant_fields == [] for r in rules)
+
+
+def _with(more: dict[str, object]) -> OfflineExtractor:
+    """An extractor over the dictionary above with more fields."""
+    return OfflineExtractor(DataDictionary.model_validate({"fields": {**FIELDS, **more}}))
+
+
+SILICA = {
+    "type": "float",
+    "unit": "lbs",
+    "synonyms": ["silica stock", "batch sand"],
+    "description": "Pounds of silica batch sand stored",
+}
+CLEANING = {
+    "type": "int",
+    "unit": "weeks",
+    "synonyms": ["flue cleaning interval"],
+    "description": "Weeks between flue cleanings",
+}
+
+
+def test_pounds_written_out_measure_a_field_counted_in_lbs() -> None:
+    rules = _with({"silica_lbs": SILICA, "flue_cleaning_weeks": CLEANING}).extract(
+        "Flues should be cleaned every four weeks; where the flue cleaning interval is longer "
+        "than four weeks, flag the file. 8.4 Silica. Dry sand is a dust hazard. An insured "
+        "storing more than five thousand pounds is declined.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("flag_for_review", {("flue_cleaning_weeks", "gt", 4)}),
+        ("decline", {("silica_lbs", "gt", 5000)}),
+    ]
+
+
+def test_a_value_inside_a_counted_thing_name_is_no_category() -> None:
+    frames = {
+        "type": "int",
+        "unit": "frames",
+        "synonyms": ["annealing frames"],
+        "description": "Annealing frames in use",
+    }
+    construction = {
+        "type": "str",
+        "synonyms": ["construction"],
+        "description": "Construction class: 'frame', 'masonry', 'fire resistive'",
+    }
+    rules = _with({"annealing_frame_count": frames, "construction_type": construction}).extract(
+        "An insured with three or more annealing frames is referred.", source_type="manual"
+    )
+    assert [condition_set(r) for r in rules] == [{("annealing_frame_count", "gte", 3)}]
+
+
+def test_a_table_row_sparing_a_protection_mitigates_the_row_before(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "Appetite at a glance:\n| Feature | Position |\n| --- | --- |\n"
+        "| Hot glass studios with no furnace interlock | Refer to the senior underwriter |\n"
+        "| Furnaces fitted with a flame-failure interlock | Standard terms, no referral |\n",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("refer", {("occupancy", "eq", "hot glass studio")}, ["furnace_interlock"])
+    ]
+
+
+def test_while_one_with_the_protection_is_standard_spares_the_referral(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "A hot glass studio without a furnace interlock goes to the senior underwriter, while one "
+        "with interlocked furnaces is written at standard terms.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("refer", {("occupancy", "eq", "hot glass studio")}, ["furnace_interlock"])
+    ]
+
+
+def test_referring_to_someone_instead_of_declining_eases_the_decline(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "An insured with more than six furnaces is declined. But the studios that hold a "
+        "furnace interlock are different: I tell the desk to refer them to me instead of "
+        "declining.",
+        source_type="sme",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("decline", {("furnace_count", "gt", 6)}, ["furnace_interlock"])
+    ]
