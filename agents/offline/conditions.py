@@ -13,7 +13,7 @@ from agents.offline.enum_values import denied_by_name, enum_conditions, labelled
 from agents.offline.field_choice import choose_field
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import other_states, read_states
-from agents.offline.textproc import Token, content_tokens
+from agents.offline.textproc import Token, content_tokens, find_phrase
 from agents.offline.units import TIME_UNITS, unit_fits, unit_from_context
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import (
@@ -349,10 +349,16 @@ class ConditionReader:
         tokens = content_tokens(text)
         measured = [self.vocab.fields[h.field] for h in out.numbers if h.field in self.vocab.fields]
         nouns = [_noun_words(m) for m in measured]  # once a clause, not once a flag
+        # "an unsprinklered area over 15,000 square feet": the flag's word is in the name
+        named = [
+            s for m in measured for p in m.phrases if len(p) > 1 for s in find_phrase(tokens, p)
+        ]
         for mention in self.vocab.bool_mentions(tokens):
             at = tokens[mention.first].start
             if any(a <= at < b for a, b in taken):
                 continue  # "no residential sprinkler system": the standard 'none'
+            if any(a <= mention.first and mention.last <= b for a, b in named):
+                continue
             info = self.vocab.fields[mention.field]
             last = tokens[mention.last]
             nxt = _NEXT_WORD.match(text[last.end :])

@@ -110,6 +110,7 @@ NON_BUSINESS_WORDS = frozenset(
     document documents report reports certificate certificates none neither
     reminder reminders most many some few several
     liability liabilities underwriting claim claims portfolio portfolios
+    credit credits discount discounts surcharge surcharges premium premiums rating
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.

@@ -35,6 +35,9 @@ _RELIEF = re.compile(
     r"\b(?:approv(?:e|es|ed|ing)|accept(?:s|ed|ing)?|writ(?:e|es|ing|ten)|wrote|bind|bound|"
     r"quote|sign(?:ed|s)? off|go(?:ne|es)? through|"
     r"(?:i'?m|i am|we'?re|we are) comfortable|cleared with conditions|"
+    # "an inventory statement from their CPA: that is the verification; I clear those"
+    r"(?:that|this|it) (?:is|counts as|serves as) the (?:verification|check)|"
+    r"clear(?:s|ed)? (?:those|them|it|the file)|"
     rf"(?:referral|decline) (?:is |was |can be |gets )?cleared|{_DECLINE_BENT})\b",
     re.I,
 )

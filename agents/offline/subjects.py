@@ -255,8 +255,10 @@ class SubjectReader:
             value = self._clean(match.group(1))
             return [value] if value and value in self.example_set else []
         issued = _ISSUED_TO.search(clause)
-        if issued:
-            return self._plural_list(issued.group("list"))
+        if issued:  # "policies issued to cider mills", "every policy issued to a dye house"
+            listed = self._plural_list(issued.group("list"))
+            value = None if listed else self._clean(noun_phrase(issued.group("list")))
+            return listed or ([value] if value else [])
         for found in _FOR_CLASS.finditer(clause):  # "decline GL for hookah lounges in CA"
             name = found.group("name")
             value = self._clean(name)

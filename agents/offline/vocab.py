@@ -130,6 +130,10 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
     # "supervising_physician_onsite" is said "a supervising physician on site" ("on" is
     # no content word)
     phrases += [tuple("site" if w == "onsit" else w for w in p) for p in phrases if "onsit" in p]
+    # "area without sprinkler protection" is said "floor area lacking sprinkler protection"
+    phrases += [
+        tuple("lack" if w == "without" else w for w in p) for p in phrases if "without" in p
+    ]
     # A one-word synonym that is also an everyday adverb ("still" for a distillery, "even")
     # would fire on "I'll still quote": it names the field only inside a longer phrase.
     phrases = [p for p in phrases if not (len(p) == 1 and p[0] in lxs.EVERYDAY_ADVERBS)]

@@ -55,6 +55,12 @@ _NO_NOUN_NEEDED = re.compile(
     r"flag)\s+(?:is|will be|would be)\s+(?:needed|required|necessary)\b",
     re.I,
 )
+#: "When the insured gives us a CPA statement, that is the verification": X stands for it.
+_STANDS_FOR = re.compile(
+    r"\b(?:that|this|it)\s+(?:is|counts as|serves as|stands in for)\s+the\s+"
+    r"(?P<noun>verification|check)\b",
+    re.I,
+)
 #: "the concern is considered answered when X": what makes the rule before give way.
 _CONCERN_CURED = re.compile(
     r"\b(?:the|this|that|such|its|their)\s+(?:[\w-]+\s+)?"
@@ -121,6 +127,7 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         _NOUN_WAIVED.search(clause)
         or _SUBJECT_SATISFIES.search(clause)
         or _NO_NOUN_NEEDED.search(clause)
+        or _STANDS_FOR.search(clause)
     )
     verb = None if noun else _VERB_WAIVED.search(clause)
     cured = None if noun or verb else _CONCERN_CURED.search(clause)

@@ -294,3 +294,68 @@ def test_referring_to_someone_instead_of_declining_eases_the_decline(
     assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
         ("decline", {("furnace_count", "gt", 6)}, ["furnace_interlock"])
     ]
+
+
+UNVENTED = {
+    "type": "int",
+    "unit": "sq ft",
+    "synonyms": ["unvented floor area", "area without fume extraction"],
+    "description": "Floor area of the studio without fume extraction, in square feet",
+}
+VENTED = {"type": "bool", "synonyms": ["vented", "fume extraction"], "description": "Vented"}
+SQUARE_FEET = {
+    "type": "int",
+    "unit": "sq ft",
+    "synonyms": ["floor area", "square footage"],
+    "description": "Total floor area",
+}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "more than 15,000 square feet of unvented floor area",
+        "an unvented floor area over 15,000 square feet",
+        "more than 15,000 square feet of floor area lacking fume extraction",
+    ],
+)
+def test_a_flag_word_inside_a_measured_field_name_is_no_flag(said: str) -> None:
+    rules = _with(
+        {"unvented_area_sqft": UNVENTED, "vented": VENTED, "square_feet": SQUARE_FEET}
+    ).extract(f"An insured with {said} is declined.", source_type="manual")
+    assert [condition_set(r) for r in rules] == [{("unvented_area_sqft", "gt", 15000)}]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        '"When the insured shows us a furnace interlock, that is the verification as far as I '
+        'am concerned."',
+        "If the insured has a furnace interlock, I clear those without a site visit.",
+    ],
+)
+def test_practice_that_clears_a_check_for_a_protection_is_a_relief(
+    extractor: OfflineExtractor, said: str
+) -> None:
+    rules = extractor.extract(
+        f"On the furnace verification, Ruiz explained. {said}", source_type="sme"
+    )
+    assert [(r.conditions, r.mitigant_fields) for r in rules] == [([], ["furnace_interlock"])]
+
+
+def test_a_rating_credit_is_no_business_class(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Interlock credit needs a current inspection tag dated within the last twelve months.",
+        source_type="manual",
+    )
+    assert all(c.field != "occupancy" for r in rules for c in r.conditions)
+
+
+def test_a_policy_issued_to_a_class_is_that_class_rule(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Every GL policy issued to a lamp shop carries the glass breakage exclusion endorsement.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("exclude", {("occupancy", "eq", "lamp shop")})
+    ]
