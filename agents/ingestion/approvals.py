@@ -70,11 +70,16 @@ def read_approvals(
     ]
     claims: dict[str, ExtractedRule] = {}
     cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
+    extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went
     cited = {n.value for n in find_numbers(text.text)}
     for sentence, start in approval_units(text.text):
         if not APPROVED.search(sentence) or REFUSED.search(sentence):
             continue
-        for number in (n for n in find_numbers(sentence) if n.start >= start):
+        numbers = [n for n in find_numbers(sentence) if n.start >= start]
+        # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
+        # sq ft in the same case line does not
+        said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
+        for number in said or numbers:
             for rule in _cited_first(_about(known, sentence, number, words, fields), cited):
                 signature, limit = limit_signature(rule), limit_value(rule)
                 if signature is None or limit is None:
@@ -89,8 +94,37 @@ def read_approvals(
                 kept = claims.get(rule.rule_name)
                 if kept is None or _further(signature[2], number.value, kept.soft_limit):
                     claims[rule.rule_name] = claim
+                    if said:
+                        extents[rule.rule_name] = _sentence_at(sentence, number.start)
                 cases.setdefault(rule.rule_name, set()).add(sentence)
-    return _with_case_protections(list(claims.values()), cases, fields)
+    claims_found = _with_case_protections(list(claims.values()), cases, fields)
+    return _with_extent_protections(claims_found, extents, fields)
+
+
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of a text holding the character at `at`."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    end = _SENTENCE_END.search(text, at)
+    return text[start : end.start() if end else len(text)]
+
+
+def _with_extent_protections(
+    claims: list[ExtractedRule], extents: dict[str, str], fields: DataDictionary | None
+) -> list[ExtractedRule]:
+    """Practice claims with the protections the sentence of their extent names.
+
+    "An unprotected area separated by a rated fire barrier has been accepted up to 6,500
+    sq ft": the barrier is what practice accepted up to that extent, one case or many.
+    """
+    if fields is None or not extents:
+        return claims
+    vocab = _vocabulary(fields)
+    out = []
+    for claim in claims:
+        said = extents.get(claim.rule_name)
+        present = sorted(_present(vocab, said)) if said else []
+        out.append(with_mitigants(claim, present, []) if present else claim)
+    return out
 
 
 def _present(vocab: FieldVocabulary, line: str) -> set[str]:
@@ -121,6 +155,8 @@ def _with_case_protections(
     return out
 
 
+#: "up to" right before a number: the extent practice reached.
+_UP_TO = re.compile(r"\bup to\s*\$?$", re.I)
 #: Approved cases that must share a protection before practice is read to accept it.
 _CASES_FOR_A_MITIGANT = 2
 

@@ -33,6 +33,13 @@ _ANAPHOR = re.compile(
     r"^\W*they\s+(?:are|get|will be|must be|should be|shall be)\s+(?:\w+ly\s+)?\w+ed\b",
     re.I,
 )
+#: "On any product, verify the principals' experience": an order with no subject of its
+#: own acts on the risk the sentence before described.
+_IMPERATIVE = re.compile(
+    r"^\W*(?:(?:on|for) (?:any|every|all|each) (?:products?|lines?|forms?),\s*)?"
+    r"(?:verify|refer|decline|flag|exclude)\b",
+    re.I,
+)
 #: A condition clause of the sentence's own: the pronoun is then the risk, not a pointer.
 _OWN_CONDITION = re.compile(r"\b(?:if|when|whenever|where|once)\b", re.I)
 #: "No plan, I refer it": an answer opening on the missing thing.
@@ -92,10 +99,11 @@ def antecedent(
     stripped = strip_connectors(said)
     compared = lxc.BARE_COMPARATIVE.match(stripped.strip())
     pro_verb = bool(lxd.PRO_VERB.match(stripped))  # "When they do, X is excluded"
+    imperative = bool(_IMPERATIVE.match(stripped))  # "... has no track record. Verify X."
     if (
         not (_ANAPHOR.search(said) or lxd.LACKS_ONE.search(said) or compared or pro_verb)
-        or detect_action(text) is None
-    ):
+        and not imperative
+    ) or detect_action(text) is None:
         return None
     trigger, _ = split_mitigant(stripped)  # "I refer those, unless Y"
     if _compared_number(trigger):

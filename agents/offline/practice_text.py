@@ -101,7 +101,9 @@ APPROVED = re.compile(
 )
 REFUSED = re.compile(
     r"\b(?:declined|rejected|refused|turned down|denied|nothing|none|never|"
-    r"not (?:been )?(?:approved|accepted|written|bound|taken|signed off|attached))\b",
+    r"not (?:been )?(?:approved|accepted|written|bound|taken|signed off|attached)|"
+    # "... was withdrawn by the agent before a decision": no outcome to learn from
+    r"withdrawn by the (?:agent|broker|producer|insured|applicant)|before a decision)\b",
     re.I,
 )
 #: "the biggest I've signed off was 32", "the highest we have written is $8.75M".

@@ -359,3 +359,25 @@ def test_a_policy_issued_to_a_class_is_that_class_rule(extractor: OfflineExtract
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("exclude", {("occupancy", "eq", "lamp shop")})
     ]
+
+
+def test_an_order_after_a_described_risk_acts_on_it(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Big shops: an insured with more than eight furnaces has a large gas load. On any "
+        "product, verify the gas supplier's inspection before quoting.",
+        source_type="training",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("verify", {("furnace_count", "gt", 8)})
+    ]
+
+
+def test_an_order_with_a_condition_of_its_own_is_its_own_rule(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "An insured with more than eight furnaces has a large gas load. Verify the kiln "
+        "permit when the insured has a furnace interlock.",
+        source_type="training",
+    )
+    assert all(("furnace_count", "gt", 8) not in condition_set(r) for r in rules)
