@@ -335,7 +335,16 @@ def _narrative(trigger: str) -> bool:
         return False  # "any foam cutting should have been flagged": the rule a review states
     if _RELATIVE_END.search(before) and _PRESENT_MAIN.search(trigger, match.end()):
         return False  # "a website whose domain was registered ... is flagged": a condition
-    return not (lx.SUBORDINATOR.match(before) and re.search(r"\b(?:must|shall)\b", trigger))
+    # "If the expiring policy was written by a surplus lines carrier, verify why ...": the
+    # condition's past, then an order
+    return not (
+        lx.SUBORDINATOR.match(before)
+        and (re.search(r"\b(?:must|shall)\b", trigger) or _ORDER_AFTER.search(trigger, match.end()))
+    )
+
+
+#: The order after a condition's comma: "..., verify why the risk left the market".
+_ORDER_AFTER = re.compile(r",\s*(?:then\s+)?(?:verify|refer|decline|flag|exclude)\b", re.I)
 
 
 def _op_of(word: str) -> str:

@@ -34,7 +34,7 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
         # "slower than", "shallower than": comparatives of less
         r"(?:slow|cold|cool|thinn|shallow|narrow|light|weak|cheap|quiet|flatt|gentl|soft|"
         r"dimm|dull)er than|"
-        r"under|below|within|before|pre",
+        r"under|below|within|inside(?: of)?|before|pre",
         "lt",
     ),
 )

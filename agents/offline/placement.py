@@ -39,6 +39,13 @@ def question_between(sentences: Sequence[Sentence], first: int, last: int) -> bo
     return any(s.is_question for s in sentences[first + 1 : last])
 
 
+#: "... is a referral - it's really a BOP or Property account": where the risk belongs
+#: instead, not the product of the rule.
+_BELONGS_ELSEWHERE = re.compile(
+    r"\b(?:it'?s|it is|they'?re|they are|that'?s|that is)\s+(?:really|actually|more like)\s+"
+    r"[^.;]*",
+    re.I,
+)
 #: A sentence that opens on a product: "On Property, ...", "For the GL, ...".
 _OPENS_ON = re.compile(
     r"^\W*(?:on|for|under)\s+(?:the\s+)?[\w-]+(?:\s+(?:side|form|policy))?,", re.I
@@ -60,7 +67,9 @@ def rule_product(
         The product (None when nothing places it) and whether it is explicit.
     """
     product = (
-        find_product(clause) or find_product(sentence.raw) or _question_product(sentences, sentence)
+        find_product(_BELONGS_ELSEWHERE.sub(" ", clause))
+        or find_product(_BELONGS_ELSEWHERE.sub(" ", sentence.raw))
+        or _question_product(sentences, sentence)
     )
     if product is not None:
         return product, True

@@ -191,6 +191,10 @@ _VERB_WORDS = re.compile(
 )
 
 
+#: An auxiliary of the past right before a word: "was written", "had been bound".
+_PAST_AUXILIARY = re.compile(r"\b(?:was|were|had been|has been|have been)\s+$", re.I)
+
+
 #: A flag whose name is itself a negation ("ops_mismatch", "license_lapsed").
 _NEGATIVE_NAME = re.compile(
     r"(?:^|_)(?:no|non\w*|un\w+|mis\w+|missing|lapsed|expired|lack\w*|without|inactive|"
@@ -258,7 +262,17 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
         return
     class_words = {t.stem for v in result.occupancy for t in content_tokens(str(v))}
     tokens = content_tokens(trigger)
-    verb = next((i for i, t in enumerate(tokens) if _VERB_WORDS.match(t.text)), 0)
+    verb = next(
+        (
+            i
+            for i, t in enumerate(tokens)
+            if _VERB_WORDS.match(t.text)
+            # "if the expiring policy was written by a surplus lines carrier, verify ...":
+            # a past participle of the condition, not the rule's order
+            and not _PAST_AUXILIARY.search(trigger[: t.start])
+        ),
+        0,
+    )
     tokens = tokens[:verb]  # the subject, or the condition before the order
     scored: list[tuple[tuple[int, float], str, list[int], bool]] = []
     for info in vocab.of_kind("bool"):

@@ -161,7 +161,9 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         or bool(values)
         and all(v.isupper() for v in values),
         negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
-        protective=kind == "bool" and bool(words & lxs.PROTECTIVE_WORDS),
+        protective=kind == "bool"
+        and bool(words & lxs.PROTECTIVE_WORDS)
+        and not _LIMITED.search(spec.description),
         scale=description_scale(spec),
         rising=_direction_words(spec.description, "higher|greater|larger|more"),
         falling=_direction_words(spec.description, "lower|smaller|less|fewer"),
@@ -171,6 +173,10 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         ),
     )
     return info
+
+
+#: "protected only by a volunteer fire department": a protection's limit is a hazard.
+_LIMITED = re.compile(r"\b(?:only|solely|merely)\s+(?:by|with|through|from)\b", re.I)
 
 
 def _direction_words(description: str, way: str) -> frozenset[str]:

@@ -28,6 +28,7 @@ _NOUN_ACTION = {
     "exclusion": "exclude",
     "verification": "verify",
     "check": "verify",
+    "screen": "verify",
     "flag": "flag_for_review",
 }
 #: "the referral is waived", "the referral may be skipped / closed / cleared", "the referral
@@ -45,8 +46,8 @@ _NOUN_WAIVED = re.compile(
 )
 #: "a park that keeps a test log satisfies the verification": the subject lifts it.
 _SUBJECT_SATISFIES = re.compile(
-    r"\bsatisf(?:y|ies)\s+(?:the|this|that|its|their)\s+(?:[\w-]+\s+)?"
-    r"(?P<noun>referral|verification|check)\b",
+    r"\b(?:satisf(?:y|ies)|clears?)\s+(?:the|this|that|its|their)\s+(?:[\w-]+\s+)?"
+    r"(?P<noun>referral|verification|check|flag|screen)\b",
     re.I,
 )
 #: "If an inspection confirms the repairs, no referral is needed."
@@ -61,6 +62,8 @@ _STANDS_FOR = re.compile(
     r"(?P<noun>verification|check)\b",
     re.I,
 )
+#: "neither X nor Y clears that referral": no waiver.
+_DENIED = re.compile(r"\b(?:neither|nor|not|never|no)\b", re.I)
 #: "the concern is considered answered when X": what makes the rule before give way.
 _CONCERN_CURED = re.compile(
     r"\b(?:the|this|that|such|its|their)\s+(?:[\w-]+\s+)?"
@@ -141,6 +144,11 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         match = cured
     else:
         return None
+    before = clause[: match.start()]
+    if match.re is _SUBJECT_SATISFIES and (
+        detect_action(before) is not None or _DENIED.search(before)
+    ):
+        return None  # "flag X unless they carry Y, which clears the flag": the rule's own
     consequence = _IN_WHICH_CASE.search(clause[: match.start()])
     if consequence and detect_action(clause[: consequence.start()]) is not None:
         return None  # "X is referred, unless Y, in which case the referral can be cleared"

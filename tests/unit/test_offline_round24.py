@@ -381,3 +381,92 @@ def test_an_order_with_a_condition_of_its_own_is_its_own_rule(
         source_type="training",
     )
     assert all(("furnace_count", "gt", 8) not in condition_set(r) for r in rules)
+
+
+VOLUNTEER = {
+    "type": "bool",
+    "synonyms": ["volunteer fire brigade"],
+    "description": "The studio is protected only by a volunteer fire brigade",
+}
+KILN_DISTANCE = {
+    "type": "float",
+    "unit": "ft",
+    "synonyms": ["distance to the kiln yard"],
+    "description": "Distance to the nearest kiln yard, in feet",
+}
+
+
+def test_a_flag_saying_a_protection_is_the_only_one_is_a_hazard() -> None:
+    rules = _with({"volunteer_brigade": VOLUNTEER}).extract(
+        "A studio protected only by a volunteer fire brigade, with more than four furnaces, is "
+        "referred.",
+        source_type="manual",
+    )
+    assert [(condition_set(r), r.mitigant_fields) for r in rules] == [
+        ({("volunteer_brigade", "eq", True), ("furnace_count", "gt", 4)}, [])
+    ]
+
+
+def test_inside_a_distance_is_closer_than_it() -> None:
+    rules = _with({"kiln_yard_distance_ft": KILN_DISTANCE}).extract(
+        "Inside one hundred feet of a kiln yard, though, we decline outright.",
+        source_type="training",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("decline", {("kiln_yard_distance_ft", "lt", 100)})
+    ]
+
+
+def test_where_a_risk_really_belongs_is_not_the_rule_product(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "A GL glass account is supposed to be small. When an insured runs more than six "
+        "furnaces, the guideline is a referral - it's really a BOP or Property account.",
+        source_type="sme",
+    )
+    assert [(r.product_type, condition_set(r)) for r in rules] == [
+        ("GL", {("furnace_count", "gt", 6)})
+    ]
+
+
+PRIOR_NONADMITTED = {
+    "type": "bool",
+    "synonyms": ["expiring policy non-admitted", "prior surplus lines placement"],
+    "description": "The expiring policy was written by a surplus lines carrier",
+}
+
+
+def test_a_past_tense_in_a_condition_before_an_order_is_a_rule() -> None:
+    rules = _with({"prior_nonadmitted": PRIOR_NONADMITTED}).extract(
+        "If the expiring policy was written by a surplus lines (non-admitted) carrier, verify "
+        "why the risk left the admitted market before quoting.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("verify", {("prior_nonadmitted", "eq", True)})
+    ]
+
+
+def test_a_protection_that_clears_the_flag_mitigates_it(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Insureds with more than six furnaces are flagged for review; a furnace interlock on "
+        "every furnace clears the flag with a note to file.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("flag_for_review", {("furnace_count", "gt", 6)}, ["furnace_interlock"])
+    ]
+
+
+def test_what_clears_the_flag_in_the_rule_own_clause_keeps_the_rule(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "Flag for review any insured with more than six furnaces, unless they have a furnace "
+        "interlock, which clears the flag.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("flag_for_review", {("furnace_count", "gt", 6)})
+    ]
