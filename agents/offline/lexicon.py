@@ -125,7 +125,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:write|bind|quote|accept|take|written|bound|quoted|accepted)(?: it| them)?,? "
             r"but (?:only )?(?:with|if|on condition)|"
             r"as (?:the |a )?conditions? (?:of|for) (?:the |a )?(?:quote|binding|cover|coverage|"
-            r"acceptance|policy))\b",
+            r"acceptance|policy)|"
+            # "the policy is issued only once the tenant's certificate is obtained"
+            r"(?:is|are) (?:issued|bound|written|quoted) only (?:once|after))\b",
             re.I,
         ),
     ),

@@ -92,7 +92,7 @@ def _soft_target(
                 continue
             value = -mention.value if below and info.negative_below else mention.value
             if info.unit == "rate" and mention.unit == "percent":
-                value /= 100.0
+                value = round(value / 100.0, 12)  # 0.35% is 0.0035, not 0.0034999...
             if mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):
                 continue
             beyond = value > cond.value if cond.operator in {"gt", "gte"} else value < cond.value

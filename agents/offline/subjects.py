@@ -72,6 +72,12 @@ _FOR_CLASS = re.compile(
 #: false-arrest and wrongful-death exposure").
 _EXPOSURE_HEADS = frozenset("exposure hazard liability loss claim peril".split())
 #: "Independently of volume, ...": a sentence adverb with its complement, before the subject.
+#: "The written floor for paper mills is a rate of 0.40%": the class the limit is set for.
+_LIMIT_FOR = re.compile(
+    r"^(?:the|our|a|an)\s+(?:[\w-]+\s+)?(?:floor|limit|cap|maximum|minimum|ceiling|threshold)"
+    r"\s+(?:for|on)\s+",
+    re.I,
+)
 _LY_OF = re.compile(r"^[A-Za-z]+ly\s+(?:of|from)\s+[^,]{1,40},\s*", re.I)
 #: "First, ...", "Second, ...": an ordinal that opens a step.
 _ORDINAL = re.compile(r"^(?:first|second|third|fourth|fifth|next|then|finally|lastly),\s*", re.I)
@@ -176,6 +182,7 @@ class SubjectReader:
         if prep:
             text = text[prep.end() :]
         text = _LY_OF.sub("", text)  # "Independently of volume, any stack ..."
+        text = _LIMIT_FOR.sub("", text)
         text = _ORDINAL.sub("", text)  # "Second, know where the line sits"
         first = text.split()[0].lower() if text.split() else ""
         if first in lxs.PRONOUNS:

@@ -470,3 +470,36 @@ def test_what_clears_the_flag_in_the_rule_own_clause_keeps_the_rule(
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("flag_for_review", {("furnace_count", "gt", 6)})
     ]
+
+
+def test_a_policy_issued_only_once_papers_are_obtained_is_a_conditional_approval(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "Where the insured has a furnace interlock, the policy is issued only once the "
+        "service contract is obtained; this is a condition of issuance, not a referral.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("approve_with_conditions", {("furnace_interlock", "eq", True)})
+    ]
+
+
+GAS_RATE = {
+    "type": "float",
+    "unit": "rate",
+    "synonyms": ["gas rate"],
+    "description": "Gas rate per $100 of value as a decimal (0.40% = 0.004)",
+}
+
+
+def test_a_floor_set_for_a_class_scopes_the_rule_and_practice_softens_it() -> None:
+    rules = _with({"gas_rate": GAS_RATE}).extract(
+        "The written floor for lamp shops is a gas rate of 0.40%, and anything below it is "
+        "referred. Practice note: seniors routinely sign off lamp shops down to 0.35% when "
+        "protection is strong; below that, the referral stands.",
+        source_type="production",
+    )
+    assert [(condition_set(r), r.soft_limit) for r in rules] == [
+        ({("occupancy", "eq", "lamp shop"), ("gas_rate", "lt", 0.004)}, 0.0035)
+    ]
