@@ -24,6 +24,12 @@ PRE_PATTERNS = _compile(lxc.PRE_COMPARATORS, pre=True)
 _POST = _compile(lxc.POST_COMPARATORS, pre=False)
 
 
+#: "after" / "before" right before a number compare times only: a year, or an amount of
+#: time ("after 1990", "before 6 months"), not "after two fall claims".
+_TIME_WORD = re.compile(r"\b(?:after|before)\s*$", re.I)
+_CALENDAR_OR_TIME = re.compile(
+    r"\d{4}\b|[\w.,-]+\s+(?:years?|months?|weeks?|days?|hours?|minutes?)\b", re.I
+)
 #: "no more than eight playing fields before referral": what is allowed, then the action.
 _BEFORE_ACTION = re.compile(
     r"^[^.;,]{0,40}?\bbefore (?:a |the |any |we |you |they |i |it (?:is |gets )?)?"
@@ -73,6 +79,8 @@ def comparator(text: str, mention: NumberMention) -> str | None:
     pre = text[max(0, mention.start - 40) : mention.start]
     for pattern, op in PRE_PATTERNS:
         if pattern.search(pre):
+            if _TIME_WORD.search(pre) and not _CALENDAR_OR_TIME.match(text[mention.start :]):
+                return None  # "After two rooftop fall claims": a sequence, no threshold
             if op in {"gte", "lte"} and lxc.REQUIREMENT.search(text[: mention.start]):
                 return "lt" if op == "gte" else "gt"
             if op in _ALLOWANCE and _BEFORE_ACTION.match(text[mention.end :]):

@@ -16,7 +16,14 @@ from memory.underwriting.fieldlink.states import US_STATES
 # --- products --------------------------------------------------------------------------------
 
 PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("BOP", re.compile(r"\b(?:BOP|business ?owners?'?s?(?: policy| program)?)\b")),
+    # "Businessowners (BOP)": the product's own one-word name, capitalised or not
+    (
+        "BOP",
+        re.compile(
+            r"\b(?:BOP|[Bb]usinessowners?'?s?(?: [Pp]olicy| [Pp]rogram)?|"
+            r"business ?owners?'?s?(?: policy| program)?)\b"
+        ),
+    ),
     ("LRO", re.compile(r"\b(?:LRO|[Ll]essor'?s'? [Rr]isk(?: [Oo]nly)?)\b")),
     ("GL", re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability)\b")),
     # "Property of storage tenants is never covered": ownership, no product

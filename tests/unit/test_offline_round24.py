@@ -503,3 +503,33 @@ def test_a_floor_set_for_a_class_scopes_the_rule_and_practice_softens_it() -> No
     assert [(condition_set(r), r.soft_limit) for r in rules] == [
         ({("occupancy", "eq", "lamp shop"), ("gas_rate", "lt", 0.004)}, 0.0035)
     ]
+
+
+def test_after_a_count_of_events_is_no_threshold(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "After two furnace fires in the first half of the year, Section 3.2 is amended: the "
+        "furnace referral point is lowered from eight furnaces to six. Insureds with more "
+        "than 6 furnaces are referred.",
+        source_type="compliance",
+    )
+    assert [condition_set(r) for r in rules] == [{("furnace_count", "gt", 6)}]
+
+
+def test_after_a_year_is_still_a_threshold() -> None:
+    built = {"type": "int", "unit": "year", "synonyms": ["year built"], "description": "Year"}
+    rules = _with({"year_built": built}).extract(
+        "Buildings built after 1990 are written with conditions.", source_type="manual"
+    )
+    assert [condition_set(r) for r in rules] == [{("year_built", "gt", 1990)}]
+
+
+def test_the_businessowners_program_is_the_bop_not_a_class(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "Businessowners (BOP) accounts with more than six furnaces are referred.",
+        source_type="manual",
+    )
+    assert [(r.product_type, condition_set(r)) for r in rules] == [
+        ("BOP", {("furnace_count", "gt", 6)})
+    ]
