@@ -149,7 +149,7 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         detect_action(before) is not None or _DENIED.search(before)
     ):
         return None  # "flag X unless they carry Y, which clears the flag": the rule's own
-    consequence = _IN_WHICH_CASE.search(clause[: match.start()])
+    consequence = _IN_WHICH_CASE.search(before)
     if consequence and detect_action(clause[: consequence.start()]) is not None:
         return None  # "X is referred, unless Y, in which case the referral can be cleared"
     by_subject = verb is not None or match.re is _SUBJECT_SATISFIES

@@ -533,3 +533,20 @@ def test_the_businessowners_program_is_the_bop_not_a_class(
     assert [(r.product_type, condition_set(r)) for r in rules] == [
         ("BOP", {("furnace_count", "gt", 6)})
     ]
+
+
+def test_an_exclusion_waived_for_a_protection_keeps_its_absence_as_condition(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "A hot glass studio without a furnace interlock gets the gas explosion exclusion on "
+        "the GL. With a furnace interlock, no exclusion is needed.",
+        source_type="training",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        (
+            "exclude",
+            {("occupancy", "eq", "hot glass studio"), ("furnace_interlock", "eq", False)},
+            [],
+        )
+    ]
