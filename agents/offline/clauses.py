@@ -187,7 +187,7 @@ class ClauseAnalyzer:
             or lxd.INDIRECT_QUESTION.search(trigger)
             or lx.EXEMPTION.search(trigger)
         ):
-            result.action = detect_action(trigger)
+            result.action = detect_action(_habitual_present(trigger))
             if result.action == "approve_with_conditions" and _product_placement(trigger):
                 result.action = None
             ended_noun = _ENDED_NOUN.search(trigger) if result.withdrawn else None
@@ -330,6 +330,8 @@ def _narrative(trigger: str) -> bool:
     match = lx.NARRATIVE.search(trigger)
     if match is None:
         return False
+    if _HABITUAL.search(trigger):
+        return False  # "a business younger than five years ... was declined in every case"
     before = trigger[: match.start()]
     if _GENERIC_SUBJECT.match(before) and _HINDSIGHT.match(match.group(0)):
         return False  # "any foam cutting should have been flagged": the rule a review states
@@ -341,6 +343,21 @@ def _narrative(trigger: str) -> bool:
         lx.SUBORDINATOR.match(before)
         and (re.search(r"\b(?:must|shall)\b", trigger) or _ORDER_AFTER.search(trigger, match.end()))
     )
+
+
+#: A past tense said of every case is a practice, not a story.
+_HABITUAL = re.compile(
+    r"\b(?:in every case|in all cases|every time|each time|without exception|invariably|"
+    r"consistently)\b",
+    re.I,
+)
+
+
+def _habitual_present(trigger: str) -> str:
+    """A past said of every case in the present: "was declined in every case" -> "is"."""
+    if not _HABITUAL.search(trigger):
+        return trigger
+    return re.sub(r"\bwere\b", "are", re.sub(r"\bwas\b", "is", trigger))
 
 
 #: The order after a condition's comma: "..., verify why the risk left the market".

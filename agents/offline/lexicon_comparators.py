@@ -88,14 +88,14 @@ TIME_WINDOW_AFTER = re.compile(r"^\s*(?:ago|later|after|earlier|prior)\b", re.I)
 ANAPHOR_COMPARATOR = re.compile(
     r"\b(more than|over|above|past|beyond|under|below|less than|"
     r"(?:closer|nearer|fewer|younger|smaller|lower|shorter|farther|further|older|larger|"
-    r"bigger|higher|longer|taller) than)\s+(?:that|this|it|"
+    r"bigger|higher|longer|taller|tighter|narrower|wider) than)\s+(?:that|this|it|"
     # "bindery rates under the minimum are referred": the minimum stated before
     r"the (?:minimum|maximum|limit|cap|threshold))\b",
     re.I,
 )
 #: Anaphoric comparisons that point below the earlier value ("closer than that").
 BELOW_ANAPHOR_WORDS = frozenset(
-    "under below less closer nearer fewer younger smaller lower shorter".split()
+    "under below less closer nearer fewer younger smaller lower shorter tighter narrower".split()
 )
 SIZE_ANAPHOR = re.compile(
     r"\b(?:that|this|those|these|such)\s+(?:size|level|amount|threshold|limit|value|"

@@ -142,6 +142,8 @@ def table_rows(lines: list[str]) -> list[str]:
                 out.extend(_grid_cells(header, cells[i]))
             elif _action_columns(header):
                 out.extend(_action_column_rows(header, cells[i]))
+            elif _IF_NOT_MET.match(header[-1]):
+                out.append(_unmet_row(header, cells[i]))
             elif _RECORD_COLUMN.search(header[-1]):
                 # "| Losses | Referrals | Outcome |": a log's results, each row a case
                 out.append(f"Outcome: {_plain_row(header, cells[i])}")
@@ -159,6 +161,33 @@ def table_rows(lines: list[str]) -> list[str]:
                 continue
         out.append(line)
     return out
+
+
+#: "| Exposure | Standard | If not met |": the last column acts when the standard fails.
+_IF_NOT_MET = re.compile(
+    r"^\s*(?:(?:if|when|where)\s+(?:not\s+(?:met|so)|unmet|missing|absent|below\s+standard)|"
+    r"otherwise|failing\s+that)\b",
+    re.I,
+)
+#: A cell that states nothing: "n/a", "none", "-".
+_EMPTY_CELL = re.compile(r"^\s*(?:n/?a|none|-+|—)?\s*$", re.I)
+
+
+def _unmet_row(header: list[str], cells: list[str]) -> str:
+    """A row of a standards table, as "<standard> is acceptable; otherwise <action>".
+
+    "| Hull house | 100 ft or more from the shelling building | Refer |" under "If not
+    met" refers what falls short of the standard. A row whose standard cell is empty
+    ("n/a") acts on its first cell as a plain row does.
+    """
+    kept = [(h, c) for h, c in zip(header[:-1], cells[:-1], strict=True)]
+    if any(_EMPTY_CELL.match(c) for _, c in kept):
+        return _plain_row(
+            [h for h, c in kept if not _EMPTY_CELL.match(c)] + header[-1:],
+            [c for _, c in kept if not _EMPTY_CELL.match(c)] + cells[-1:],
+        )
+    said = " ".join(c for _, c in kept)
+    return f"{said} is acceptable; otherwise {cells[-1]}."
 
 
 def _plain_row(header: list[str], cells: list[str]) -> str:

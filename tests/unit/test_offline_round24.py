@@ -550,3 +550,44 @@ def test_an_exclusion_waived_for_a_protection_keeps_its_absence_as_condition(
             [],
         )
     ]
+
+
+def test_a_past_said_of_every_case_is_a_rule(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Review of thirty files. The clearest pattern: an insured with more than six furnaces "
+        "was declined in every case, whatever the class or line.",
+        source_type="production",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("decline", {("furnace_count", "gt", 6)})
+    ]
+
+
+def test_a_past_said_of_one_case_is_a_story(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Review of one file. An insured with more than six furnaces was declined by the desk.",
+        source_type="production",
+    )
+    assert rules == []
+
+
+def test_tighter_than_a_required_distance_is_below_it() -> None:
+    rules = _with({"kiln_yard_distance_ft": KILN_DISTANCE}).extract(
+        "An insured must keep a distance to the kiln yard of at least 500 feet. A yard tighter "
+        "than that is not eligible and the submission is declined.",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("decline", {("kiln_yard_distance_ft", "lt", 500)})
+    ]
+
+
+def test_a_standards_table_acts_on_what_falls_short() -> None:
+    rules = _with({"kiln_yard_distance_ft": KILN_DISTANCE}).extract(
+        "| Exposure | Standard | If not met |\n|---|---|---|\n"
+        "| Kiln yard | distance to the kiln yard of 100 ft or more | Refer |\n",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("refer", {("kiln_yard_distance_ft", "lt", 100)})
+    ]
