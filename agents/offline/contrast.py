@@ -239,3 +239,35 @@ def spared_when_held(
     if held:
         return held if set(held) <= set(lacked) else []
     return lacked if len(lacked) == 1 and lxd.HAS_ONE.search(clause) else []
+
+
+#: "I'll still take an oversized bike, though, provided that ...": the risk just refused,
+#: taken after all on a condition.
+_STILL_TAKEN = re.compile(
+    r"\bstill\s+(?:\w+\s+){0,2}?(?:take|write|bind|accept|quote|approve)\b", re.I
+)
+
+
+def still_taken(drafts: list[RuleDraft]) -> list[RuleDraft]:
+    """A conditional approval of the risk the rule before stops is that rule's mitigant.
+
+    "More than fifteen riders goes to referral. I'll still take an oversized bike, though,
+    provided that the company puts its own sober employee on the brakes": the sober
+    operator mitigates the referral; it is no approval of every bike with one.
+    """
+    kept: list[RuleDraft] = []
+    for draft in drafts:
+        before = kept[-1] if kept else None
+        if (
+            before is not None
+            and draft.action == "approve_with_conditions"
+            and draft.conditions
+            and all(c.value is True for c in draft.conditions)
+            and before.action in {"refer", "decline", "flag_for_review", "verify"}
+            and draft.sentence_index - before.sentence_index <= 1
+            and _STILL_TAKEN.search(draft.sentence)
+        ):
+            before.add_mitigants([c.field for c in draft.conditions], [draft.sentence])
+            continue
+        kept.append(draft)
+    return kept

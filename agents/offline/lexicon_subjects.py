@@ -118,6 +118,7 @@ NON_BUSINESS_WORDS = frozenset(
     reminder reminders most many some few several
     liability liabilities underwriting claim claims portfolio portfolios
     credit credits discount discounts surcharge surcharges premium premiums rating
+    injury injuries damage damages
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.

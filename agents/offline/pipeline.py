@@ -18,7 +18,14 @@ from agents.offline.clauses import (
 )
 from agents.offline.completion import completed_conditions
 from agents.offline.conditions import NumericHit
-from agents.offline.contrast import contrast, elaboration, instead, spared, spared_when_held
+from agents.offline.contrast import (
+    contrast,
+    elaboration,
+    instead,
+    spared,
+    spared_when_held,
+    still_taken,
+)
 from agents.offline.guards import unread_absence, unread_qualifier
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.softlimits import (
@@ -133,7 +140,7 @@ class TextReader:
                     self.drafts[-1].product_explicit = True
             if not created and sentence.index not in self.waived:
                 self._evidence(sentence)
-        drafts = drop_restatements(self.drafts)
+        drafts = still_taken(drop_restatements(self.drafts))
         if self.cases:  # a log: a higher limit of the same rule is where practice stops
             drafts = practice_ceilings(drafts)
         return cited_limits(drafts, self.heard)

@@ -95,15 +95,23 @@ class FieldInfo:
         return self.scale is None or self.scale[0] <= value <= self.scale[1]
 
 
-def description_scale(spec: FieldSpec) -> tuple[float, float] | None:
+def description_scale(spec: FieldSpec, name: str = "") -> tuple[float, float] | None:
     """The value scale of a numeric field's description ("0 (lowest) to 100")."""
     if spec.type not in {"int", "float"}:
         return None
     match = _SCALE.search(spec.description)
     if not match:
         return None
+    label = _LABEL_BEFORE.search(spec.description[: match.start()])
+    own = f"{name} {spec.unit or ''}".lower()
+    if label and label.group(1).lower() not in own:
+        return None  # "heavy-duty (class 7-8) wreckers": a kind named by its range, no scale
     low, high = float(match.group(1)), float(match.group(2))
     return (low, high) if low < high else None
+
+
+#: A word that names a kind by a range after it ("class 7-8", "type 1-3").
+_LABEL_BEFORE = re.compile(r"\b(class|type|category|group|tier|grade|division|zone)\s*$", re.I)
 
 
 def _stems(text: str) -> list[str]:
@@ -164,7 +172,7 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         protective=kind == "bool"
         and bool(words & lxs.PROTECTIVE_WORDS)
         and not _LIMITED.search(spec.description),
-        scale=description_scale(spec),
+        scale=description_scale(spec, name),
         rising=_direction_words(spec.description, "higher|greater|larger|more"),
         falling=_direction_words(spec.description, "lower|smaller|less|fewer"),
         # "(not mineral oil)": a parenthesis clarifies, its negation is not the flag's

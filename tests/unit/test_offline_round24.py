@@ -591,3 +591,42 @@ def test_a_standards_table_acts_on_what_falls_short() -> None:
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("refer", {("kiln_yard_distance_ft", "lt", 100)})
     ]
+
+
+TOWERS = {
+    "type": "int",
+    "unit": "trucks",
+    "synonyms": ["heavy-duty wreckers", "class 7-8 wreckers"],
+    "description": "Number of heavy-duty (class 7-8) wreckers operated",
+}
+
+
+def test_a_kind_named_by_a_range_is_no_value_scale() -> None:
+    rules = _with({"heavy_wrecker_count": TOWERS}).extract(
+        "An insured running more than three heavy-duty wreckers (class 7 and 8 units) is declined.",
+        source_type="manual",
+    )
+    assert [condition_set(r) for r in rules] == [{("heavy_wrecker_count", "gt", 3)}]
+
+
+def test_a_risk_still_taken_on_a_condition_mitigates_the_referral(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "More than six furnaces goes to referral. I'll still take a bigger studio, though, "
+        "provided that it has a furnace interlock; with an interlock I am comfortable "
+        "writing it with conditions.",
+        source_type="sme",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("refer", {("furnace_count", "gt", 6)}, ["furnace_interlock"])
+    ]
+
+
+def test_an_injury_is_no_business_class(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Bodily injury to non-member participants is excluded from the general liability "
+        "policy by endorsement.",
+        source_type="training",
+    )
+    assert all(c.field != "occupancy" for r in rules for c in r.conditions)

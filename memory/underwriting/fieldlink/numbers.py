@@ -111,7 +111,7 @@ _POST_CMP = re.compile(
     r"under|below|worse|better|farther|further|closer|nearer)\b",
     re.I,
 )
-_RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)", re.I)
+_RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)\b(?!-[a-z])", re.I)  # not "heavy" of "heavy-duty"
 #: "... per square foot", "... per hour": what makes a unit a rate.
 _PER = re.compile(r"^\s*(?:per|/)\s*((?:square|sq\.?)\s+)?([a-z]+)\b", re.I)
 #: "fifteen miles an hour", "ten feet a second": a speed said without "per".
