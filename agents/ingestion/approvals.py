@@ -97,8 +97,10 @@ def read_approvals(
                     if said:
                         extents[rule.rule_name] = _sentence_at(sentence, number.start)
                 cases.setdefault(rule.rule_name, set()).add(sentence)
-    claims_found = _with_case_protections(list(claims.values()), cases, fields)
-    return _with_extent_protections(claims_found, extents, fields)
+    # the protections every approved case past the limit had (two cases or more), then
+    # those the sentence saying how far practice went names (one is enough)
+    found = _with_protections(list(claims.values()), cases, fields, _CASES_FOR_A_MITIGANT)
+    return _with_protections(found, {k: {v} for k, v in extents.items()}, fields, 1)
 
 
 def _sentence_at(text: str, at: int) -> str:
@@ -108,45 +110,31 @@ def _sentence_at(text: str, at: int) -> str:
     return text[start : end.start() if end else len(text)]
 
 
-def _with_extent_protections(
-    claims: list[ExtractedRule], extents: dict[str, str], fields: DataDictionary | None
-) -> list[ExtractedRule]:
-    """Practice claims with the protections the sentence of their extent names.
-
-    "An unprotected area separated by a rated fire barrier has been accepted up to 6,500
-    sq ft": the barrier is what practice accepted up to that extent, one case or many.
-    """
-    if fields is None or not extents:
-        return claims
-    vocab = _vocabulary(fields)
-    out = []
-    for claim in claims:
-        said = extents.get(claim.rule_name)
-        present = sorted(_present(vocab, said)) if said else []
-        out.append(with_mitigants(claim, present, []) if present else claim)
-    return out
-
-
 def _present(vocab: FieldVocabulary, line: str) -> set[str]:
     """The flags a logged case names as there ("cabinet fitted with a flame interlock")."""
     return {m.field for m in vocab.bool_mentions(content_tokens(line)) if not m.negated}
 
 
-def _with_case_protections(
-    claims: list[ExtractedRule], cases: dict[str, set[str]], fields: DataDictionary | None
+def _with_protections(
+    claims: list[ExtractedRule],
+    lines_of: dict[str, set[str]],
+    fields: DataDictionary | None,
+    least: int,
 ) -> list[ExtractedRule]:
-    """Practice claims with the protections every approved case past the limit had.
+    """Practice claims with the protections every one of their lines names as there.
 
     "100 W laser | cabinet fitted with a flame-detection interlock | approved", "120 W,
     interlock fitted | approved": the interlock is what practice accepted, a mitigant.
-    Only with the data dictionary (it names the flags), when two or more cases were logged
-    and all had it. The dictionary's vocabulary is built only when such cases exist.
+    "An unprotected area separated by a rated fire barrier has been accepted up to 6,500
+    sq ft": the barrier, from the one sentence that says how far practice went. Only with
+    the data dictionary (it names the flags) and at least `least` lines for the claim;
+    the dictionary's vocabulary is built only when such lines exist.
     """
     vocab: FieldVocabulary | None = None
     out = []
     for claim in claims:
-        lines = cases.get(claim.rule_name, set())
-        if fields is None or len(lines) < _CASES_FOR_A_MITIGANT:
+        lines = lines_of.get(claim.rule_name, set())
+        if fields is None or not lines or len(lines) < least:
             out.append(claim)
             continue
         vocab = vocab or _vocabulary(fields)

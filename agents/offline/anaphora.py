@@ -36,8 +36,7 @@ _ANAPHOR = re.compile(
 #: "On any product, verify the principals' experience": an order with no subject of its
 #: own acts on the risk the sentence before described.
 _IMPERATIVE = re.compile(
-    r"^\W*(?:(?:on|for) (?:any|every|all|each) (?:products?|lines?|forms?),\s*)?"
-    r"(?:verify|refer|decline|flag|exclude)\b",
+    r"^\W*(?:(?:on|for) (?:any|every|all|each) (?:products?|lines?|forms?),\s*)?" + lx.ORDER_VERB,
     re.I,
 )
 #: A condition clause of the sentence's own: the pronoun is then the risk, not a pointer.

@@ -361,7 +361,7 @@ def _habitual_present(trigger: str) -> str:
 
 
 #: The order after a condition's comma: "..., verify why the risk left the market".
-_ORDER_AFTER = re.compile(r",\s*(?:then\s+)?(?:verify|refer|decline|flag|exclude)\b", re.I)
+_ORDER_AFTER = re.compile(r",\s*(?:then\s+)?" + lx.ORDER_VERB, re.I)
 
 
 def _op_of(word: str) -> str:

@@ -144,6 +144,9 @@ ACTION_PRIORITY: dict[str, int] = {
     "approve_with_conditions": 5,
 }
 
+#: The verbs of an order ("verify the leases", "refer it"), as a pattern to embed.
+ORDER_VERB = r"(?:verify|refer|decline|flag|exclude)\b"
+
 #: Words that cancel an action cue found just after them.
 NEGATORS = re.compile(
     r"\bno longer (?:requires?|needs?|calls? for)\W+(?:\w+\W+){0,3}$|"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product
 from agents.offline.texts import single_product
+from agents.offline.units import SPELLED_UNITS
 from memory.underwriting.fieldlink.numbers import find_numbers
 
 #: "sq ft", "square feet": one word, as field names spell it ("..._per_sqft_usd").
@@ -24,8 +25,8 @@ SQFT = re.compile(r"\bsq(?:uare)?\.?\s*(?:ft|feet|foot)\b\.?", re.I)
 COMMON_UNITS = frozenset({"usd", "percent"})
 _UNIT_WORDS = {
     "$": "usd", "dollar": "usd", "%": "percent", "/": "per", "pct": "percent",
-    "feet": "ft", "foot": "ft", "inche": "in", "inch": "in", "pound": "lb", "lbs": "lb",
-    "mile": "mi", "gallon": "gal", "degree": "deg",
+    "feet": "ft", "foot": "ft", "inche": "in", "inch": "in",
+    "mile": "mi", "gallon": "gal", "degree": "deg", **SPELLED_UNITS,
 }  # fmt: skip
 #: Words of a field name that say nothing of which field it is (units, generic nouns).
 _GENERIC = frozenset(

@@ -180,7 +180,7 @@ def _unmet_row(header: list[str], cells: list[str]) -> str:
     met" refers what falls short of the standard. A row whose standard cell is empty
     ("n/a") acts on its first cell as a plain row does.
     """
-    kept = [(h, c) for h, c in zip(header[:-1], cells[:-1], strict=True)]
+    kept = list(zip(header[:-1], cells[:-1], strict=True))
     if any(_EMPTY_CELL.match(c) for _, c in kept):
         return _plain_row(
             [h for h, c in kept if not _EMPTY_CELL.match(c)] + header[-1:],

@@ -52,6 +52,8 @@ _CASE_LINE = re.compile(
 )
 
 
+#: A short name in a parenthesis, as a class's definition writes it: "(ASC)".
+_SHORT_NAME = re.compile(r"\(([A-Z]{2,6})\)", re.I)
 #: Capitals that are no class's short name: products, the quoting desk's own words.
 _NOT_ACRONYMS = frozenset({"ALL", "BOP", "LRO", "SME", "TIV", "USD", "QA", "GL"})
 
@@ -65,10 +67,13 @@ def expand_class_acronyms(text: str, classes: list[str]) -> str:
     "s" stays plural.
     """
     names: dict[str, str] = {}
+    defines = _SHORT_NAME.search(text) is not None  # most texts define none: no search a class
     for value in classes:
         words = value.split()
         if len(words) >= 3:
             names["".join(w[0] for w in words).upper()] = value
+        if not defines:
+            continue
         spelled = r"\s+".join(re.escape(w) for w in words)
         defined = re.search(rf"\b{spelled}(?:e?s)?\s*\(([A-Z]{{2,6}})\)", text, re.I)
         if defined:

@@ -53,10 +53,10 @@ def unit_fits(unit: str | None, info: FieldInfo) -> bool:
         return info.unit in {"percent", "rate"}
     if " per " in unit:  # "pounds per square foot" measures a field in psf, never in lb
         return rate_fits(unit, info.spec.unit or "")
-    if _SPELLED.get(unit, unit) == _SPELLED.get(info.unit or "", info.unit):
+    if SPELLED_UNITS.get(unit, unit) == SPELLED_UNITS.get(info.unit or "", info.unit):
         return True  # "five thousand pounds" in a field counted in "lbs"
     return unit not in KNOWN_UNITS and unit in info.tokens
 
 
-#: One unit written several ways, after stemming.
-_SPELLED = {"pound": "lb", "lbs": "lb"}
+#: One unit written several ways, after stemming: "pound", "lbs" and "lb" are one.
+SPELLED_UNITS = {"pound": "lb", "lbs": "lb"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -183,6 +184,15 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
     return info
 
 
+def _phrases_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
+    """Phrases as one pattern, longest first, any spacing, a plural allowed; None if none."""
+    said = sorted(phrases, key=len, reverse=True)
+    if not said:
+        return None
+    names = "|".join(r"\s+".join(re.escape(w) for w in p.split()) for p in said)
+    return re.compile(rf"(?<![\w-])(?:{names})(?:e?s)?(?![\w-])", re.I)
+
+
 #: "protected only by a volunteer fire department": a protection's limit is a hazard.
 _LIMITED = re.compile(r"\b(?:only|solely|merely)\s+(?:by|with|through|from)\b", re.I)
 
@@ -251,11 +261,7 @@ class FieldVocabulary:
     def class_pattern(self) -> re.Pattern[str] | None:
         """The listed business classes as one pattern (plural allowed), longest first."""
         info = self.fields.get(self.occupancy or "")
-        values = sorted(info.values if info else [], key=len, reverse=True)
-        if not values:
-            return None
-        names = "|".join(r"\s+".join(re.escape(w) for w in v.split()) for v in values)
-        return re.compile(rf"(?<![\w-])(?:{names})(?:e?s)?(?![\w-])", re.I)
+        return _phrases_pattern(info.values if info else [])
 
     @cached_property
     def measure_names(self) -> re.Pattern[str] | None:
@@ -263,21 +269,15 @@ class FieldVocabulary:
 
         "three or more tenter frames" counts frames: no construction of frame is said.
         """
-        names = sorted(
+        return _phrases_pattern(
             {
                 syn.strip()
                 for i in self.fields.values()
                 if i.kind in {"numeric", "bool"}
                 for syn in i.spec.synonyms
                 if len(syn.split()) > 1
-            },
-            key=len,
-            reverse=True,
+            }
         )
-        if not names:
-            return None
-        said = "|".join(r"\s+".join(re.escape(w) for w in n.split()) for n in names)
-        return re.compile(rf"(?<![\w-])(?:{said})(?:e?s)?(?![\w-])", re.I)
 
     def of_kind(self, kind: str) -> list[FieldInfo]:
         """Return the fields of one kind (numeric, bool, enum, ...)."""
