@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import Condition, ExtractedRule
 
@@ -83,3 +85,8 @@ def limit_rule(field: str, op: str, value: float, **update: Any) -> ExtractedRul
         "date": "2023-01-10",
     }
     return ExtractedRule.model_validate({**base, **update})
+
+
+def extractor_over(fields: dict[str, Any], more: dict[str, Any] | None = None) -> OfflineExtractor:
+    """An offline extractor over a test's dictionary, with more fields or some replaced."""
+    return OfflineExtractor(DataDictionary.model_validate({"fields": {**fields, **(more or {})}}))

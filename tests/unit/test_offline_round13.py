@@ -10,8 +10,7 @@ import pytest
 
 from agents.offline.extractor import OfflineExtractor
 from agents.offline.tables import table_rows
-from schemas.fields import DataDictionary
-from tests.rules import condition_set
+from tests.rules import condition_set, extractor_over
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
@@ -59,7 +58,7 @@ FIELDS = {
 
 def _extractor(**more: dict[str, object]) -> OfflineExtractor:
     """An extractor over the dictionary above, with more fields or a field replaced."""
-    return OfflineExtractor(DataDictionary.model_validate({"fields": {**FIELDS, **more}}))
+    return extractor_over(FIELDS, more)
 
 
 @pytest.fixture(scope="module")

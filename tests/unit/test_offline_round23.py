@@ -18,7 +18,7 @@ from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.fieldlink.stems import american as american_spelling
 from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary, load_data_dictionary
-from tests.rules import condition_set, knowledge_text, limit_rule
+from tests.rules import condition_set, extractor_over, knowledge_text, limit_rule
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
@@ -55,12 +55,12 @@ MILDEW_SWABS = {
 
 def _extractor(more: dict[str, object]) -> OfflineExtractor:
     """An extractor over the dictionary above, with more fields or a field replaced."""
-    return OfflineExtractor(DataDictionary.model_validate({"fields": {**FIELDS, **more}}))
+    return extractor_over(FIELDS, more)
 
 
 @pytest.fixture(scope="module")
 def extractor() -> OfflineExtractor:
-    return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+    return extractor_over(FIELDS)
 
 
 HEADED = (

@@ -10,8 +10,7 @@ import pytest
 
 from agents.offline.extractor import OfflineExtractor
 from agents.offline.texts import expand_class_acronyms
-from schemas.fields import DataDictionary
-from tests.rules import condition_set
+from tests.rules import condition_set, extractor_over
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
@@ -46,7 +45,7 @@ FIELDS = {
 
 @pytest.fixture(scope="module")
 def extractor() -> OfflineExtractor:
-    return OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+    return extractor_over(FIELDS)
 
 
 def test_a_class_written_by_its_initials_is_that_class(extractor: OfflineExtractor) -> None:
@@ -206,8 +205,8 @@ def test_no_referral_needed_for_a_scope_is_no_waiver(extractor: OfflineExtractor
 
 
 def _with(more: dict[str, object]) -> OfflineExtractor:
-    """An extractor over the dictionary above with more fields."""
-    return OfflineExtractor(DataDictionary.model_validate({"fields": {**FIELDS, **more}}))
+    """An extractor over the dictionary above, with more fields or a field replaced."""
+    return extractor_over(FIELDS, more)
 
 
 SILICA = {
