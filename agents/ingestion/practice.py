@@ -140,8 +140,9 @@ def _relieved_rule(
     """The one stated rule a relief in this text is about, None when unsure.
 
     The rules of the text's product whose other conditions the text names and whose
-    limit it speaks of; several left, those whose limit value it says; still several
-    (or none), no rule: a protection is not attached by guess.
+    limit it speaks of; several left and the text names no product, the rule for every
+    product; still several, those whose limit value it says; still several (or none),
+    no rule: a protection is not attached by guess.
     """
     product = find_product(text.text) or single_product(text.source)
     numbers = find_numbers(words)
@@ -152,6 +153,10 @@ def _relieved_rule(
         if evidenced(rule, words) and spoken_of(rule, words, numbers):
             latest[signature(rule.product_type, rule.conditions)] = rule
     found = best_spoken(list(latest.values()), words)
+    if len(found) > 1 and product is None:
+        # "any account with repeat losses from one cause": a text naming no product
+        # speaks of the rule for every product, not of one product's rule on the field
+        found = [r for r in found if r.product_type == "ALL"] or found
     if len(found) > 1:
         found = [r for r in found if limit_said(r, numbers)]
     return found[0] if len(found) == 1 else None

@@ -45,7 +45,12 @@ _CHANGE_FROM = re.compile(
     re.I,
 )
 _THAT = re.compile(r"^\s*(?:that|this|the same)\b", re.I)
-_MULTIPLIER = re.compile(r"^(?:\s*(?:times|fold)\b|-fold\b|x\b)", re.I)
+_MULTIPLIER = re.compile(
+    # "eight times an hour" is a frequency, not a ratio
+    r"^(?:\s*(?:times(?!\s+(?:an?|per|each|every)\s+(?:hour|minute|day|week|month|year)\b)"
+    r"|fold)\b|-fold\b|x\b)",
+    re.I,
+)
 #: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
 _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
@@ -365,6 +370,9 @@ class ConditionReader:
             after = stem(nxt.group(1)) if nxt and not last.text.lower().endswith("ed") else ""
             if after not in info.tokens and any(after in words for words in nouns):
                 continue  # "the sprinkler deflectors": a noun modifier of the measured field
+            said = {tokens[i].stem for i in range(mention.first, mention.last + 1)}
+            if info.protective and any(said & words for words in nouns):
+                continue  # "a sprinkler system designed to deliver under 0.2 gpm": measured
             if info.protective:
                 (out.protective_neg if mention.negated else out.protective_pos).append(info.name)
             else:

@@ -80,7 +80,7 @@ def choose_field(
         if unit in _TIME_WORDS:
             return None  # "stays of under 30 nights": a duration no field measures
         unit, floor = None, 0.6
-    if mention.fraction and unit is None:
+    if mention.fraction and mention.unit is None:
         # "more than half the revenue": a fraction is a share, never an amount (with
         # no share field it is no threshold at all, not revenue over 0.5)
         numeric = [i for i in numeric if i.unit in _SHARE_UNITS]

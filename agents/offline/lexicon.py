@@ -287,7 +287,8 @@ IGNORED_SPAN = re.compile(
 #: "The moratorium ... is lifted", "Team-lead referral of ... is discontinued": the
 #: clause ends a rule rather than stating one.
 WITHDRAWN = re.compile(
-    r"\b(?:is|are|has been|have been)\s+(?:hereby\s+|now\s+)?(?:discontinued|withdrawn|"
+    r"\b(?:is|are|has been|have been)\s+(?:(?:hereby|now|therefore|accordingly|formally)\s+)?"
+    r"(?:discontinued|withdrawn|"
     r"rescinded|lifted|repealed|retired|revoked)\b|"
     # "the manual review flag for a mismatch ... is no longer applied"
     r"\b(?:is|are) no longer (?:applied|in force|in effect)\b",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product
+from agents.offline.tables import table_rows
 from agents.offline.texts import single_product
 from agents.offline.units import SPELLED_UNITS
 from memory.underwriting.fieldlink.numbers import find_numbers
@@ -204,16 +205,18 @@ def approval_units(text: str) -> list[tuple[str, int]]:
     """The lines of a text that may record an approval, each with where its values start.
 
     A line is a unit of its own (a log's case: its number and outcome often in two
-    sentences), values anywhere in it. A question about how far practice went ("How many
-    have you accepted?", or "How much bigger?" after an answer that approved) joins the
-    answer's first sentence: values from the answer only, the question's words naming
-    the field.
+    sentences), values anywhere in it; a table's row is one with its columns' names. A
+    question about how far practice went ("How many have you accepted?", or "How much
+    bigger?" after an answer that approved) joins the answer's first sentence: values
+    from the answer only, the question's words naming the field.
 
     Returns:
         (unit text, offset of its first value) pairs, in text order.
     """
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    units: list[tuple[str, int]] = [(case, 0) for line in lines for case in _cases_of(line)]
+    # a log's table row carries its columns' names ("Design density 0.18: accepted")
+    rows = table_rows(lines)
+    units: list[tuple[str, int]] = [(case, 0) for line in rows for case in _cases_of(line)]
     for at, line in enumerate(lines[:-1]):
         question = line.rstrip()
         if not question.endswith("?") or not _EXTENT.search(question):

@@ -67,6 +67,13 @@ _WHAT_EARNS = re.compile(
     r"\b(?:the ones|those) (?:i'?m|we'?re) comfortable with\b",
     re.I,
 )
+#: "Shut-off stands are accepted as an alternative to a separate room": a protection
+#: that stands in for one the rule already takes (what follows is the one it replaces).
+_ALTERNATIVE = re.compile(
+    r"\b(?:accepted|acceptable|allowed|recogni[sz]ed|taken)\s+(?:(?:as\s+)?an?\s+"
+    r"(?:alternative|substitute)\s+(?:to|for)|in (?:place|lieu) of|instead of)\b",
+    re.I,
+)
 RELIEF_FACTOR = "Practice relief"
 
 
@@ -136,7 +143,8 @@ def read_reliefs(
 
     Returns:
         One relief per sentence naming a protection as the condition of an approval
-        ("if ..., I approve") or crediting approvals to it ("... carried the approvals").
+        ("if ..., I approve"), crediting approvals to it ("... carried the approvals") or
+        taking it in place of another ("accepted as an alternative to ...").
     """
     found: list[ExtractedRule] = []
     answers = answers_to(sentences, ASKS_MITIGANT)  # "What do you need to see?" "X."
@@ -147,15 +155,17 @@ def read_reliefs(
         waived = _WAIVED.search(text)
         if sentence.index in used and waived is None:
             continue
+        alternative = _ALTERNATIVE.search(text)
         relieves = bool(_CONDITIONAL.search(text) and _RELIEF.search(text))
         named = sentence.index in answers or bool(
             NAMED_MITIGANT.search(text) or _WHAT_EARNS.search(text)
         )
-        if not (relieves or named or waived or _CREDITED.search(text)):
+        if not (relieves or named or waived or alternative or _CREDITED.search(text)):
             continue
         if _NOT_RELIEF.search(text):
             continue
-        fields = analyzer.mitigant_fields(text[waived.end() :] if waived else text)
+        said = text[waived.end() :] if waived else text
+        fields = analyzer.mitigant_fields(text[: alternative.start()] if alternative else said)
         if not fields:
             continue
         found.append(

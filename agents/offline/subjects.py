@@ -361,7 +361,13 @@ class SubjectReader:
         if tokens and tokens[-1].text.lower() in lxs.NON_BUSINESS_WORDS:
             return None  # "Branch managers will confirm ...": people or papers, no class
         kept = kept_words(tokens, drop)
-        if not kept or len(kept) > 4 or any(len(w) > 4 and w.endswith("ed") for w in kept):
+        # "renovated buildings" is a state of a risk; "stained glass studios" a trade
+        named_trade = len(kept) >= 3 and kept[0].endswith("ed") and not kept[1].endswith("ed")
+        if (
+            not kept
+            or len(kept) > 4
+            or any(len(w) > 4 and w.endswith("ed") for w in kept[1 if named_trade else 0 :])
+        ):
             return None
         # "senior centers": a premises head makes a modifier part of the class name
         named = kept[-1:] if kept[-1] in lxs.GENERIC_HEADS else kept

@@ -213,11 +213,14 @@ def rate_fits(unit: str, field_unit: str) -> bool:
     if field in {initials, with_per}:
         return True
     written = [stem(w) for w in re.split(r"\s*(?:/|\bper\b)\s*|\s+", field) if w]
+    if said[0] == "time" and len(said) == 2 and re.search(r"/|\bper\b", field):
+        return written[-1] == said[-1]  # "eight times an hour" in "air changes/hour"
     return written == said
 
 
 #: Units of time: a number in one is a duration ("three years"), never a count.
 TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
+_CLOCK_UNITS = frozenset({"hour", "minute", "second"})
 #: Number words (their stems too): they count things, they never name a field.
 NUMBER_WORDS = frozenset([*_SMALL, "hundred", *_SCALES] + [stem(w) for w in _SMALL])
 
@@ -291,8 +294,8 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
     if match and match.group(2).lower() not in _NOT_UNITS:
         unit, end = stem(match.group(2)), pos + match.end()
         unit = "usd" if unit == "dollar" else unit  # "two million dollars" is money
-        rate = _PER.match(text[end:])
-        if rate:  # "150 pounds per square foot": a rate, not pounds
+        rate = _PER.match(text[end:]) or _AN_HOUR.match(text[end:])
+        if rate:  # "150 pounds per square foot", "eight times an hour": a rate
             unit = f"{unit} per {'square ' if rate.group(1) else ''}{stem(rate.group(2))}"
             end += rate.end()
         else:
@@ -396,8 +399,13 @@ def _word_mentions(text: str) -> list[NumberMention]:
         if trailing_and:  # "eighteen hundred and QA raised": the unit is not "QA"
             num_end = match.start() + trailing_and.start()
         shares = [w for w in words if w in _FRACTIONS]
-        if any(w in _SHARE_ONLY for w in shares) and (
-            not _OF_AFTER.match(text[match.end() :]) or words == shares  # "the fifth of May"
+        counted = words != shares and shares[-1:] == words[-1:] and words[-1].endswith("s")
+        if (
+            any(w in _SHARE_ONLY for w in shares)
+            and (
+                words == shares  # "the fifth of May"
+                or not (counted or _OF_AFTER.match(text[match.end() :]))  # not "two-tenths gpm"
+            )
         ):
             continue
         value = _eval_words(words) if not bare_a else 1.0
@@ -407,7 +415,14 @@ def _word_mentions(text: str) -> list[NumberMention]:
         fraction = bool(shares) and value < 1
         dollar = bool(_DOLLAR_BEFORE_WORDS.search(text[:start]))
         unit, end, attached, plus = _unit_after(text, num_end)
-        if per_a and unit in TIME_UNITS:
+        of_a = _OF_AN.match(text[num_end:]) if fraction and unit is None else None
+        if of_a:  # "two-tenths of a gallon per minute": a share of one unit, in that unit
+            found_unit = _unit_after(text, num_end + of_a.end())
+            named = found_unit[0] or ""
+            if named in _PATTERN_UNITS or " per " in named or named in _SHARE_OF_UNITS:
+                num_end = num_end + of_a.end()
+                unit, end, attached, plus = found_unit
+        if per_a and (unit in TIME_UNITS or unit in _CLOCK_UNITS):  # "eight an hour": a rate
             unit, end = None, match.end()
         if dollar:
             unit = "usd"
@@ -418,6 +433,9 @@ def _word_mentions(text: str) -> list[NumberMention]:
             continue
         found.append(NumberMention(value, unit, start, end, num_end, attached, plus, fraction))
     return found
+
+
+_PATTERN_UNITS = frozenset(name for name, _ in _UNIT_PATTERNS)
 
 
 def find_numbers(text: str) -> list[NumberMention]:
@@ -469,4 +487,9 @@ def find_numbers(text: str) -> list[NumberMention]:
 
 #: "a quarter of a million": a share of a scale word.
 _OF_A = re.compile(r"^\s+of\s+(?:an?\s+)?$", re.I)
+#: Units a share of one may be counted in: "a quarter of an inch", not "half of a building".
+_SHARE_OF_UNITS = frozenset(
+    {"inch", "second", "minute", "hour", "gallon", "acre", "mile", "percent"}
+)
+_OF_AN = re.compile(r"\s+of\s+an?\s+(?=[a-z])", re.I)
 _SCALE_VALUES = frozenset({1_000.0, 1_000_000.0, 1_000_000_000.0})

@@ -1,0 +1,248 @@
+"""Round 25: shares of one unit, frequencies, measured protections, trades, alternatives.
+
+Every field and sentence below is made up for these tests (a cold-store dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.ingestion.practice import with_practice
+from memory.underwriting.fieldlink.numbers import find_numbers, rate_fits
+from schemas.fields import DataDictionary
+from tests.rules import condition_set, extractor_over, knowledge_text, limit_rule
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'blast freezer', 'ice house')",
+    },
+    "spray_density_gpm_sqft": {
+        "type": "float",
+        "unit": "gpm/sq ft",
+        "synonyms": ["design density", "spray density"],
+        "description": "Sprinkler design density over the cold room, gpm per square foot",
+    },
+    "room_air_changes": {
+        "type": "float",
+        "unit": "air changes/hour",
+        "synonyms": ["air changes per hour", "air-change rate", "air turnover"],
+        "description": "Complete air changes an hour in the plant room",
+    },
+    "defrost_backup_hours": {
+        "type": "float",
+        "unit": "hours",
+        "synonyms": ["defrost backup", "standby defrost time"],
+        "description": "Hours the standby defrost can run",
+    },
+    "sprinklered": {
+        "type": "bool",
+        "synonyms": ["sprinklered", "sprinkler system"],
+        "description": "Building is fully sprinklered",
+    },
+    "ammonia_detector": {
+        "type": "bool",
+        "synonyms": ["ammonia detector", "leak detector"],
+        "description": "A fixed ammonia leak detector is fitted in the plant room",
+    },
+    "relief_valve_log": {
+        "type": "bool",
+        "synonyms": ["relief valve log", "valve test log"],
+        "description": "Relief valves are tested and logged every quarter",
+    },
+    "repeat_thaw_losses": {
+        "type": "int",
+        "unit": "losses",
+        "synonyms": ["repeat thaw losses", "losses from one cause"],
+        "description": "Thaw losses in five years that share one cause",
+    },
+    "cause_fixed": {
+        "type": "bool",
+        "synonyms": ["cause fixed", "cause has been dealt with"],
+        "description": "The cause of the repeat losses has been corrected and documented",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor():  # type: ignore[no-untyped-def]
+    return extractor_over(FIELDS)
+
+
+def _read(extractor, text: str, kind: str = "manual"):  # type: ignore[no-untyped-def]
+    return extractor.extract(text, source="Cold Store Guide", source_type=kind)
+
+
+# -- numbers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("less than two-tenths of a gallon per minute per square foot", 0.2, "gallon per minut"),
+        ("within three-quarters of a mile of the shore", 0.75, "miles"),
+        ("a quarter of an inch of ice", 0.25, "inch"),
+        ("under two-tenths gpm/sq ft", 0.2, "gpm per square ft"),
+    ],
+)
+def test_a_share_of_one_unit_is_counted_in_that_unit(text: str, value: float, unit: str) -> None:
+    [number] = find_numbers(text)
+    assert (number.value, number.unit) == (value, unit)
+
+
+def test_a_share_of_a_thing_is_no_unit_and_an_ordinal_no_number() -> None:
+    assert [(n.value, n.unit) for n in find_numbers("half of a building")] == [(0.5, None)]
+    assert find_numbers("on the third floor") == []
+    assert [n.value for n in find_numbers("a quarter of a million dollars")] == [250000.0]
+
+
+def test_so_many_an_hour_is_a_frequency_not_a_duration() -> None:
+    [plain] = find_numbers("fewer than eight an hour")
+    [times] = find_numbers("fewer than eight times an hour")
+    assert plain.unit is None
+    assert times.unit == "time per hour"
+    assert rate_fits("time per hour", "air changes/hour")
+    assert not rate_fits("time per day", "air changes/hour")
+    assert not rate_fits("time per hour", "hours")
+
+
+# -- extraction -----------------------------------------------------------------------
+
+
+def test_times_an_hour_reads_the_rate_field_not_hours(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(
+        extractor,
+        "If the plant room turns its air over fewer than six times an hour, refer the "
+        "account to the engineering desk before quoting.",
+    )
+    assert condition_set(rule) == {("room_air_changes", "lt", 6.0)}
+
+
+def test_a_ratio_in_times_is_still_no_threshold(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(extractor, "Rooms more than one and a half times the design size are referred.")
+    assert all(c.value != 1.5 for r in rules for c in r.conditions)
+
+
+def test_the_protection_a_limit_measures_is_no_mitigant(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(
+        extractor,
+        "Where the cold rooms are protected by a sprinkler system designed to deliver less "
+        "than two-tenths of a gallon per minute per square foot, the risk is referred.",
+    )
+    assert condition_set(rule) == {("spray_density_gpm_sqft", "lt", 0.2)}
+    assert rule.mitigant_fields == []
+
+
+def test_a_missing_protection_beside_a_measured_one_is_still_a_condition(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(extractor, "Unsprinklered rooms with a spray density below 0.2 are referred.")
+    assert condition_set(rule) == {
+        ("spray_density_gpm_sqft", "lt", 0.2),
+        ("sprinklered", "eq", False),
+    }
+
+
+def test_a_trade_opened_by_a_participle_is_a_class(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(extractor, "Smoked fish shops on the BOP are referred to a team lead.")
+    assert condition_set(rule) == {("occupancy", "eq", "smoked fish shop")}
+    assert rule.product_type == "BOP"
+
+
+def test_a_state_of_a_risk_is_no_class(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(extractor, "Renovated warehouses are referred.")
+    assert all(c.field != "occupancy" for r in rules for c in r.conditions)
+
+
+# -- practice -------------------------------------------------------------------------
+
+
+def _practice(extractor, body: str, known, kind: str = "production"):  # type: ignore[no-untyped-def]
+    text = knowledge_text("log", body, kind, "2025-06-01")
+    extracted = extractor.extract(
+        text.text, source=text.source, source_type=text.source_type, text_id=text.id
+    )
+    return with_practice([text], extracted, known, DICTIONARY)
+
+
+def _class_rule():  # type: ignore[no-untyped-def]
+    return limit_rule(
+        "defrost_backup_hours",
+        "lt",
+        6,
+        rule_name="Blast Freezer Referral",
+        conditions=[{"field": "occupancy", "operator": "eq", "value": "blast freezer"}],
+        threshold=None,
+        mitigant_fields=["ammonia_detector"],
+    )
+
+
+def test_a_protection_taken_in_place_of_another_joins_the_rule(extractor) -> None:  # type: ignore[no-untyped-def]
+    known = [_class_rule()]
+    claims = _practice(
+        extractor,
+        "Case CR-25-031, blast freezer, referred under the guidance. There is no ammonia "
+        "detector in the plant room. Finding: aligned. A quarterly relief valve log is "
+        "accepted as an alternative to an ammonia detector.",
+        known,
+    )
+    assert [(condition_set(c), c.mitigant_fields) for c in claims] == [
+        ({("occupancy", "eq", "blast freezer")}, ["relief_valve_log"])
+    ]
+
+
+def test_a_relief_in_a_text_naming_no_product_binds_the_rule_for_every_product(
+    extractor,  # type: ignore[no-untyped-def]
+) -> None:
+    every = limit_rule("repeat_thaw_losses", "gt", 1, product_type="ALL", rule_name="Every")
+    one = limit_rule(
+        "repeat_thaw_losses", "gt", 2, product_type="Property", action="decline", rule_name="One"
+    )
+    claims = _practice(
+        extractor,
+        "Q: The guide refers any account with repeat thaw losses of a kind. Does that end in "
+        "a decline?\nA: Rarely. Once the cause has been dealt with, I approve with conditions.",
+        [every, one],
+        kind="sme",
+    )
+    assert [(c.product_type, c.mitigant_fields) for c in claims] == [("ALL", ["cause_fixed"])]
+
+
+def test_a_logs_table_row_is_read_with_its_columns_names() -> None:
+    known = [limit_rule("spray_density_gpm_sqft", "lt", 0.2, product_type="Property")]
+    text = knowledge_text(
+        "log",
+        "Cold rooms referred for low design density.\n"
+        "Ref | Class | Design density | Outcome\n"
+        "CR-1 | ice house | 0.18 | accepted\n"
+        "CR-2 | blast freezer | 0.16 | accepted with a housekeeping warranty\n"
+        "CR-3 | ice house | 0.11 | declined\n",
+        "production",
+    )
+    [claim] = with_practice([text], [], known, DICTIONARY)
+    assert claim.soft_limit == 0.16
+
+
+def test_a_rule_therefore_retired_is_withdrawn(extractor) -> None:  # type: ignore[no-untyped-def]
+    flag = limit_rule(
+        "ammonia_detector",
+        "eq",
+        0,
+        product_type="ALL",
+        action="flag_for_review",
+        threshold=None,
+        conditions=[{"field": "ammonia_detector", "operator": "eq", "value": False}],
+    )
+    text = knowledge_text(
+        "cb",
+        "Bulletin CB-9. The review of plant rooms without an ammonia detector is therefore "
+        "retired for all products.",
+        "compliance",
+    )
+    extracted = extractor.extract(text.text, source=text.source, source_type="compliance")
+    claims = with_practice([text], extracted, [flag], DICTIONARY)
+    assert [(c.withdrawn, condition_set(c)) for c in claims] == [
+        (True, {("ammonia_detector", "eq", False)})
+    ]
