@@ -104,6 +104,21 @@ def _bearing(rule: ExtractedRule) -> tuple[str, str] | None:
     return None if signature is None else (signature[1], signature[2])
 
 
+def _bends(practice: ExtractedRule, read: ExtractedRule) -> bool:
+    """True when practice speaks of the limit a text also read as a rule of its own.
+
+    The same field and direction, on the same product or one of them for every product:
+    practice about the BOP limit leaves the text's reading of the GL limit on that field.
+    """
+    bearing = _bearing(read)
+    products = {practice.product_type, read.product_type}
+    return (
+        bearing is not None
+        and bearing == _bearing(practice)
+        and (len(products) == 1 or "ALL" in products)
+    )
+
+
 def _retargeted(
     rule: ExtractedRule, known: Sequence[ExtractedRule], text: KnowledgeText
 ) -> ExtractedRule:
@@ -333,19 +348,33 @@ def with_practice(
             for c in read_approvals(text, known_then, fields)
             if c.rule_name not in {p.rule_name for p in practice}
         ]
-        # A soft rule the text itself read about the same rule is the better reading.
-        read_soft = {
-            signature(r.product_type, r.conditions)
-            for r in mine
-            if r.threshold_type == "soft" or r.soft_limit is not None
-        }
-        practice = [p for p in practice if signature(p.product_type, p.conditions) not in read_soft]
+        # A soft rule the text itself read about the same rule is the better reading; so
+        # is one it read on another product's limit of the same field with the same
+        # extent ("the lowest score the desk accepted was 78" was the BOP desk's, not GL's)
+        soft = [r for r in mine if r.threshold_type == "soft" or r.soft_limit is not None]
+        read_soft = {signature(r.product_type, r.conditions) for r in soft}
+        extents = {(_bearing(r), r.soft_limit) for r in soft if r.soft_limit is not None}
+        practice = [
+            p
+            for p in practice
+            if signature(p.product_type, p.conditions) not in read_soft
+            and (_bearing(p), p.soft_limit) not in extents
+        ]
         helped = asked_mitigants(text.text, fields)  # "Q: What makes you say yes? A: X"
         practice = [with_mitigants(p, helped, []) if helped else p for p in practice]
         reliefs = [r for r in mine if is_relief(r)]
         mine = [r for r in mine if not is_relief(r)]
-        bent = {_bearing(p) for p in practice}
-        kept = [r for r in mine if _bearing(r) is None or _bearing(r) not in bent]
+        # "for GL the rule stands as written: ... under 85 is declined": the text's own
+        # reading of a limit practice leaves as it was says it (one claim, not two)
+        said = {signature(r.product_type, r.conditions) for r in mine}
+        practice = [
+            p
+            for p in practice
+            if p.soft_limit is not None
+            or p.mitigant_fields
+            or signature(p.product_type, p.conditions) not in said
+        ]
+        kept = [r for r in mine if not any(_bends(p, r) for p in practice)]
         practice = _with_dropped_mitigants(practice, [r for r in mine if r not in kept])
         if text.source_type == "production":
             kept = [r for r in kept if not (_case_of(r, known) or _logged_place(r, fields))]

@@ -246,3 +246,35 @@ def test_a_rule_therefore_retired_is_withdrawn(extractor) -> None:  # type: igno
     assert [(c.withdrawn, condition_set(c)) for c in claims] == [
         (True, {("ammonia_detector", "eq", False)})
     ]
+
+
+def test_practice_on_one_products_limit_leaves_anothers_reading() -> None:
+    bop = limit_rule("defrost_backup_hours", "lt", 6, rule_name="BOP backup")
+    gl = limit_rule(
+        "defrost_backup_hours", "lt", 6, product_type="GL", action="decline", rule_name="GL"
+    )
+    note = knowledge_text(
+        "tn",
+        "This note records how the BOP desk has handled the under-6 referral since the "
+        "guide came out. Of 41 BOP referrals, 33 were written. The shortest defrost backup "
+        "the desk accepted was 4 hours, on a plant that fitted an ammonia detector a week "
+        "later; backups of 4 to 5 hours are routinely approved with conditions when an "
+        "ammonia detector is fitted. For GL the rule stands as written: a plant with under "
+        "6 hours of defrost backup is declined, and the GL desk has made no exceptions.",
+        "training",
+        "2025-02-10",
+    )
+    read = [
+        bop.model_copy(
+            update={
+                "text_id": "tn",
+                "soft_limit": 4.0,
+                "threshold_type": "soft",
+                "mitigant_fields": ["ammonia_detector"],
+            }
+        ),
+        gl.model_copy(update={"text_id": "tn"}),
+    ]
+    claims = with_practice([note], read, [bop, gl], DICTIONARY)
+    said = {(c.product_type, c.action, c.soft_limit, tuple(c.mitigant_fields)) for c in claims}
+    assert said == {("BOP", "refer", 4.0, ("ammonia_detector",)), ("GL", "decline", None, ())}
