@@ -8,6 +8,7 @@ to a word of their field or inside a list of codes. Numbers written after their 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from agents.offline.comparators import PRE_PATTERNS
 from agents.offline.states import negated_list, separated
@@ -160,17 +161,28 @@ def _field_word_after(text: str, end: int, info: FieldInfo) -> bool:
     return any(t.stem in info.tokens for t in window)
 
 
+@lru_cache(maxsize=512)
+def _labelled(unit: str) -> re.Pattern[str] | None:
+    """The pattern of numbers written after a unit word ("Tier 1, 2 or 3"), if it is one."""
+    if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in TIME_UNITS:
+        return None
+    return re.compile(
+        rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b(?![.,%]?\d|%)",
+        re.I,
+    )
+
+
 def labelled_numbers(text: str, vocab: FieldVocabulary) -> list[Condition]:
     """Numbers written after their unit word: "Tier 1" -> county_tier eq 1."""
     found: list[Condition] = []
+    lowered = text.lower()
     for info in vocab.of_kind("numeric"):
         unit = (info.spec.unit or "").strip()
-        if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in TIME_UNITS:
+        if unit.lower() not in lowered:
+            continue  # the unit word is not in the text: no number labelled by it
+        pattern = _labelled(unit)
+        if pattern is None:
             continue
-        pattern = re.compile(
-            rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b(?![.,%]?\d|%)",
-            re.I,
-        )
         values: list[int | float] = []
         for match in pattern.finditer(text):
             pre = text[max(0, match.start() - 30) : match.start()]

@@ -353,7 +353,10 @@ class SubjectReader:
         drop: set[int] = set()
         # "roof coverings" names "roof covering": plurals meet the phrase in the singular
         single = [replace(t, stem=stem(singular(t.text.lower()))) for t in tokens]
+        said = {t.stem for t in single}
         for phrase in self.foreign_phrases:
+            if phrase and phrase[0] not in said:
+                continue  # the phrase cannot start here
             for first, last in find_phrase(single, phrase, max_gap=0):
                 drop.update(range(first, last + 1))
         for mention in self.vocab.bool_mentions(tokens):

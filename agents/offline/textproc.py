@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
@@ -95,8 +96,14 @@ def tokenize(text: str) -> list[Token]:
         text: The text.
 
     Returns:
-        The tokens, with lower-case stems.
+        The tokens, with lower-case stems (a new list: a clause is tokenized once and
+        read many times).
     """
+    return list(_tokenized(text))
+
+
+@lru_cache(maxsize=4096)
+def _tokenized(text: str) -> tuple[Token, ...]:
     raw = [m for m in _TOKEN.finditer(text)]
     tokens: list[Token] = []
     i = 0
@@ -111,7 +118,7 @@ def tokenize(text: str) -> list[Token]:
             continue
         tokens.append(Token(word, stem(word), match.start(), match.end()))
         i += 1
-    return tokens
+    return tuple(tokens)
 
 
 def extract_source(text: str) -> tuple[str, str | None]:

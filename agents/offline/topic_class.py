@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.noun_phrases import singular
@@ -47,7 +48,13 @@ _GAP = 3
 
 
 def _words(text: str) -> list[str]:
-    return [singular(w) for w in _WORD.findall(text.lower().replace("’", "'"))]
+    return list(_singular_words(text))
+
+
+@lru_cache(maxsize=4096)
+def _singular_words(text: str) -> tuple[str, ...]:
+    """The words of a text in the singular (class names recur: read once)."""
+    return tuple(singular(w) for w in _WORD.findall(text.lower().replace("’", "'")))
 
 
 def mentioned(text: str, classes: Sequence[str], gap: int = _GAP) -> list[str]:
@@ -62,15 +69,18 @@ def mentioned(text: str, classes: Sequence[str], gap: int = _GAP) -> list[str]:
         The classes named, in the dictionary's order.
     """
     words = _words(text)
+    said = set(words)
     found: list[str] = []
     for value in classes:
-        wanted = _words(value)
-        if wanted and any(_named_at(words, i, wanted, gap) for i, w in enumerate(words)):
+        wanted = _singular_words(value)
+        if not wanted or wanted[0] not in said:
+            continue
+        if any(_named_at(words, i, wanted, gap) for i in range(len(words))):
             found.append(value)
     return found
 
 
-def _named_at(words: list[str], start: int, wanted: list[str], gap: int) -> bool:
+def _named_at(words: list[str], start: int, wanted: Sequence[str], gap: int) -> bool:
     if words[start] != wanted[0]:
         return False
     at = start
@@ -127,7 +137,7 @@ def head_class(clause: str, named: Sequence[str]) -> str | None:
     words = [singular(w) for w in raw]
     found: set[str] = set()
     for value in named:
-        parts = _words(value)
+        parts = _singular_words(value)
         if len(parts) < 2:
             continue
         for i, word in enumerate(words):

@@ -228,6 +228,13 @@ class FieldVocabulary:
         self.state = next((n for n, i in self.fields.items() if i.kind == "state"), None)
         #: each boolean field's head nouns, read once: a protection named by one word
         self.heads: dict[str, set[str]] = {i.name: _heads(i) for i in self.of_kind("bool")}
+        self._scored: tuple[list[Token], frozenset[str]] = ([], frozenset())
+        #: every stem a flag's phrases or description hold: a clause with none of them
+        #: cannot name the flag by its words (only by a negation, or one head word)
+        self.flag_stems: dict[str, frozenset[str]] = {
+            i.name: frozenset(w for p in i.phrases for w in p) | i.desc_words
+            for i in self.of_kind("bool")
+        }
 
     @cached_property
     def flag_figures(self) -> list[tuple[float, tuple[str, ...]]]:
@@ -281,7 +288,29 @@ class FieldVocabulary:
 
     def of_kind(self, kind: str) -> list[FieldInfo]:
         """Return the fields of one kind (numeric, bool, enum, ...)."""
-        return [i for i in self.fields.values() if i.kind == kind]
+        return self._by_kind.get(kind, [])
+
+    @cached_property
+    def _by_kind(self) -> dict[str, list[FieldInfo]]:
+        kinds: dict[str, list[FieldInfo]] = {}
+        for info in self.fields.values():
+            kinds.setdefault(info.kind, []).append(info)
+        return kinds
+
+    @cached_property
+    def _numeric_words(self) -> dict[str, frozenset[str]]:
+        """Every stem that may name a numeric field: its words, description and unit."""
+        return {
+            i.name: frozenset(i.tokens | i.desc_tokens | {w for p in i.phrases for w in p})
+            | ({i.unit} if i.unit else set())
+            for i in self.of_kind("numeric")
+        }
+
+    def _stems_of(self, tokens: list[Token]) -> frozenset[str]:
+        """The stems of a token list, kept for the list scored next (one clause, many fields)."""
+        if tokens is not self._scored[0]:
+            self._scored = (tokens, frozenset(t.stem for t in tokens))
+        return self._scored[1]
 
     def categorical(self) -> list[FieldInfo]:
         """Fields whose values are listed words other than the business class.
@@ -319,6 +348,10 @@ class FieldVocabulary:
         negation = any(t.text.lower() in NEGATION_WORDS for t in tokens)
         for info in self.of_kind("bool"):
             before = len(found)
+            if not (negation or self.flag_stems[info.name] & openers):
+                if partial and info.protective:
+                    found.extend(self._head_mentions(tokens, info))
+                continue  # no word of the flag here: only one head word may name it
             for phrase in info.phrases:
                 if phrase[0] in openers or (negation and phrase[0] in NEGATION_WORDS):
                     found.extend(match_bool(tokens, info.name, phrase))
@@ -349,13 +382,7 @@ class FieldVocabulary:
                 if run is not None and (negated or info.protective):
                     found.append(BoolMention(info.name, run[0], run[1], negated, False))
             if partial and info.protective:
-                heads = self.heads[info.name]
-                for i, tok in enumerate(tokens):
-                    base = strip_negative_prefix(tok.stem, info.tokens)
-                    word = base or tok.stem
-                    if word in heads and self.distinctive(word, info):
-                        neg = base is not None or negated_before(tokens, i)
-                        found.append(BoolMention(info.name, i, i, neg, False))
+                found.extend(self._head_mentions(tokens, info))
         found.sort(key=lambda m: (m.first, -m.full, -(m.last - m.first)))
         kept: list[BoolMention] = []
         for mention in found:
@@ -365,6 +392,18 @@ class FieldVocabulary:
                 continue
             kept.append(mention)
         return kept
+
+    def _head_mentions(self, tokens: list[Token], info: FieldInfo) -> list[BoolMention]:
+        """A protection named by one distinctive head word of it ("appraisal")."""
+        found = []
+        heads = self.heads[info.name]
+        for i, tok in enumerate(tokens):
+            base = strip_negative_prefix(tok.stem, info.tokens)
+            word = base or tok.stem
+            if word in heads and self.distinctive(word, info):
+                neg = base is not None or negated_before(tokens, i)
+                found.append(BoolMention(info.name, i, i, neg, False))
+        return found
 
     def named_flags(self, tokens: list[Token]) -> list[BoolMention]:
         """The flags a text names: by their phrases, else by one distinctive word."""
@@ -385,6 +424,10 @@ class FieldVocabulary:
         def prox(i: int) -> float:
             return 0.5 if pos is None else 1.0 / (1.0 + abs(i - pos) / 3.0)
 
+        words = self._numeric_words.get(info.name)
+        if words is not None and "duration" not in info.tokens:
+            if not words & self._stems_of(tokens):
+                return 0.0  # no word of the field here (most fields, for most numbers)
         score = 0.0
         if pos is not None and info.unit and info.unit not in KNOWN_UNITS:
             # The field's own unit word just before the number ("scoring above 80",
