@@ -228,7 +228,7 @@ class FieldVocabulary:
         self.state = next((n for n, i in self.fields.items() if i.kind == "state"), None)
         #: each boolean field's head nouns, read once: a protection named by one word
         self.heads: dict[str, set[str]] = {i.name: _heads(i) for i in self.of_kind("bool")}
-        self._scored: tuple[list[Token], frozenset[str]] = ([], frozenset())
+        self._scored: list[tuple[list[Token], frozenset[str]]] = []
         #: every stem a flag's phrases or description hold: a clause with none of them
         #: cannot name the flag by its words (only by a negation, or one head word)
         self.flag_stems: dict[str, frozenset[str]] = {
@@ -308,9 +308,12 @@ class FieldVocabulary:
 
     def _stems_of(self, tokens: list[Token]) -> frozenset[str]:
         """The stems of a token list, kept for the list scored next (one clause, many fields)."""
-        if tokens is not self._scored[0]:
-            self._scored = (tokens, frozenset(t.stem for t in tokens))
-        return self._scored[1]
+        for seen, stems in self._scored:
+            if seen is tokens:
+                return stems
+        stems = frozenset(t.stem for t in tokens)
+        self._scored = [(tokens, stems), *self._scored[:3]]  # the clause, its context...
+        return stems
 
     def categorical(self) -> list[FieldInfo]:
         """Fields whose values are listed words other than the business class.
