@@ -106,12 +106,15 @@ _AGE_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s*$|\baged?\s*$", re.I)
 #: A figure a change replaces: "the threshold moves from (more than) 25 ...".
 _OLD_FIGURE = re.compile(
     rf"\b(?:{_CHANGE_VERBS}|shift|go|goes|went)\w*\b[^.;]{{0,60}}?\bfrom\s+"
+    # "moves from a routine inspection score under 85 to ...": the field's words between
+    r"(?:(?:an?|the)\s+(?:[\w-]+\s+){0,4}?(?=(?:more|less|fewer|greater|over|above|under|"
+    r"below|at)\b))?"
     r"(?:(?:more|less|fewer|greater) than\s+|over\s+|above\s+|under\s+|below\s+|"
     r"at least\s+)?\$?$",
     re.I,
 )
 #: ... and the figure that replaces it: "... to (more than) 40".
-_NEW_FIGURE = re.compile(r"^[^.;]{0,30}?\bto\s+(?:[a-z]+\s+){0,2}?\$?\d", re.I)
+_NEW_FIGURE = re.compile(r"^[^.;]{0,30}?\bto\s+(?:[a-z]+\s+){0,4}?\$?\d", re.I)
 #: "fifty feet from the main building", "500 ft away from": a distance.
 _FROM_AFTER = re.compile(
     r"^\s*(?:feet|foot|ft|miles?|yards?|meters?|metres?)?\s*(?:away\s+)?from\b", re.I

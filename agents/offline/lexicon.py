@@ -165,7 +165,8 @@ NEGATORS = re.compile(
 
 #: A past-tense action applied to a case (narrative, not a rule): "Intake declined it".
 PASSIVE_AUX = re.compile(
-    r"\b(?:is|are|be|been|being|get|gets|must|should|shall|will|always|automatically|"
+    r"\b(?:is|are|be|been|being|get|gets|remain|remains|stay|stays|must|should|shall|will|"
+    r"always|automatically|"
     r"generally|typically|usually|normally|then|often|"
     # "so it's flagged", "they're referred": a contracted "is" / "are"
     r"(?:it|that|this|which|they|those)['’](?:s|re))\W+(?:\w+\W+){0,1}$|"
@@ -291,7 +292,7 @@ WITHDRAWN = re.compile(
     r"(?:discontinued|withdrawn|"
     r"rescinded|lifted|repealed|retired|revoked)\b|"
     # "the manual review flag for a mismatch ... is no longer applied"
-    r"\b(?:is|are) no longer (?:applied|in force|in effect)\b",
+    r"\b(?:is|are) no longer (?:applied|in force|in effect|required|needed)\b",
     re.I,
 )
 #: "Submissions whose address is a range no longer need to be flagged": the action named

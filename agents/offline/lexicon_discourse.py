@@ -21,7 +21,10 @@ HOLD_UNTIL_CHECKED = re.compile(
 #: "Trainees ask whether that's a referral": a question reported, not a rule.
 INDIRECT_QUESTION = re.compile(
     r"\b(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering|query|queries|queried)\s+"
-    r"(?:\w+\s+){0,2}?(?:whether|if)\b",
+    r"(?:\w+\s+){0,2}?(?:whether|if)\b|"
+    # "Questions about the Idaho side go to the desk lead": who answers, not a rule
+    r"^\W*(?:any\s+|all\s+|other\s+)?(?:questions?|queries|inquiries|enquiries)\s+"
+    r"(?:about|on|regarding|concerning|over)\b",
     re.I,
 )
 

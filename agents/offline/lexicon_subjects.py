@@ -89,6 +89,12 @@ GENERIC_NOUNS = frozenset(
     """.split()
 )
 #: Words that name documents, sections, teams, roles, dates or actions: never a business.
+#: A sector, said alone before "accounts" or "risks", is no class ("GL food accounts",
+#: "hospitality risks"); with a head of its own it may be one ("food truck").
+SECTOR_WORDS = frozenset(
+    "food retail service services commercial residential industrial hospitality habitational "
+    "medical manufacturing wholesale agricultural healthcare".split()
+)
 NON_BUSINESS_WORDS = frozenset(
     """
     folk folks team teams staff department departments desk desks committee roundtable
@@ -115,6 +121,7 @@ NON_BUSINESS_WORDS = frozenset(
     renewal renewals term terms reinsurance insurance monoline package
     associate associates trainee trainees copy copies roster rosters record records
     document documents report reports certificate certificates none neither
+    application applications
     reminder reminders most many some few several
     liability liabilities underwriting claim claims portfolio portfolios
     credit credits discount discounts surcharge surcharges premium premiums rating

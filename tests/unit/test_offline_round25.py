@@ -64,6 +64,29 @@ FIELDS = {
         "synonyms": ["cause fixed", "cause has been dealt with"],
         "description": "The cause of the repeat losses has been corrected and documented",
     },
+    "hygiene_score": {
+        "type": "int",
+        "unit": "points",
+        "synonyms": ["hygiene score", "inspection score", "sanitation score"],
+        "description": "Latest routine hygiene inspection score, 0-100",
+    },
+    "flood_zone": {
+        "type": "str",
+        "synonyms": ["flood zone", "FEMA zone"],
+        "description": "FEMA flood zone: X, AE or VE",
+    },
+    "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter state code"},
+    "site_height_ft": {
+        "type": "float",
+        "unit": "feet",
+        "synonyms": ["site height", "ground height"],
+        "description": "Site elevation above sea level, in feet",
+    },
+    "rater_upload": {
+        "type": "bool",
+        "synonyms": ["comparative rater upload", "rater upload"],
+        "description": "The application came in through a comparative rater",
+    },
 }
 DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 
@@ -278,3 +301,70 @@ def test_practice_on_one_products_limit_leaves_anothers_reading() -> None:
     claims = with_practice([note], read, [bop, gl], DICTIONARY)
     said = {(c.product_type, c.action, c.soft_limit, tuple(c.mitigant_fields)) for c in claims}
     assert said == {("BOP", "refer", 4.0, ("ammonia_detector",)), ("GL", "decline", None, ())}
+
+
+# -- round 25, second part (read on blind28 consolidation) ------------------------------
+
+
+def test_a_limit_moved_from_one_figure_to_another_keeps_the_new_one(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(
+        extractor,
+        "Effective 1 May, the GL decline point moves from a routine hygiene score under 85 "
+        "to a score under 80.",
+        "compliance",
+    )
+    assert condition_set(rule) == {("hygiene_score", "lt", 80)}
+
+
+def test_what_remains_declined_is_declined(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(extractor, "GL accounts with a hygiene score below 80 remain declined.")
+    assert (rule.action, condition_set(rule)) == ("decline", {("hygiene_score", "lt", 80)})
+
+
+def test_where_questions_go_is_no_rule(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(extractor, "Questions about the Idaho side of the border go to the desk lead.")
+    assert rules == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "GL food accounts with a hygiene score below 80 are declined.",
+        "Applications with a hygiene score below 80 are declined.",
+    ],
+)
+def test_a_sector_or_a_paper_is_no_class(extractor, sentence: str) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(extractor, sentence)
+    assert condition_set(rule) == {("hygiene_score", "lt", 80)}
+
+
+def test_a_zones_letter_is_no_class() -> None:
+    # no field lists the zones here: "X" is only a letter before "building"
+    extractor = extractor_over({k: v for k, v in FIELDS.items() if k != "flood_zone"})
+    rules = _read(
+        extractor,
+        "The flood zone alone is not a reason to refer: a zone X building at six feet still "
+        "goes to the desk, and a zone AE building at fourteen feet does not.",
+    )
+    assert all(c.field != "occupancy" for r in rules for c in r.conditions)
+
+
+def test_a_flag_no_longer_required_is_withdrawn(extractor) -> None:  # type: ignore[no-untyped-def]
+    flag = limit_rule(
+        "rater_upload",
+        "eq",
+        1,
+        product_type="ALL",
+        action="flag_for_review",
+        threshold=None,
+        conditions=[{"field": "rater_upload", "operator": "eq", "value": True}],
+    )
+    text = knowledge_text(
+        "cb",
+        "Bulletin CB-4. Rater uploads now pass a validation service, so the review flag on "
+        "comparative rater uploads is no longer required on any line.",
+        "compliance",
+    )
+    extracted = extractor.extract(text.text, source=text.source, source_type="compliance")
+    claims = with_practice([text], extracted, [flag], DICTIONARY)
+    assert [(c.action, c.withdrawn) for c in claims] == [("flag_for_review", True)]
