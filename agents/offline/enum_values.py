@@ -36,6 +36,7 @@ def enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
                 continue
             taken.append(span)
             hits.append((value, match.start(), match.end()))
+    hits += _initial_hits(text, info, taken)  # "large quantity generators" is 'lqg'
     for value in info.values:  # "a wood, pellet or coal stove": the head noun is shared
         words = value.split()
         if len(words) != 2:
@@ -141,7 +142,49 @@ def _fuel_hits(
     return found
 
 
+_WORD_RUN = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _initial_hits(
+    text: str, info: FieldInfo, taken: list[tuple[int, int]]
+) -> list[tuple[str, int, int]]:
+    """Values written as initials said in full: "large quantity generators" for 'lqg'.
+
+    Only a value of three to five letters that the dictionary writes as initials (in
+    upper case among the field's synonyms or description), matched by as many words
+    whose first letters spell it, the longest values first.
+    """
+    said = " ".join([*info.spec.synonyms, info.spec.description or ""])
+    codes = [
+        v
+        for v in info.values
+        if v.isalpha() and 3 <= len(v) <= 5 and re.search(rf"\b{re.escape(v.upper())}\b", said)
+    ]
+    words = list(_WORD_RUN.finditer(text))
+    found: list[tuple[str, int, int]] = []
+    for value in sorted(codes, key=len, reverse=True):
+        size = len(value)
+        for i in range(len(words) - size + 1):
+            run = words[i : i + size]
+            if "".join(m.group(0)[0] for m in run).lower() != value.lower():
+                continue
+            span = (run[0].start(), run[-1].end())
+            if any(s < span[1] and span[0] < e for s, e in taken):
+                continue
+            taken.append(span)
+            found.append((value, *span))
+    return found
+
+
+#: Values that are everyday words too: "where it has none" names no field's value.
+_EVERYDAY_VALUES = frozenset({"none", "other", "unknown", "yes", "no", "n/a", "any", "all"})
+
+
 def _enum_context_ok(text: str, match: re.Match[str], value: str, info: FieldInfo) -> bool:
+    if value.lower() in _EVERYDAY_VALUES:
+        return _field_word_before(text, match.start(), info) or _field_word_after(
+            text, match.end(), info
+        )
     if len(value) <= 2:
         return True
     if info.upper and not match.group(0).isupper():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from agents.offline import lexicon_subjects as lxs
 from agents.offline.textproc import Token, find_phrase
 
 
@@ -40,9 +41,7 @@ NEGATION_WORDS = frozenset(
     }
 )
 _AFTER_NEGATION = frozenset({"not", "isn't", "aren't", "never"})
-_IRREGULAR_PARTICIPLES = frozenset(
-    "kept held done given shown taken made seen written met set run put worn".split()
-)
+_IRREGULAR_PARTICIPLES = lxs.IRREGULAR_PARTICIPLES
 
 
 @dataclass(frozen=True)

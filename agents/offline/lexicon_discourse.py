@@ -100,7 +100,11 @@ _SOFTENED = (
     r"\b(?:decline|declination)\s+(?:is\s+|becomes\s+)?(?:lifted|softened|eased|reduced|"
     r"downgraded|drops?|moves?|steps?(?:\s+down)?)\s+(?:in)?to\s+(?:a\s+)?referral\b|"
     # "do not decline outright; send the file to the senior underwriter instead"
-    r"\b(?:do not|don't|never)\s+decline\s+(?:it\s+|them\s+)?outright\b"
+    r"\b(?:do not|don't|never)\s+decline\s+(?:it\s+|them\s+)?outright\b|"
+    # "the decline is reconsidered only where ...; those go to the specialist as a referral
+    # instead"
+    r"\b(?:decline|declination)\s+is\s+(?:only\s+)?(?:reconsidered|revisited|reviewed|"
+    r"set aside|waived)\b|\bas\s+a\s+referral\s+instead\b"
 )
 #: "cash recyclers turn the decline into a referral": what softens the rule's action.
 SOFTENED_ACTION = re.compile(_SOFTENED, re.I)

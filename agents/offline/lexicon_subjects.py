@@ -89,6 +89,10 @@ GENERIC_NOUNS = frozenset(
     """.split()
 )
 #: Words that name documents, sections, teams, roles, dates or actions: never a business.
+#: Participles that do not end in -ed ("pomace kept inside", "a plan not met").
+IRREGULAR_PARTICIPLES = frozenset(
+    "kept held done given shown taken made seen written met set run put worn".split()
+)
 #: A sector, said alone before "accounts" or "risks", is no class ("GL food accounts",
 #: "hospitality risks"); with a head of its own it may be one ("food truck").
 SECTOR_WORDS = frozenset(

@@ -52,6 +52,19 @@ _OPENS_ON = re.compile(
 )
 
 
+#: A sentence that opens a numbered section: "11.5 Bulk oil.", "4.3 Ladders.".
+_SECTION_START = re.compile(r"^\s*(?:\d{1,2}\.\d{1,2}(?:\.\d{1,2})?|§\s*\d[\d.]*)\s+[A-Z]")
+
+
+def _new_section(sentences: Sequence[Sentence], since: int, at: int) -> bool:
+    """True when a numbered section opens after the rule at `since`, up to `at`.
+
+    "11.4 BOP. A mill that runs its own dryer is declined on that program. 11.5 Bulk oil.
+    Finished oil ... is written with the exclusion": a section's product ends with it.
+    """
+    return any(_SECTION_START.match(s.raw) for s in sentences[since + 1 : at + 1])
+
+
 def rule_product(
     clause: str, sentence: Sentence, sentences: Sequence[Sentence], drafts: list[RuleDraft]
 ) -> tuple[str | None, bool]:
@@ -83,6 +96,7 @@ def rule_product(
         drafts
         and drafts[-1].product_explicit
         and not question_between(sentences, drafts[-1].sentence_index, sentence.index)
+        and not _new_section(sentences, drafts[-1].sentence_index, sentence.index)
     ):
         # "Sawmills are declined on the BOP; they are written on monoline Property. Mills
         # cutting more than ...": the product the business was placed on since

@@ -17,7 +17,7 @@ from agents.offline.analysis import ClauseAnalysis
 from agents.offline.conditions import ConditionReader
 from agents.offline.flag_words import NEGATION_WORDS, negated_before, negated_within
 from agents.offline.textproc import Token, content_tokens, find_phrase
-from agents.offline.vocab import FieldVocabulary
+from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, find_numbers
 from memory.underwriting.fieldlink.stems import stem
 from schemas.rules import Condition
@@ -314,6 +314,11 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
     result.conditions = [Condition(field=name, operator="eq", value=not negated)]
 
 
+def _share(info: FieldInfo, any_one: bool) -> bool:
+    """True for a share in percent said after "any" (more than none of it)."""
+    return any_one and info.unit == "percent"
+
+
 #: "any positive swab", "a single claim", "one or more": a count said as more than none.
 _ANY_ONE = re.compile(r"\b(?:any|a single|one or more|at least one)\b", re.I)
 
@@ -326,14 +331,15 @@ def _any_counted(
     "A charter school that houses boarding students is declined" names the count field
     "boarding students" by a synonym ("any positive Listeria swab": "Listeria positives",
     its words in another order): the rule fires on one or more. Only whole counts
-    of things (not money, shares, ages or distances), never denied ("without").
+    of things (not money, ages or distances) or, after "any", a share ("any lead
+    removal work": more than 0%), never denied ("without").
     """
     said = {t.stem for t in subject}
     found = [
         info.name
         for info in vocab.of_kind("numeric")
-        if info.spec.type == "int"
-        and info.unit not in KNOWN_UNITS
+        # "any lead removal work at all": a share of the work, more than none of it
+        if ((info.spec.type == "int" and info.unit not in KNOWN_UNITS) or _share(info, any_one))
         # in its order, or after "any" every word in another ("any positive Listeria
         # swab": "Listeria positives")
         and any(

@@ -387,6 +387,8 @@ class SubjectReader:
         ):
             return None  # "non-sterile compounding", "part C-11": a field's word, a code
         value = " ".join([*kept[:-1], singular(kept[-1])])
+        if kept[-1] in lxs.IRREGULAR_PARTICIPLES:
+            return None  # "pomace kept inside the mill": a thing and where it is, no class
         if len(value) < 3 or value in lxs.SECTOR_WORDS:
             return None  # "a zone X building", "GL food accounts": a code's letter, a sector
         value = self._listed_ending(value)

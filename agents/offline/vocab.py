@@ -155,7 +155,9 @@ def _field_info(name: str, spec: FieldSpec) -> FieldInfo:
         and s not in lxs.COMPARISON_WORDS
         and s not in NUMBER_WORDS  # "losses in the last three years": "three" names no field
     }
-    words = set(re.findall(r"[a-z]+", " ".join([name, *spec.synonyms, spec.description]).lower()))
+    # "heaters are used for frost protection": what a thing is for does not make it one
+    described = _FOR_PROTECTION.sub(" ", spec.description)
+    words = set(re.findall(r"[a-z]+", " ".join([name, *spec.synonyms, described]).lower()))
     info = FieldInfo(
         name=name,
         spec=spec,
@@ -193,6 +195,10 @@ def _phrases_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w-])(?:{names})(?:e?s)?(?![\w-])", re.I)
 
 
+#: "used for frost protection": the purpose a thing serves, not a protection it is.
+_FOR_PROTECTION = re.compile(
+    r"\b(?:used|needed|run|lit|installed)\s+(?:for|as)\s+(?:[\w-]+\s+){0,2}?protection\b", re.I
+)
 #: "protected only by a volunteer fire department": a protection's limit is a hazard.
 _LIMITED = re.compile(r"\b(?:only|solely|merely)\s+(?:by|with|through|from)\b", re.I)
 

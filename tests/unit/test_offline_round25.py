@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from agents.ingestion.practice import with_practice
+from agents.offline.subjects import SubjectReader
+from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import find_numbers, rate_fits
 from schemas.fields import DataDictionary
 from tests.rules import condition_set, extractor_over, knowledge_text, limit_rule
@@ -81,6 +83,49 @@ FIELDS = {
         "unit": "feet",
         "synonyms": ["site height", "ground height"],
         "description": "Site elevation above sea level, in feet",
+    },
+    "waste_status": {
+        "type": "str",
+        "synonyms": ["waste generator status", "LQG", "SQG"],
+        "description": "Hazardous-waste generator class, lower case: none, sqg, lqg",
+    },
+    "backup_plan": {
+        "type": "bool",
+        "synonyms": ["written defrost plan", "defrost plan"],
+        "description": "A written defrost plan covers the cold rooms",
+    },
+    "brine_heaters": {
+        "type": "bool",
+        "synonyms": ["brine heaters", "oil-fired brine heaters"],
+        "description": "Oil-fired brine heaters are used for frost protection of the yard",
+    },
+    "public_docks": {
+        "type": "int",
+        "unit": "docks",
+        "synonyms": ["public docks", "loading docks"],
+        "description": "Public loading docks on the site",
+    },
+    "docks_gated": {
+        "type": "bool",
+        "synonyms": ["dock gates", "gated docks"],
+        "description": "Every public dock has gates and warning lights",
+    },
+    "ammonia_work_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["ammonia retrofit work", "ammonia work share"],
+        "description": "Share of revenue from ammonia retrofit work, in percent",
+    },
+    "brine_tank_liters": {
+        "type": "int",
+        "unit": "liters",
+        "synonyms": ["brine tank capacity", "brine tanks"],
+        "description": "Combined brine tank capacity, in liters",
+    },
+    "brine_kept_indoors": {
+        "type": "bool",
+        "synonyms": ["brine kept indoors", "indoor brine"],
+        "description": "Spent brine is kept inside the building",
     },
     "rater_upload": {
         "type": "bool",
@@ -368,3 +413,62 @@ def test_a_flag_no_longer_required_is_withdrawn(extractor) -> None:  # type: ign
     extracted = extractor.extract(text.text, source=text.source, source_type="compliance")
     claims = with_practice([text], extracted, [flag], DICTIONARY)
     assert [(c.action, c.withdrawn) for c in claims] == [("flag_for_review", True)]
+
+
+# -- round 25, third part (read on blind30 extraction after its first score) -----------
+
+
+def test_an_everyday_value_needs_its_field_named(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(
+        extractor,
+        "Confirm that the insured has a written defrost plan; where it has none, verify "
+        "before binding that a plan has been adopted.",
+        "compliance",
+    )
+    assert all(c.field != "waste_status" for r in rules for c in r.conditions)
+    [rule] = _read(extractor, "Sites with a waste generator status of none are referred.")
+    assert condition_set(rule) == {("waste_status", "eq", "none")}
+
+
+def test_a_value_written_as_initials_is_read_when_said_in_full(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(extractor, "Sites that are large quantity generators are referred.")
+    assert condition_set(rule) == {("waste_status", "eq", "lqg")}
+
+
+def test_a_decline_reconsidered_where_a_protection_holds_is_mitigated(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(
+        extractor,
+        "A yard with more than a dozen public docks is declined. The decline is "
+        "reconsidered only where every public dock has dock gates and warning lights; "
+        "those risks go to the yard specialist as a referral instead.",
+    )
+    assert (rule.action, condition_set(rule)) == ("decline", {("public_docks", "gt", 12)})
+    assert rule.mitigant_fields == ["docks_gated"]
+
+
+def test_what_a_hazard_is_used_for_does_not_make_it_a_protection(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(extractor, "Oil-fired brine heaters are a Property decline.")
+    assert (rule.action, condition_set(rule)) == ("decline", {("brine_heaters", "eq", True)})
+
+
+def test_any_of_a_share_is_more_than_none(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(extractor, "Accounts with any ammonia retrofit work are declined.")
+    assert condition_set(rule) == {("ammonia_work_pct", "gt", 0)}
+
+
+def test_a_numbered_section_ends_the_product_of_the_one_before(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(
+        extractor,
+        "Cold Store Property Manual, Chapter 3. 3.4 BOP. A store that runs its own brine "
+        "heaters is declined on the BOP. 3.5 Brine tanks. Brine tanks with a combined "
+        "capacity over 200,000 liters are written with the brine leakage exclusion.",
+    )
+    products = {r.action: r.product_type for r in rules}
+    assert products["decline"] == "BOP"
+    assert products["exclude"] != "BOP"
+
+
+def test_a_thing_and_where_it_is_kept_is_no_class() -> None:
+    subjects = SubjectReader(FieldVocabulary(DICTIONARY))
+    assert subjects.read("Ice kept inside the store building is a decline") == []
+    assert subjects.read("Ice houses are a decline") == ["ice house"]
