@@ -183,7 +183,12 @@ ELLIPTICAL = re.compile(
 )
 NARRATIVE = re.compile(
     r"\b(?:was|were|had been|wrote|(?:should|would|could|must) have (?:been|stayed|remained|"
-    r"gone))\b",
+    r"gone)|"
+    # "Athena had recommended decline": what one case's reviewer said
+    r"had (?:recommended|suggested|proposed|advised)|"
+    # "Roof questions cause more referrals than anything else": a count, not a rule
+    r"(?:cause|causes|caused|generate|generates|account for|accounts for) more (?:[\w-]+ )?"
+    r"(?:referrals|declines|declinations|exclusions|flags) than)\b",
     re.I,
 )
 #: What a rule used to say ("previously referred above 600 feet"): not the trigger.

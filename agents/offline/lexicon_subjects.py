@@ -125,7 +125,7 @@ NON_BUSINESS_WORDS = frozenset(
     renewal renewals term terms reinsurance insurance monoline package
     associate associates trainee trainees copy copies roster rosters record records
     document documents report reports certificate certificates none neither
-    application applications
+    application applications list lists
     reminder reminders most many some few several
     liability liabilities underwriting claim claims portfolio portfolios
     credit credits discount discounts surcharge surcharges premium premiums rating

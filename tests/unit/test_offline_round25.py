@@ -472,3 +472,16 @@ def test_a_thing_and_where_it_is_kept_is_no_class() -> None:
     subjects = SubjectReader(FieldVocabulary(DICTIONARY))
     assert subjects.read("Ice kept inside the store building is a decline") == []
     assert subjects.read("Ice houses are a decline") == ["ice house"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Roof questions cause more LRO referrals than anything else.",
+        "Athena had recommended decline; decision quality divergent.",
+        "Distribution lists for bulletins were updated; managers should confirm their teams "
+        "receive them.",
+    ],
+)
+def test_a_count_a_reviewers_word_or_a_mailing_list_is_no_rule(extractor, sentence: str) -> None:  # type: ignore[no-untyped-def]
+    assert _read(extractor, sentence, "production") == []
