@@ -54,6 +54,8 @@ _MULTIPLIER = re.compile(
 #: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
 _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
+#: "Class 1-90", "Type II-B": a label word right before a hyphenated code.
+_LABELLED_CODE = re.compile(r"\b(?:class|type|grade|form|code|rating|series)\s*$", re.I)
 
 
 #: Money below this, written bare, may have left its scale ("million") to the figure before.
@@ -247,7 +249,11 @@ class ConditionReader:
                 and (_RANGE_JOIN.fullmatch(plain[hits[-1].end : mention.start]))
             ):
                 before = plain[max(0, hits[-1].start - 50) : hits[-1].start]
-                if hits[-1].value > hit.value or _CHANGE_FROM.search(before):
+                joint = plain[hits[-1].end : mention.start]
+                if _LABELLED_CODE.search(before) and ("-" in joint or "–" in joint):
+                    # "below Class 1-90": a rating's code, no range (the text says the bound)
+                    hits[-1].operator = hit.operator = None
+                elif hits[-1].value > hit.value or _CHANGE_FROM.search(before):
                     # "reduced from five to four miles": a change of limit, no range
                     hits[-1].operator = hit.operator = None
                 else:

@@ -12,6 +12,7 @@ from agents.ingestion.practice import with_practice
 from agents.offline.subjects import SubjectReader
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import find_numbers, rate_fits
+from memory.underwriting.fieldlink.profile import parse_enum
 from schemas.fields import DataDictionary
 from tests.rules import condition_set, extractor_over, knowledge_text, limit_rule
 
@@ -485,3 +486,22 @@ def test_a_thing_and_where_it_is_kept_is_no_class() -> None:
 )
 def test_a_count_a_reviewers_word_or_a_mailing_list_is_no_rule(extractor, sentence: str) -> None:  # type: ignore[no-untyped-def]
     assert _read(extractor, sentence, "production") == []
+
+
+def test_a_rating_code_is_no_range(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(
+        extractor,
+        "A plant room with fewer than 9 air changes per hour - that is, below Class 1-9 - is "
+        "referred.",
+    )
+    assert condition_set(rule) == {("room_air_changes", "lt", 9.0)}
+    [ranged] = _read(extractor, "Plant rooms with 3-5 air changes per hour are referred.")
+    assert condition_set(ranged) == {
+        ("room_air_changes", "gte", 3.0),
+        ("room_air_changes", "lte", 5.0),
+    }
+
+
+def test_a_word_a_description_names_is_no_value() -> None:
+    described = "County of the site, lower case, without the word 'county' (e.g. 'marin')"
+    assert parse_enum(described) == (["marin"], True)

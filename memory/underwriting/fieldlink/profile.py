@@ -45,6 +45,10 @@ _CODE = re.compile(
 )
 
 
+#: A word a description names as a word, not as a value: "without the word 'county'".
+_NAMED_WORD = re.compile(r"\bthe (?:word|term|suffix|prefix)s?\s+(?:'[^']*'|\"[^\"]*\")", re.I)
+
+
 def parse_enum(description: str) -> tuple[list[str], bool]:
     """Read the values listed in a field description.
 
@@ -57,7 +61,9 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
         examples only ("e.g. ...") rather than the complete set.
     """
     if re.search(r"\be\.g\.|for example|such as", description, re.I):
-        return [a or b for a, b in _QUOTED.findall(description)], True
+        # "without the word 'county' (e.g. 'sarasota')": a word named is no value
+        said = _NAMED_WORD.sub(" ", description)
+        return [a or b for a, b in _QUOTED.findall(said)], True
     paren = re.search(r"\(([^()]*,[^()]*)\)", description)
     text = paren.group(1) if paren else re.sub(r"\([^()]*\)", "", description)
     if not paren and ":" in text:
