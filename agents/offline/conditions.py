@@ -54,6 +54,16 @@ _MULTIPLIER = re.compile(
 #: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
 _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
+#: "in class St 2", "hazard class 3": a class's number (a code of its own) before it.
+_CLASS_CODE = re.compile(r"\bclass(?:es)?\s+(?:[A-Z][A-Za-z]{0,2}[\s-]*)?$", re.I)
+
+
+def _counts_classes(info: FieldInfo) -> bool:
+    """True for a field whose value is a class, tier or grade ("hazard class", "PPC")."""
+    words = " ".join([info.name, info.spec.unit or "", *info.spec.synonyms]).lower()
+    return bool(re.search(r"class|tier|grade|categor|level|rating|type", words))
+
+
 #: "Class 1-90", "Type II-B": a label word right before a hyphenated code.
 _LABELLED_CODE = re.compile(r"\b(?:class|type|grade|form|code|rating|series)\s*$", re.I)
 
@@ -227,6 +237,8 @@ class ConditionReader:
             info, factor = resolved
             if _names_the_field(plain[mention.start : mention.num_end], info):
                 continue  # "roofs steeper than 8/12" where the field is "jobs over 8/12 pitch"
+            if _CLASS_CODE.search(pre) and not _counts_classes(info):
+                continue  # "a dust in class St 2 or higher": a class's number, not a Kst
             soft = (
                 cued
                 or bool(

@@ -30,6 +30,8 @@ _NOUN_ACTION = {
     "check": "verify",
     "screen": "verify",
     "flag": "flag_for_review",
+    "refer": "refer",
+    "verify": "verify",
 }
 #: "the referral is waived", "the referral may be skipped / closed / cleared", "the referral
 #: is not required".
@@ -48,6 +50,12 @@ _NOUN_WAIVED = re.compile(
 _SUBJECT_SATISFIES = re.compile(
     r"\b(?:satisf(?:y|ies)|clears?)\s+(?:the|this|that|its|their)\s+(?:[\w-]+\s+)?"
     r"(?P<noun>referral|verification|check|flag|screen)\b",
+    re.I,
+)
+#: "A daily auger-check log takes away the need to refer": the subject lifts the rule.
+_NEED_REMOVED = re.compile(
+    r"\b(?:takes? away|removes?|eliminates?|does away with|do away with)\s+the\s+need\s+"
+    r"(?:to\s+|for\s+(?:a\s+|the\s+|any\s+)?)(?P<noun>refer|verify|referral|verification|check)\b",
     re.I,
 )
 #: "If an inspection confirms the repairs, no referral is needed."
@@ -129,6 +137,7 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
     noun = (
         _NOUN_WAIVED.search(clause)
         or _SUBJECT_SATISFIES.search(clause)
+        or _NEED_REMOVED.search(clause)
         or _NO_NOUN_NEEDED.search(clause)
         or _STANDS_FOR.search(clause)
     )
@@ -145,14 +154,14 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
     else:
         return None
     before = clause[: match.start()]
-    if match.re is _SUBJECT_SATISFIES and (
+    if match.re in (_SUBJECT_SATISFIES, _NEED_REMOVED) and (
         detect_action(before) is not None or _DENIED.search(before)
     ):
         return None  # "flag X unless they carry Y, which clears the flag": the rule's own
     consequence = _IN_WHICH_CASE.search(before)
     if consequence and detect_action(clause[: consequence.start()]) is not None:
         return None  # "X is referred, unless Y, in which case the referral can be cleared"
-    by_subject = verb is not None or match.re is _SUBJECT_SATISFIES
+    by_subject = verb is not None or match.re in (_SUBJECT_SATISFIES, _NEED_REMOVED)
     where = _protection_text(clause, match, subject=by_subject)
     fields = analyzer.mitigant_fields(where) if where else []
     if not fields and match.re is _NO_NOUN_NEEDED:

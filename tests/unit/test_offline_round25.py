@@ -128,6 +128,12 @@ FIELDS = {
         "synonyms": ["brine kept indoors", "indoor brine"],
         "description": "Spent brine is kept inside the building",
     },
+    "frost_index": {
+        "type": "float",
+        "unit": "bar-m/s",
+        "synonyms": ["frost index", "Kf"],
+        "description": "Frost severity index of the coldest room, bar-m/s",
+    },
     "rater_upload": {
         "type": "bool",
         "synonyms": ["comparative rater upload", "rater upload"],
@@ -505,3 +511,23 @@ def test_a_rating_code_is_no_range(extractor) -> None:  # type: ignore[no-untype
 def test_a_word_a_description_names_is_no_value() -> None:
     described = "County of the site, lower case, without the word 'county' (e.g. 'marin')"
     assert parse_enum(described) == (["marin"], True)
+
+
+def test_a_class_number_is_no_measured_value(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(
+        extractor,
+        "On every product, a cold room in class F 2 or higher (frost index above 200) must "
+        "be verified before binding.",
+        "compliance",
+    )
+    assert all(c.value != 2 for r in rules for c in r.conditions)
+
+
+def test_what_takes_away_the_need_to_refer_is_a_mitigant(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(
+        extractor,
+        "When the store keeps more than 20 public docks, refer the risk to the yard desk. "
+        "Dock gates on every dock take away the need to refer.",
+    )
+    assert (rule.action, condition_set(rule)) == ("refer", {("public_docks", "gt", 20)})
+    assert rule.mitigant_fields == ["docks_gated"]
