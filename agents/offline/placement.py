@@ -19,7 +19,9 @@ from agents.offline.texts import single_product
 #: "Regardless of product, ...": a rule that holds on every product.
 _WHATEVER_PRODUCT = re.compile(
     r"\b(?:regardless of|irrespective of|whatever(?: the)?|no matter (?:the|which|what))\s+"
-    r"(?:the\s+)?(?:products?|lines?(?: of business)?|programs?)\b",
+    # "whatever the class or product": the class named first
+    r"(?:the\s+)?(?:(?:class|occupancy|trade|state)\s+(?:or|and)\s+(?:the\s+)?)?"
+    r"(?:products?|lines?(?: of business)?|programs?)\b",
     re.I,
 )
 

@@ -58,6 +58,14 @@ _NEED_REMOVED = re.compile(
     r"(?:to\s+|for\s+(?:a\s+|the\s+|any\s+)?)(?P<noun>refer|verify|referral|verification|check)\b",
     re.I,
 )
+#: "A fixed foam system over the tank farm makes the referral unnecessary."
+_MADE_UNNECESSARY = re.compile(
+    r"\bmakes?\s+(?:the|this|that|any|a)\s+(?:[\w-]+\s+)?"
+    r"(?P<noun>referral|verification|check|flag)\s+(?:unnecessary|redundant|moot)\b",
+    re.I,
+)
+#: Waivers whose subject is the protection ("X satisfies the check").
+_BY_SUBJECT = (_SUBJECT_SATISFIES, _NEED_REMOVED, _MADE_UNNECESSARY)
 #: "If an inspection confirms the repairs, no referral is needed."
 _NO_NOUN_NEEDED = re.compile(
     r"\bno\s+(?:further\s+)?(?P<noun>referral|decline|declination|exclusion|verification|check|"
@@ -138,6 +146,7 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         _NOUN_WAIVED.search(clause)
         or _SUBJECT_SATISFIES.search(clause)
         or _NEED_REMOVED.search(clause)
+        or _MADE_UNNECESSARY.search(clause)
         or _NO_NOUN_NEEDED.search(clause)
         or _STANDS_FOR.search(clause)
     )
@@ -154,14 +163,12 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
     else:
         return None
     before = clause[: match.start()]
-    if match.re in (_SUBJECT_SATISFIES, _NEED_REMOVED) and (
-        detect_action(before) is not None or _DENIED.search(before)
-    ):
+    if match.re in _BY_SUBJECT and (detect_action(before) is not None or _DENIED.search(before)):
         return None  # "flag X unless they carry Y, which clears the flag": the rule's own
     consequence = _IN_WHICH_CASE.search(before)
     if consequence and detect_action(clause[: consequence.start()]) is not None:
         return None  # "X is referred, unless Y, in which case the referral can be cleared"
-    by_subject = verb is not None or match.re in (_SUBJECT_SATISFIES, _NEED_REMOVED)
+    by_subject = verb is not None or match.re in _BY_SUBJECT
     where = _protection_text(clause, match, subject=by_subject)
     fields = analyzer.mitigant_fields(where) if where else []
     if not fields and match.re is _NO_NOUN_NEEDED:

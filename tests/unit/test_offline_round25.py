@@ -531,3 +531,22 @@ def test_what_takes_away_the_need_to_refer_is_a_mitigant(extractor) -> None:  # 
     )
     assert (rule.action, condition_set(rule)) == ("refer", {("public_docks", "gt", 20)})
     assert rule.mitigant_fields == ["docks_gated"]
+
+
+def test_what_makes_the_referral_unnecessary_is_a_mitigant(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(
+        extractor,
+        "Where a store keeps more than 20 public docks, the submission is referred. Dock "
+        "gates on every dock make the referral unnecessary.",
+    )
+    assert (rule.action, rule.mitigant_fields) == ("refer", ["docks_gated"])
+
+
+def test_whatever_the_class_or_product_is_every_product(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(
+        extractor,
+        "On Property, a store with more than 20 public docks is declined. Whatever the class "
+        "or product, a hygiene score under 40 is an automatic decline.",
+    )
+    products = {c.field: r.product_type for r in rules for c in r.conditions}
+    assert products == {"public_docks": "Property", "hygiene_score": "ALL"}
