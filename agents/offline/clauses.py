@@ -72,7 +72,12 @@ _CHECK_MEANS = re.compile(
     re.I,
 )
 #: A condition denied in a conjunct ("... and no photos submitted").
-_UNREAD_DENIAL = re.compile(r"\b(?:and|but) (?:no|without) [a-z]", re.I)
+_UNREAD_DENIAL = re.compile(
+    # "... is declined, with no exceptions and no referral": emphasis, not a condition
+    r"\b(?:and|but) (?:no|without) (?!(?:exceptions?|referrals?|appeals?|discretion|"
+    r"negotiation|second look)\b)[a-z]",
+    re.I,
+)
 #: "should have been ...": hindsight on a case, or the rule a review restates.
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
 _ACTION_WORD = {

@@ -550,3 +550,11 @@ def test_whatever_the_class_or_product_is_every_product(extractor) -> None:  # t
     )
     products = {c.field: r.product_type for r in rules for c in r.conditions}
     assert products == {"public_docks": "Property", "hygiene_score": "ALL"}
+
+
+def test_no_exceptions_and_no_referral_is_emphasis(extractor) -> None:  # type: ignore[no-untyped-def]
+    [rule] = _read(
+        extractor,
+        "A store with more than 20 public docks is declined, with no exceptions and no referral.",
+    )
+    assert (rule.action, condition_set(rule)) == ("decline", {("public_docks", "gt", 20)})
