@@ -150,19 +150,14 @@ def _initial_hits(
 ) -> list[tuple[str, int, int]]:
     """Values written as initials said in full: "large quantity generators" for 'lqg'.
 
-    Only a value of three to five letters that the dictionary writes as initials (in
-    upper case among the field's synonyms or description), matched by as many words
-    whose first letters spell it, the longest values first.
+    Only a value the dictionary writes as initials (`FieldInfo.initials`, read once per
+    field), matched by as many words whose first letters spell it, the longest first.
     """
-    said = " ".join([*info.spec.synonyms, info.spec.description or ""])
-    codes = [
-        v
-        for v in info.values
-        if v.isalpha() and 3 <= len(v) <= 5 and re.search(rf"\b{re.escape(v.upper())}\b", said)
-    ]
+    if not info.initials:
+        return []
     words = list(_WORD_RUN.finditer(text))
     found: list[tuple[str, int, int]] = []
-    for value in sorted(codes, key=len, reverse=True):
+    for value in info.initials:
         size = len(value)
         for i in range(len(words) - size + 1):
             run = words[i : i + size]

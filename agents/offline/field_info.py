@@ -54,6 +54,8 @@ class FieldInfo:
         rising: Words the description gives a higher value ("higher = finer powder"):
             "finer than 100 mesh" is more than 100.
         falling: Words it gives a lower value ("lower = safer").
+        initials: Values of three to five letters the dictionary writes as initials (in
+            upper case among the synonyms or the description): "lqg" for "LQG".
     """
 
     name: str
@@ -72,6 +74,7 @@ class FieldInfo:
     rising: frozenset[str] = frozenset()
     falling: frozenset[str] = frozenset()
     desc_negated: bool = False
+    initials: tuple[str, ...] = ()
 
     def in_scale(self, value: float) -> bool:
         """Return False when a value lies outside the scale the description states."""
@@ -165,8 +168,20 @@ def field_info(name: str, spec: FieldSpec) -> FieldInfo:
         desc_negated=any(
             w in NEGATION_WORDS for w in _stems(re.sub(r"\([^()]*\)", " ", spec.description))
         ),
+        initials=_initials(spec, values),
     )
     return info
+
+
+def _initials(spec: FieldSpec, values: list[str]) -> tuple[str, ...]:
+    """The values the dictionary writes as initials, longest first (see `FieldInfo`)."""
+    said = " ".join([*spec.synonyms, spec.description or ""])
+    codes = [
+        v
+        for v in values
+        if v.isalpha() and 3 <= len(v) <= 5 and re.search(rf"\b{re.escape(v.upper())}\b", said)
+    ]
+    return tuple(sorted(codes, key=len, reverse=True))
 
 
 #: "used for frost protection": the purpose a thing serves, not a protection it is.

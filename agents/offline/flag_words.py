@@ -41,7 +41,6 @@ NEGATION_WORDS = frozenset(
     }
 )
 _AFTER_NEGATION = frozenset({"not", "isn't", "aren't", "never"})
-_IRREGULAR_PARTICIPLES = lxs.IRREGULAR_PARTICIPLES
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ def _negated_after(tokens: list[Token], last: int) -> bool:
     return (
         len(after) == 2
         and after[0] in _AFTER_NEGATION
-        and (after[1].endswith("ed") or after[1] in _IRREGULAR_PARTICIPLES)
+        and (after[1].endswith("ed") or after[1] in lxs.IRREGULAR_PARTICIPLES)
     )
 
 
@@ -142,7 +141,7 @@ def _denied_by_pronoun(tokens: list[Token], last: int) -> bool:
     for j, word in enumerate(after[:-2]):
         if word in {"it", "they"} and after[j + 1] in _AFTER_NEGATION | {"wasn't", "weren't"}:
             verb = after[j + 2]
-            return verb.endswith("ed") or verb in _IRREGULAR_PARTICIPLES
+            return verb.endswith("ed") or verb in lxs.IRREGULAR_PARTICIPLES
     return False
 
 

@@ -88,7 +88,6 @@ GENERIC_NOUNS = frozenset(
     rules guideline guidelines manual manuals bulletin bulletins section sections note notes
     """.split()
 )
-#: Words that name documents, sections, teams, roles, dates or actions: never a business.
 #: Participles that do not end in -ed ("pomace kept inside", "a plan not met").
 IRREGULAR_PARTICIPLES = frozenset(
     "kept held done given shown taken made seen written met set run put worn".split()
@@ -99,6 +98,7 @@ SECTOR_WORDS = frozenset(
     "food retail service services commercial residential industrial hospitality habitational "
     "medical manufacturing wholesale agricultural healthcare".split()
 )
+#: Words that name documents, sections, teams, roles, dates or actions: never a business.
 NON_BUSINESS_WORDS = frozenset(
     """
     folk folks team teams staff department departments desk desks committee roundtable
