@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.ingestion.evidence import best_spoken, evidenced, field_near
+from agents.ingestion.evidence import (
+    best_spoken,
+    evidenced,
+    field_near,
+    limit_said,
+    spoken_of,
+    unit_fits,
+)
 from agents.ingestion.matching import RuleRevision, limit_signature, limit_value, revision_claim
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
@@ -80,7 +87,10 @@ def read_approvals(
         # sq ft in the same case line does not
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
         for number in said or numbers:
-            for rule in _cited_first(_about(known, sentence, number, words, fields), cited):
+            about = _about(known, sentence, number, words, fields) or _extent_of(
+                known, sentence, number, start, words
+            )
+            for rule in _cited_first(about, cited):
                 signature, limit = limit_signature(rule), limit_value(rule)
                 if signature is None or limit is None:
                     continue
@@ -97,9 +107,12 @@ def read_approvals(
                     if said:
                         extents[rule.rule_name] = _sentence_at(sentence, number.start)
                 cases.setdefault(rule.rule_name, set()).add(sentence)
-    # the protections every approved case past the limit had (two cases or more), then
-    # those the sentence saying how far practice went names (one is enough)
+    # the protections every approved case past the limit had (two cases or more), those
+    # of a text's one case ("approved because every container is tracked on electronic
+    # manifests"), then those the sentence saying how far practice went names
     found = _with_protections(list(claims.values()), cases, fields, _CASES_FOR_A_MITIGANT)
+    single = {rule: lines for rule, lines in cases.items() if len(lines) == 1}
+    found = _with_protections(found, single, fields, 1)
     return _with_protections(found, {k: {v} for k, v in extents.items()}, fields, 1)
 
 
@@ -139,6 +152,8 @@ def _with_protections(
             continue
         vocab = vocab or _vocabulary(fields)
         common = set.intersection(*(_present(vocab, line) for line in lines))
+        # "sprinklered throughout except the rear wing" measures the unsprinklered area
+        common = {f for f in common if not any(f in c.field for c in claim.conditions)}
         out.append(with_mitigants(claim, sorted(common), []) if common else claim)
     return out
 
@@ -196,6 +211,43 @@ def _about(
     return same if len({limit_signature(r) for r in same}) == 1 else []
 
 
+def _extent_of(
+    rules: Sequence[ExtractedRule], line: str, number: NumberMention, start: int, words: str
+) -> list[ExtractedRule]:
+    """The one limit a text speaks of, for a number said as how far practice went.
+
+    "Two point four million is the highest I've approved", "as close as 10 feet", "Q: How
+    far have you gone? A: Eight hundred pounds": the number needs no field words when the
+    text names one limit only (its field's words or its value) and the units agree.
+    """
+    asked = start > 0  # a question about practice's extent joined to its answer
+    before = line[max(start, number.start - 30) : number.start]
+    after = line[number.end : number.end + 40]
+    if not (asked or _EXTENT_BEFORE.search(before) or _EXTENT_AFTER.match(after)):
+        return []
+    numbers = find_numbers(words)
+    spoken = [r for r in rules if spoken_of(r, words, numbers) and unit_fits(r, number)]
+    # "The manual sends any RV lot holding more than two million dollars ...": the limit
+    # the text cites, then the one whose field it names most fully
+    spoken = best_spoken([r for r in spoken if limit_said(r, numbers)] or spoken, words)
+    return spoken if len({limit_signature(r) for r in spoken}) == 1 else []
+
+
+#: Words before a number saying it is how far practice went: "as close as 10 feet".
+_EXTENT_BEFORE = re.compile(
+    r"(?:\bas (?:close|low|high|young|old|far|much|many|long|short|small|large|big|near)"
+    r" as|\b(?:up|down) to|\bat)\s*\$?$",
+    re.I,
+)
+#: Words after a number saying it is how far practice went: "... is the highest I've approved".
+_EXTENT_AFTER = re.compile(
+    r"[^.;,]{0,25}?\b(?:is|was|were|are)\s+(?:the|our|my)\s+(?:biggest|largest|highest|most|"
+    r"furthest|farthest|lowest|smallest|oldest|youngest|longest|shortest|deepest|heaviest|"
+    r"widest|closest|nearest|greatest)\b",
+    re.I,
+)
+
+
 def _cited_first(rules: list[ExtractedRule], cited: set[float]) -> list[ExtractedRule]:
     """Of one field's rules on several products, those whose limit the text cites.
 
@@ -217,7 +269,9 @@ def _further(direction: str, value: float, than: float | None) -> bool:
 #: An interviewer asking what made practice say yes: its answer names what was accepted.
 _WHAT_HELPED = re.compile(
     r"\bwhat (?:makes|made|gets|got|earns|earned|was different|is different|changes|"
-    r"changed|lets|tips|helps|helped|would you need|do you need|do you want|do you look for)\b|"
+    r"changed|lets|tips|helps|helped|would you need|do you need|do you want|do you look for|"
+    r"reassures|reassured|persuades|persuaded|convinces|convinced|would it take|"
+    r"(?:has|have|needs?) to be (?:in place|on file|in the file|there))\b|"
     r"\bon what basis\b|\bwhy (?:did|do|would) you (?:approve|accept|write|say yes)\b",
     re.I,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from agents.ingestion.matching import limit_signature, limit_value
 from agents.offline.practice_text import SQFT, field_words, says, unit_words
@@ -52,7 +53,24 @@ def field_near(
             # "years" or "feet", which any number of a text may carry)
             words.append(unit)
     around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
-    return bool(words) and any(w in around.lower() for w in words) and unit_fits(rule, number)
+    if not words or not any(w in around.lower() for w in words):
+        return False
+    return unit_fits(rule, number) or _head_fits(rule, sentence, number)
+
+
+#: The plural noun right after a number's unit word: "7 carrier leases" counts leases.
+_HEAD = re.compile(r"\s+([a-z]{3,}(?<!ss)(?<!us)(?<!is)s)\b(?!-)", re.I)
+
+
+def _head_fits(rule: ExtractedRule, sentence: str, number: NumberMention) -> bool:
+    """True when the plural noun after a number's modifier is the limit's unit.
+
+    "7 carrier leases" reads "carrier" as the number's unit; the leases are what it counts.
+    """
+    head = _HEAD.match(sentence, number.end)
+    if head is None or not number.unit:
+        return False
+    return unit_fits(rule, replace(number, unit=head.group(1)))
 
 
 def unit_fits(rule: ExtractedRule, number: NumberMention) -> bool:

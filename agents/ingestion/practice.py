@@ -343,11 +343,12 @@ def with_practice(
         practice = _revision_claims(
             [k for k in known_then if evidenced(k, words)], read_revisions(text)
         )
-        practice += [
-            c
-            for c in read_approvals(text, known_then, fields)
-            if c.rule_name not in {p.rule_name for p in practice}
-        ]
+        # an approval past the limit says how far practice went; a revision of the same
+        # rule that names no extent ("Is fifty a hard stop then? No") says less
+        approved = read_approvals(text, known_then, fields)
+        went = {c.rule_name for c in approved if c.soft_limit is not None}
+        practice = [p for p in practice if p.soft_limit is not None or p.rule_name not in went]
+        practice += [c for c in approved if c.rule_name not in {p.rule_name for p in practice}]
         # A soft rule the text itself read about the same rule is the better reading; so
         # is one it read on another product's limit of the same field with the same
         # extent ("the lowest score the desk accepted was 78" was the BOP desk's, not GL's)
@@ -361,7 +362,9 @@ def with_practice(
             and (_bearing(p), p.soft_limit) not in extents
         ]
         helped = asked_mitigants(text.text, fields)  # "Q: What makes you say yes? A: X"
-        practice = [with_mitigants(p, helped, []) if helped else p for p in practice]
+        if helped:  # what made practice go past the limit, the text's reading or ours
+            practice = [with_mitigants(p, helped, []) for p in practice]
+            mine = [with_mitigants(r, helped, []) if r in soft else r for r in mine]
         reliefs = [r for r in mine if is_relief(r)]
         mine = [r for r in mine if not is_relief(r)]
         # "for GL the rule stands as written: ... under 85 is declined": the text's own

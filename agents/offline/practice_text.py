@@ -137,7 +137,8 @@ _EXTENT = re.compile(
 )
 #: What a question asks practice did: "the biggest you've taken", "how many ... accepted".
 _PRACTISED = re.compile(
-    APPROVED.pattern + r"|\b(?:taken|took|written|wrote|gone|done|let (?:through|go)|allowed)\b",
+    APPROVED.pattern
+    + r"|\b(?:taken|took|written|wrote|gone|done|signed|let (?:through|go)|allowed)\b",
     re.I,
 )
 _SPEAKER = re.compile(r"^\s*(?:[A-Z][\w.' -]{0,30})\s*:\s*")

@@ -262,7 +262,11 @@ def test_a_log_that_names_the_field_once_and_its_cases_by_unit_alone() -> None:
     )
     [claim] = read_approvals(log, [dock])
     assert claim.soft_limit == 26
-    one_line = text("x", "Marinas 26 road miles out, haul-out distance aside, were accepted.")
+    one_line = text(
+        "x",
+        "Marinas 26 road miles away were accepted at the desk last spring; nobody asked "
+        "about the haul-out distance.",
+    )
     assert read_approvals(one_line, [dock]) == []  # not a log: the field's words must be near
 
 

@@ -57,7 +57,9 @@ _TRAILING_AND = re.compile(r"(?:[\s-]+and)+$", re.I)
 _OF_EVERY = re.compile(r"\s+(?:out\s+)?(?:of|in)\s+every\s+", re.I)
 _OF_ONE_PERCENT = re.compile(r"^\s+of\s+(?:one|a|1)\s*(?:percent|per cent|%)", re.I)
 _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
-_WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}))*\b", re.I)
+#: "two point four million": "point" joins a number only between number words
+_POINT = r"point(?=[\s-]+(?:zero|one|two|three|four|five|six|seven|eight|nine)\b)"
+_WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}|{_POINT}))*\b", re.I)
 _BARE_A_UNITS = re.compile(
     r"^[\s-]*(?:mile|year|day|month|week|foot|story|quarter|half|million|thousand)\b", re.I
 )
@@ -236,8 +238,16 @@ def _eval_words(words: list[str]) -> float | None:
     total, current, last_scale = 0.0, 0.0, 1.0
     pending_a, seen, previous = False, False, ""
     plus_share = False  # "two and a half": the share adds to the number before it
+    place = 0.0  # after "point": the place of the next digit ("two point four" is 2.4)
     for word in words:
         after, previous = previous, word
+        if word == "point":
+            place = 0.1
+            continue
+        if place and _SMALL.get(word, 10) < 10:
+            current, place = current + _SMALL[word] * place, place / 10
+            continue
+        place = 0.0
         if word in {"a", "an"}:
             if current == 0:
                 current, pending_a = 1.0, True
