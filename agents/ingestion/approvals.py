@@ -24,6 +24,7 @@ from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
     APPROVED,
     COMMON_UNITS,
+    FURTHEST,
     REFUSED,
     SQFT,
     approval_units,
@@ -65,16 +66,14 @@ def read_approvals(
     With the data dictionary, a limit field is also named by its synonyms.
     """
     # a log whose title names one product ("GL Referral Log") speaks of that product
-    product = single_product(text.source) or find_product(text.text)
+    titled = single_product(text.source)
+    product = titled or find_product(text.text)
     words = SQFT.sub("sqft", text.text).lower()
+    usable = [
+        k for k in known if evidenced(k, words) and k.action != "approve_with_conditions"
+    ]  # practice bends what stops a risk
     any_product = product in (None, "ALL")
-    known = [
-        k
-        for k in known
-        if evidenced(k, words)
-        and (any_product or k.product_type in (product, "ALL"))
-        and k.action != "approve_with_conditions"  # practice bends what stops a risk
-    ]
+    known = [k for k in usable if any_product or k.product_type in (product, "ALL")]
     claims: dict[str, ExtractedRule] = {}
     cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
     extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went
@@ -87,8 +86,10 @@ def read_approvals(
         # sq ft in the same case line does not
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
         for number in said or numbers:
-            about = _about(known, sentence, number, words, fields) or _extent_of(
-                known, sentence, number, start, words
+            # a log titled for one product speaks of it, whatever a line says in passing
+            rules = known if titled else _of_product(usable, known, sentence, number)
+            about = _about(rules, sentence, number, words, fields) or _extent_of(
+                rules, sentence, number, start, words
             )
             for rule in _cited_first(about, cited):
                 signature, limit = limit_signature(rule), limit_value(rule)
@@ -114,6 +115,18 @@ def read_approvals(
     single = {rule: lines for rule, lines in cases.items() if len(lines) == 1}
     found = _with_protections(found, single, fields, 1)
     return _with_protections(found, {k: {v} for k, v in extents.items()}, fields, 1)
+
+
+def _of_product(
+    usable: list[ExtractedRule], known: list[ExtractedRule], line: str, number: NumberMention
+) -> list[ExtractedRule]:
+    """The rules a number may speak of: those of the product its line or sentence names.
+
+    "Castellanos: On monoline property my line is a quarter of TIV ... The largest was at
+    forty percent" speaks of the Property limit, whichever product the text named first.
+    """
+    here = single_product(line) or single_product(_sentence_at(line, number.start))
+    return known if here is None else [k for k in usable if k.product_type in (here, "ALL")]
 
 
 def _sentence_at(text: str, at: int) -> str:
@@ -223,7 +236,10 @@ def _extent_of(
     asked = start > 0  # a question about practice's extent joined to its answer
     before = line[max(start, number.start - 30) : number.start]
     after = line[number.end : number.end + 40]
-    if not (asked or _EXTENT_BEFORE.search(before) or _EXTENT_AFTER.match(after)):
+    # "The biggest project I've approved was fifteen percent of value"
+    furthest = FURTHEST.search(line, max(start, number.start - 90), number.start)
+    cued = furthest is not None and furthest.end() == number.start
+    if not (asked or cued or _EXTENT_BEFORE.search(before) or _EXTENT_AFTER.match(after)):
         return []
     numbers = find_numbers(words)
     spoken = [r for r in rules if spoken_of(r, words, numbers) and unit_fits(r, number)]

@@ -17,7 +17,7 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
 from agents.offline import lexicon_discourse as lxd
 from agents.offline.clauses import detect_action, split_mitigant
-from agents.offline.textproc import strip_connectors
+from agents.offline.textproc import content_tokens, strip_connectors
 from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.stems import stem
 from schemas.rules import Condition
@@ -57,6 +57,27 @@ _PRE_COMPARED = re.compile(
 _POST_COMPARED = re.compile(
     r"^\s*(?:" + "|".join(p for p, _ in lxc.POST_COMPARATORS) + r")(?!\w)", re.I
 )
+
+
+#: A clause stating what a risk must have ("the innkeeper must live on site").
+MUST = re.compile(r"\b(?:must|shall|has to|have to|is required to|are required to)\b", re.I)
+
+
+def required_of(trigger: str, flags: list[str], vocab: FieldVocabulary) -> bool:
+    """True when a clause states what a risk must have, and its one flag is what is required.
+
+    "Staff must have documented training": the training is required. "An agency that sells
+    travel insurance must hold a license": the flag is the subject's, the license (no flag)
+    is what is required.
+    """
+    must = MUST.search(trigger)
+    if must is None:
+        return False
+    before = {m.field for m in vocab.named_flags(content_tokens(trigger[: must.start()]))}
+    if not before & set(flags):
+        return True
+    after = {m.field for m in vocab.named_flags(content_tokens(trigger[must.end() :]))}
+    return all(f in after for f in before & set(flags))
 
 
 @dataclass

@@ -117,16 +117,20 @@ def _negated_after(tokens: list[Token], last: int) -> bool:
     )
 
 
-#: A credential no longer held: "whose boarding license has lapsed or been suspended".
+#: A credential no longer held: "whose boarding license has lapsed or been suspended", or
+#: not there at all: "if the shielding survey is missing".
 _LAPSED = frozenset(
     "lapsed lapses expired expires suspended revoked cancelled canceled terminated".split()
+    + "missing absent unavailable".split()
 )
 _AUXILIARIES = frozenset("has have had is are was were been be".split())
 
 
 def _lapsed_after(tokens: list[Token], last: int) -> bool:
     """The mention's next verb says it ended: "the license has lapsed", "permit expired"."""
-    after = [t.text.lower() for t in tokens[last + 1 : last + 4]]
+    after = [t.text.lower() for t in tokens[last + 1 : last + 5]]
+    if len(after) > 1 and after[1] in _LAPSED | _AUXILIARIES and after[0] not in _AUXILIARIES:
+        after = after[1:]  # "the shielding survey of the vaults is missing": its complement
     while after and after[0] in _AUXILIARIES:
         after = after[1:]
     return bool(after) and after[0] in _LAPSED

@@ -376,7 +376,7 @@ SOFT_LIMIT_CUE = re.compile(
     r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed(?: off)?|"
     r"sign(?: off)?|signs(?: off)?|granted|extended|made|let|pushed|waved|okayed|tolerated|"
     r"lived with)\s+"
-    r"(?:[\w-]+\s+){0,3}?(?:up|down) to|"
+    r"(?:[\w-]+\s+){0,5}?(?:up|down) to|"
     # "I'll go to nine million on my own signature"
     r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
     r"as (?:high|low|many|much|far) as|"

@@ -8,7 +8,7 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
-from agents.offline.anaphora import antecedent, protected_outcome
+from agents.offline.anaphora import antecedent, protected_outcome, required_of
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import (
     ClauseAnalysis,
@@ -48,8 +48,6 @@ _STATED_TERMS = re.compile(
 )
 #: The label of an interview's turn ("Q:", "Answer:"), which names no subject.
 _SPEAKER_LABEL = re.compile(r"^(?:q|a|question|answer)$", re.I)
-#: A clause stating what a risk must have ("the innkeeper must live on site").
-_MUST = re.compile(r"\b(?:must|shall|has to|have to|is required to|are required to)\b", re.I)
 #: A finding that states the rule for every case: "QA: for any class, a report older than
 #: eighteen months must be verified", "... is a decline on any product".
 _STANDING = re.compile(
@@ -211,7 +209,8 @@ class TextReader:
             created |= self._act(a, conditions, pending, sentence, (clause, previous_mitigant))
             if conditions:
                 self.last_conditions = conditions
-            required = bool(_MUST.search(a.trigger))
+            flags = a.protective_pos + [c.field for c in conditions if isinstance(c.value, bool)]
+            required = required_of(a.trigger, flags, self.vocab)
             lacked_next = i + 1 < len(clauses) and bool(lxd.LACKS_ONE.search(clauses[i + 1]))
             if not a.action and (
                 conditions or ((required or lacked_next) and len(a.protective_pos) == 1)
@@ -443,9 +442,12 @@ class TextReader:
 
     def _evidence(self, sentence: Sentence) -> None:
         """Exceptions, soft limits and mitigants stated after a rule."""
-        if not self.drafts:
-            return
         text = sentence.text
+        if not self.drafts:
+            if lx.SOFT_LIMIT_CUE.search(text):  # practice's reach before the rule it bends
+                a = self.analyzer.analyze(text, "")
+                self.heard += [(h, a.text) for h in a.numbers if h.field and h.soft_evidence]
+            return
         exception = bool(lx.EXCEPTION_EVIDENCE.search(text) or lx.SOFT_LIMIT_CUE.search(text))
         if exception or lx.MITIGANT_CUE.search(text):
             fields = self.analyzer.mitigant_fields(text)

@@ -114,7 +114,7 @@ _SUPERLATIVE = (
     r"newest|longest|shortest|tallest|deepest|heaviest|widest|closest|nearest|fastest|"
     r"slowest|hottest|coldest|thickest|thinnest|steepest|loudest|busiest|greatest|least)\b"
 )
-_FURTHEST = re.compile(
+FURTHEST = re.compile(
     _SUPERLATIVE + r"[^.;]{0,60}?"
     r"\b(?:signed off|signed|approved|written|wrote|accepted|bound|gone|taken)\b[^.;]{0,30}?"
     r"\b(?:was|is|at|were)\b:?\s*",
@@ -166,7 +166,7 @@ def _sentences(text: str) -> list[str]:
 def _approved_values(sentence: str) -> list[float]:
     """Values a sentence says practice went up (or down) to: "approved up to 23"."""
     cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
-    cue = cue or _FURTHEST.search(sentence)
+    cue = cue or FURTHEST.search(sentence)
     if cue is None:
         return []
     return [n.value for n in find_numbers(sentence) if n.start >= cue.end()][:1]
@@ -303,6 +303,7 @@ __all__ = [
     "APPROVED",
     "CITED",
     "COMMON_UNITS",
+    "FURTHEST",
     "REFUSED",
     "SQFT",
     "LimitReading",

@@ -324,7 +324,13 @@ def _unit_span(tokens: list[Token], pos: int | None) -> set[int]:
     # ("3 years business" is years, then a word naming the field)
     if unit in KNOWN_UNITS and unit != stem(two.split()[0]):
         return {pos + 1, pos + 2}
-    return {pos + 1} if canonical_unit(tokens[pos + 1].text) in KNOWN_UNITS else set()
+    unit = canonical_unit(tokens[pos + 1].text)
+    if unit in _AGE_UNITS and pos + 2 < len(tokens) and tokens[pos + 2].text.lower() == "old":
+        return {pos + 1, pos + 2}  # "twelve months old" says an age, not whose age it is
+    return {pos + 1} if unit in KNOWN_UNITS else set()
+
+
+_AGE_UNITS = frozenset({"years", "months", "weeks", "days"})
 
 
 def _desc_df(vocab: FieldVocabulary, token: str) -> int:

@@ -157,3 +157,31 @@ def test_a_case_counts_the_plural_noun_after_a_modifier() -> None:
     log = _text("Case CW-25-1107: a candle workshop with 7 melt pots was approved.")
     claims = read_approvals(log, [pots], DICTIONARY)
     assert [(c.conditions[0].field, c.soft_limit) for c in claims] == [("melt_pot_count", 7.0)]
+
+
+def test_a_speakers_line_naming_a_product_binds_to_that_products_limit() -> None:
+    bop = limit_rule("melt_pot_count", "gt", 6, rule_name="BOP pots")
+    prop = limit_rule("melt_pot_count", "gt", 10, product_type="Property", rule_name="Prop pots")
+    talk = _text(
+        "Notes from the roundtable.\n"
+        "Ames: On the BOP, six melt pots is where I look. The biggest shop I've approved "
+        "had 8 melt pots.\n"
+        "Berg: On monoline property I've approved several past ten. The largest was a "
+        "chandler at 14 melt pots.",
+        "sme",
+    )
+    claims = read_approvals(talk, [bop, prop], DICTIONARY)
+    assert sorted((c.product_type, c.soft_limit) for c in claims) == [
+        ("BOP", 8.0),
+        ("Property", 14.0),
+    ]
+
+
+def test_the_biggest_approved_said_before_a_number_is_practices_extent() -> None:
+    known = [limit_rule("melt_pot_count", "gt", 6)]
+    talk = _text(
+        "The guide refers more than 6 melt pots, but it isn't a wall. The biggest shop I've "
+        "approved was nine, a church-candle maker.",
+        "sme",
+    )
+    assert [c.soft_limit for c in read_approvals(talk, known, DICTIONARY)] == [9.0]
