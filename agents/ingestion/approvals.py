@@ -27,6 +27,7 @@ from agents.offline.practice_text import (
     FURTHEST,
     REFUSED,
     SQFT,
+    SUPERLATIVE,
     approval_units,
     field_words,
     unit_words,
@@ -257,10 +258,7 @@ _EXTENT_BEFORE = re.compile(
 )
 #: Words after a number saying it is how far practice went: "... is the highest I've approved".
 _EXTENT_AFTER = re.compile(
-    r"[^.;,]{0,25}?\b(?:is|was|were|are)\s+(?:the|our|my)\s+(?:biggest|largest|highest|most|"
-    r"furthest|farthest|lowest|smallest|oldest|youngest|longest|shortest|deepest|heaviest|"
-    r"widest|closest|nearest|greatest)\b",
-    re.I,
+    r"[^.;,]{0,25}?\b(?:is|was|were|are)\s+(?:the|our|my)\s+" + SUPERLATIVE, re.I
 )
 
 

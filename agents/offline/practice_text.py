@@ -98,6 +98,7 @@ _SIGNED_OFF = re.compile(
 )
 APPROVED = re.compile(
     r"\b(?:approved|accepted|bound|signed off|okayed|written with conditions|quoted and bound|"
+    r"(?:I'?ve|I have|we'?ve|we have|has|have) signed|"
     r"attached)\b",
     re.I,
 )
@@ -109,27 +110,27 @@ REFUSED = re.compile(
     re.I,
 )
 #: "the biggest I've signed off was 32", "the highest we have written is $8.75M".
-_SUPERLATIVE = (
+SUPERLATIVE = (
     r"\b(?:biggest|largest|highest|most|furthest|farthest|lowest|smallest|oldest|youngest|"
     r"newest|longest|shortest|tallest|deepest|heaviest|widest|closest|nearest|fastest|"
     r"slowest|hottest|coldest|thickest|thinnest|steepest|loudest|busiest|greatest|least)\b"
 )
 FURTHEST = re.compile(
-    _SUPERLATIVE + r"[^.;]{0,60}?"
+    SUPERLATIVE + r"[^.;]{0,60}?"
     r"\b(?:signed off|signed|approved|written|wrote|accepted|bound|gone|taken)\b[^.;]{0,30}?"
     r"\b(?:was|is|at|were)\b:?\s*",
     re.I,
 )
 #: "What is the oldest you have accepted?", answered by the next sentence's first number.
 _ASKED_FURTHEST = re.compile(
-    _SUPERLATIVE + r"[^?]{0,60}?\b(?:signed off|approved|written|wrote|accepted|bound|"
+    SUPERLATIVE + r"[^?]{0,60}?\b(?:signed off|approved|written|wrote|accepted|bound|"
     r"gone|taken)\b[^?]*\?\s*$",
     re.I,
 )
 _ANSWER = re.compile(r"^\s*(?:a|answer)\s*:\s*", re.I)
 #: "How many have you accepted?", "How much bigger?": a question about how far practice went.
 _EXTENT = re.compile(
-    _SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close|deep|"
+    SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close|deep|"
     r"fast|tall|heavy|wide|thick|thin|hot|cold|steep|loud|young|new|short|slow|near)\b|"
     # "What have you actually written above it?"
     r"\b(?:above|past|beyond|over) (?:it|that|the line|the limit)\s*\?",
@@ -304,6 +305,7 @@ __all__ = [
     "CITED",
     "COMMON_UNITS",
     "FURTHEST",
+    "SUPERLATIVE",
     "REFUSED",
     "SQFT",
     "LimitReading",

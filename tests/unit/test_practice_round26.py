@@ -6,6 +6,8 @@ dataset has).
 
 from __future__ import annotations
 
+import pytest
+
 from agents.ingestion.approvals import asked_mitigants
 from agents.ingestion.practice import read_approvals, with_practice
 from memory.underwriting.fieldlink.numbers import find_numbers
@@ -185,3 +187,27 @@ def test_the_biggest_approved_said_before_a_number_is_practices_extent() -> None
         "sme",
     )
     assert [c.soft_limit for c in read_approvals(talk, known, DICTIONARY)] == [9.0]
+
+
+def test_the_thinnest_ive_signed_is_practices_extent() -> None:
+    limit = {"field": "melt_pot_count", "operator": "gt", "value": 6, "unit": "pots"}
+    known = [limit_rule("melt_pot_count", "gt", 6, threshold=limit)]
+    talk = _text(
+        "Q: The guide refers more than 6 melt pots. Is that firm?\n"
+        "A: No. Nine is the most I've signed, for a church-candle maker.",
+        "sme",
+    )
+    assert [c.soft_limit for c in read_approvals(talk, known, DICTIONARY)] == [9.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("a wall rated an hour and a half", 1.5, "hour"),
+        ("a mile and a half from the shore", 1.5, "miles"),
+        ("set at twenty miles an hour", 20.0, "mile per hour"),
+    ],
+)
+def test_a_unit_and_a_half_is_one_number(text: str, value: float, unit: str) -> None:
+    [number] = find_numbers(text)
+    assert (number.value, number.unit) == (value, unit)

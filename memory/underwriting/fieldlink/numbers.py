@@ -61,7 +61,8 @@ _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
 _POINT = r"point(?=[\s-]+(?:zero|one|two|three|four|five|six|seven|eight|nine)\b)"
 _WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}|{_POINT}))*\b", re.I)
 _BARE_A_UNITS = re.compile(
-    r"^[\s-]*(?:mile|year|day|month|week|foot|story|quarter|half|million|thousand)\b", re.I
+    r"^[\s-]*(?:mile|year|day|month|week|hour|minute|foot|story|quarter|half|million|thousand)\b",
+    re.I,
 )
 
 _DIGITS = re.compile(
@@ -467,6 +468,8 @@ def find_numbers(text: str) -> list[NumberMention]:
     for mention in mentions:
         if kept and mention.start < kept[-1].num_end:
             continue
+        if kept and mention.start < kept[-1].end and _BARE_A.match(text, mention.start):
+            continue  # "twenty miles an hour": the "an hour" of a rate is no number
         share = kept[-1] if kept else None
         if (
             share is not None
@@ -491,8 +494,22 @@ def find_numbers(text: str) -> list[NumberMention]:
                 unit=None,
             )
             continue
+        if (
+            share is not None
+            and share.unit is not None
+            and mention.value == 0.5
+            and mention.fraction
+            and _AND_A.fullmatch(text[share.end : mention.start])
+        ):  # "an hour and a half", "a mile and a half": one number, in the unit before
+            kept[-1] = replace(share, value=share.value + 0.5, end=mention.end)
+            continue
         kept.append(mention)
     return kept
+
+
+_BARE_A = re.compile(r"an?\b", re.I)
+#: "an hour and a half": "and" between a unit and the half that adds to it.
+_AND_A = re.compile(r"\s+and\s+", re.I)
 
 
 #: "a quarter of a million": a share of a scale word.
