@@ -61,7 +61,9 @@ _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
 _POINT = r"point(?=[\s-]+(?:zero|one|two|three|four|five|six|seven|eight|nine)\b)"
 _WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}|{_POINT}))*\b", re.I)
 _BARE_A_UNITS = re.compile(
-    r"^[\s-]*(?:mile|year|day|month|week|hour|minute|foot|story|quarter|half|million|thousand)\b",
+    # "an hour" alone is no number; "an hour and a half" is 1.5 hours
+    r"^[\s-]*(?:mile|year|day|month|week|foot|story|quarter|half|million|thousand|"
+    r"(?:hour|minute)(?=\s+and\s+a\s+half))\b",
     re.I,
 )
 
