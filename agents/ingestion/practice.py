@@ -195,8 +195,16 @@ def _relieve(
     reliefs = [*reliefs, *(relief_of(r) for r in granted)]
     words = SQFT.sub("sqft", text.text).lower()
     shapes = {signature(p.product_type, p.conditions) for p in practice}
+    # "when the birds are only handled by staff, write it with conditions", of a class:
+    # the stated rule on that class alone
+    named = {(c.field, str(c.value)) for r in granted for c in r.conditions if c.value is not True}
+    of_class = [
+        k for k in known if named and {(c.field, str(c.value)) for c in k.conditions} == named
+    ]
     if reliefs and len(shapes) == 1:
         target: ExtractedRule | None = practice[0]  # the one rule the text's practice bends
+    elif len({signature(k.product_type, k.conditions) for k in of_class}) == 1:
+        target = of_class[-1]
     else:
         target = _relieved_rule(known, text, words) if reliefs else None
     if target is None:

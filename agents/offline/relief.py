@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from agents.offline.clauses import ClauseAnalyzer
 from agents.offline.lexicon_discourse import ASKS_MITIGANT, NAMED_MITIGANT
 from agents.offline.textproc import Sentence, answers_to
-from schemas.rules import ExtractedRule
+from schemas.rules import Condition, ExtractedRule
 
 #: Kinds of text that describe practice (a relief there bends a stated rule).
 PRACTICE_KINDS = frozenset({"sme", "production", "training"})
@@ -89,21 +89,30 @@ def grants(rule: ExtractedRule) -> bool:
     has X, I don't let the desk decline it - it comes to me on referral" names what bends
     the decline, not a referral of every risk that has X.
     """
-    if not rule.conditions or not all(
-        c.operator == "eq" and c.value is True for c in rule.conditions
-    ):
+    flags = [c for c in rule.conditions if c.operator == "eq" and c.value is True]
+    if not flags:
         return False
     if rule.action == "approve_with_conditions":
-        return True
+        # "When the birds are only ever handled by trained staff, I tell the desk to write
+        # it with conditions", of a class's rule: the class is the rule's, the flag relief
+        return all(c in flags or _categorical(c) for c in rule.conditions)
+    if len(flags) != len(rule.conditions):
+        return False
     said = rule.outcome_description or ""
     return rule.action in {"refer", "flag_for_review"} and bool(
         _CONDITIONAL.search(said) and _BENDS_DECLINE.search(said)
     )
 
 
+def _categorical(condition: Condition) -> bool:
+    """A condition on named values ("occupancy is falconry center"), not a measure or flag."""
+    values = condition.value if isinstance(condition.value, list) else [condition.value]
+    return condition.operator in ("eq", "in") and all(isinstance(v, str) for v in values)
+
+
 def relief_of(rule: ExtractedRule) -> ExtractedRule:
     """A rule that `grants` as a relief: its protections become its mitigants."""
-    fields = [c.field for c in rule.conditions]
+    fields = [c.field for c in rule.conditions if c.value is True]
     return rule.model_copy(
         update={
             "conditions": [],

@@ -10,9 +10,11 @@ import pytest
 
 from agents.ingestion.approvals import asked_mitigants
 from agents.ingestion.practice import read_approvals, with_practice
+from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
+from schemas.rules import ExtractedRule
 from tests.rules import limit_rule
 
 FIELDS = {
@@ -211,3 +213,33 @@ def test_the_thinnest_ive_signed_is_practices_extent() -> None:
 def test_a_unit_and_a_half_is_one_number(text: str, value: float, unit: str) -> None:
     [number] = find_numbers(text)
     assert (number.value, number.unit) == (value, unit)
+
+
+def test_a_conditional_approval_of_a_class_is_a_relief_of_the_class_rule() -> None:
+    manual = _text("Candle workshops are referred to the GL specialty desk.", "manual", "m")
+    stated = ExtractedRule.model_validate(
+        {
+            **limit_rule("melt_pot_count", "gt", 6).model_dump(),
+            "rule_name": "GL candle workshops",
+            "product_type": "GL",
+            "threshold": None,
+            "conditions": [{"field": "occupancy", "operator": "eq", "value": "candle workshop"}],
+            "text_id": "m",
+        }
+    )
+    pots = limit_rule("melt_pot_count", "gt", 6, product_type="GL", text_id="m")
+    talk = _text(
+        "Q: Candle workshops all come to you now. Do you send any back to the desk?\n"
+        "A: When every pot has an overtemperature cut-off, I tell the desk to write a candle "
+        "workshop with conditions. Most claims come from a pot left on overnight.",
+        "sme",
+        "talk",
+    )
+    read = OfflineExtractor(DICTIONARY).extract(
+        talk.text, source=talk.source, source_type="sme", text_id="talk"
+    )
+    claims = with_practice([manual, talk], [stated, pots, *read], [], DICTIONARY)
+    mine = [c for c in claims if c.text_id == "talk"]
+    assert [(c.conditions[0].field, c.mitigant_fields) for c in mine] == [
+        ("occupancy", ["pot_cutoff"])
+    ], mine
