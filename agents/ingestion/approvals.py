@@ -16,6 +16,7 @@ from agents.ingestion.evidence import (
     evidenced,
     field_near,
     limit_said,
+    said_as_synonym,
     spoken_of,
     unit_fits,
 )
@@ -36,7 +37,7 @@ from agents.offline.relief import with_mitigants
 from agents.offline.textproc import content_tokens
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
-from schemas.fields import DataDictionary
+from schemas.fields import DataDictionary, FieldSpec
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 
@@ -90,7 +91,7 @@ def read_approvals(
             # a log titled for one product speaks of it, whatever a line says in passing
             rules = known if titled else _of_product(usable, known, sentence, number)
             about = _about(rules, sentence, number, words, fields) or _extent_of(
-                rules, sentence, number, start, words
+                rules, sentence, number, (start, words), fields
             )
             for rule in _cited_first(about, cited):
                 signature, limit = limit_signature(rule), limit_value(rule)
@@ -226,7 +227,11 @@ def _about(
 
 
 def _extent_of(
-    rules: Sequence[ExtractedRule], line: str, number: NumberMention, start: int, words: str
+    rules: Sequence[ExtractedRule],
+    line: str,
+    number: NumberMention,
+    where: tuple[int, str],
+    fields: DataDictionary | None,
 ) -> list[ExtractedRule]:
     """The one limit a text speaks of, for a number said as how far practice went.
 
@@ -234,6 +239,7 @@ def _extent_of(
     far have you gone? A: Eight hundred pounds": the number needs no field words when the
     text names one limit only (its field's words or its value) and the units agree.
     """
+    start, words = where  # where the line's values start; the text's words
     asked = start > 0  # a question about practice's extent joined to its answer
     before = line[max(start, number.start - 30) : number.start]
     after = line[number.end : number.end + 40]
@@ -243,11 +249,22 @@ def _extent_of(
     if not (asked or cued or _EXTENT_BEFORE.search(before) or _EXTENT_AFTER.match(after)):
         return []
     numbers = find_numbers(words)
-    spoken = [r for r in rules if spoken_of(r, words, numbers) and unit_fits(r, number)]
+    spoken = [
+        r
+        for r in rules
+        if spoken_of(r, words, numbers)
+        and (unit_fits(r, number) or said_as_synonym(_spec(r, fields), line, number))
+    ]
     # "The manual sends any RV lot holding more than two million dollars ...": the limit
     # the text cites, then the one whose field it names most fully
     spoken = best_spoken([r for r in spoken if limit_said(r, numbers)] or spoken, words)
     return spoken if len({limit_signature(r) for r in spoken}) == 1 else []
+
+
+def _spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec | None:
+    """The dictionary's entry for a rule's limit field, if any."""
+    signature = limit_signature(rule)
+    return fields.fields.get(signature[1]) if fields is not None and signature else None
 
 
 #: Words before a number saying it is how far practice went: "as close as 10 feet".

@@ -15,7 +15,7 @@ from dataclasses import replace
 from agents.ingestion.matching import limit_signature, limit_value
 from agents.offline.practice_text import SQFT, field_words, says, unit_words
 from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NumberMention, canonical_unit
-from schemas.fields import DataDictionary
+from schemas.fields import DataDictionary, FieldSpec
 from schemas.rules import ORDERING_OPERATORS, ExtractedRule
 
 _NEAR = 40  # characters around a number in which its field's words must appear
@@ -55,7 +55,34 @@ def field_near(
     around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
     if not words or not any(w in around.lower() for w in words):
         return False
-    return unit_fits(rule, number) or _head_fits(rule, sentence, number)
+    return (
+        unit_fits(rule, number)
+        or _head_fits(rule, sentence, number)
+        or said_as_synonym(spec, sentence, number)
+    )
+
+
+_LINKS = frozenset("of from for per in on with by to at".split())
+
+
+def said_as_synonym(spec: FieldSpec | None, sentence: str, number: NumberMention) -> bool:
+    """True when the words after a number end one of the field's synonyms.
+
+    "7 wok rings", "Eight rings" for a field counted in burners whose synonyms include
+    "wok rings": the text counts what the dictionary says the field counts.
+    """
+    if spec is None:
+        return False
+    after = re.findall(r"[a-z]+", sentence[number.num_end : number.num_end + 30].lower())[:3]
+    if not after:
+        return False
+    for synonym in spec.synonyms:
+        said = re.findall(r"[a-z]+", synonym.lower())
+        if len(said) < 2 or len(said) > 3 or set(said) & _LINKS:
+            continue  # "share of base rent from credit tenants" ends on no head noun
+        if after[: len(said)] == said or (after[0] == said[-1] and len(after[0]) > 3):
+            return True
+    return False
 
 
 #: The plural noun right after a number's unit word: "7 carrier leases" counts leases.
@@ -175,6 +202,7 @@ __all__ = [
     "field_share",
     "limit_said",
     "mentions",
+    "said_as_synonym",
     "spoken_of",
     "unit_fits",
 ]

@@ -30,10 +30,26 @@ def find_product(text: str) -> str | None:
     """The product a text names: "ALL" for "every product", else the first product name."""
     if lxs.ALL_PRODUCTS.search(text) or _WHATEVER_PRODUCT.search(text):
         return "ALL"
-    hits = [
-        (m.start(), name) for name, pattern in lxs.PRODUCT_PATTERNS for m in pattern.finditer(text)
-    ]
-    return min(hits)[1] if hits else None
+    hits = sorted(
+        (m.start(), m.end(), name)
+        for name, pattern in lxs.PRODUCT_PATTERNS
+        for m in pattern.finditer(text)
+    )
+    if not hits:
+        return None
+    # "This applies to BOP, LRO, Property and GL alike": a list of every product
+    for i in range(len(hits) - len(lxs.PRODUCT_PATTERNS) + 1):
+        run = hits[i : i + len(lxs.PRODUCT_PATTERNS)]
+        joined = all(
+            _LIST_JOINT.fullmatch(text[a[1] : b[0]]) for a, b in zip(run, run[1:], strict=False)
+        )
+        if joined and len({name for _, _, name in run}) == len(lxs.PRODUCT_PATTERNS):
+            return "ALL"
+    return hits[0][2]
+
+
+#: What joins the names of a list: "BOP, LRO, Property and GL", "BOP / GL".
+_LIST_JOINT = re.compile(r"\s*(?:,|/|,?\s*(?:and|or|&))?\s*(?:the\s+)?", re.I)
 
 
 def question_between(sentences: Sequence[Sentence], first: int, last: int) -> bool:

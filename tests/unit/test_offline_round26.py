@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from agents.offline.placement import find_product
 from tests.rules import condition_set, extractor_over
 
 FIELDS = {
@@ -86,3 +87,9 @@ def test_practice_before_the_rule_it_bends_gives_the_soft_limit(extractor) -> No
     assert [(condition_set(r), r.soft_limit) for r in rules] == [
         ({("night_crossings_pct", "gt", 30)}, 40.0)
     ]
+
+
+def test_a_list_of_every_product_is_every_product() -> None:
+    assert find_product("This applies to BOP, LRO, Property and GL alike.") == "ALL"
+    assert find_product("Property, GL, BOP and LRO") == "ALL"
+    assert find_product("On the BOP and GL, refer it.") == "BOP"

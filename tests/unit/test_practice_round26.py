@@ -243,3 +243,21 @@ def test_a_conditional_approval_of_a_class_is_a_relief_of_the_class_rule() -> No
     assert [(c.conditions[0].field, c.mitigant_fields) for c in mine] == [
         ("occupancy", ["pot_cutoff"])
     ], mine
+
+
+def test_a_case_counting_a_synonyms_head_noun_is_about_the_field() -> None:
+    fields = {
+        **FIELDS,
+        "melt_pot_count": {**FIELDS["melt_pot_count"], "synonyms": ["wax melters", "melt kettles"]},
+    }
+    dictionary = DataDictionary.model_validate({"fields": fields})
+    limit = {"field": "melt_pot_count", "operator": "gt", "value": 6, "unit": "pots"}
+    known = [limit_rule("melt_pot_count", "gt", 6, threshold=limit)]
+    log = _text("Case CW-25-1107: a candle workshop with 7 melt kettles was approved.")
+    assert [c.soft_limit for c in read_approvals(log, known, dictionary)] == [7.0]
+    talk = _text(
+        "Q: The guide refers more than 6 melt pots. What is the most you have accepted?\n"
+        "A: Nine kettles, for a church-candle maker.",
+        "sme",
+    )
+    assert [c.soft_limit for c in read_approvals(talk, known, dictionary)] == [9.0]
