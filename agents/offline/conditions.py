@@ -133,6 +133,10 @@ _FROM_AFTER = re.compile(
 )
 
 
+#: Units that still measure when hyphen-attached: "a 30-day vacancy", "a thirty-minute wait".
+_ATTACHED_MEASURES = TIME_UNITS | {"minut", "hour", "second"}
+
+
 class ConditionReader:
     """Reads conditions from clause text with a field vocabulary."""
 
@@ -195,8 +199,8 @@ class ConditionReader:
         tokens = content_tokens(plain)
         hits: list[NumericHit] = []
         for mention in find_numbers(plain):
-            if mention.attached and mention.unit not in TIME_UNITS:
-                continue
+            if mention.attached and mention.unit not in _ATTACHED_MEASURES:
+                continue  # "a 36-unit building" counts; "a thirty-minute period" measures
             if _DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):
                 continue  # "exactly as Manual Section 5.4 says": a part of a document
             if in_flag_name(plain, mention, self.vocab):

@@ -165,7 +165,9 @@ def table_rows(lines: list[str]) -> list[str]:
 
 #: "| Exposure | Standard | If not met |": the last column acts when the standard fails.
 _IF_NOT_MET = re.compile(
-    r"^\s*(?:(?:if|when|where)\s+(?:not\s+(?:met|so)|unmet|missing|absent|below\s+standard)|"
+    # "If the standard is not met", "When it is not met"
+    r"^\s*(?:(?:if|when|where)\s+(?:(?:the\s+\w+|it|this|that)\s+(?:is|are)\s+)?"
+    r"(?:not\s+(?:met|so)|unmet|missing|absent|below\s+standard)|"
     r"otherwise|failing\s+that)\b",
     re.I,
 )

@@ -34,6 +34,12 @@ FIELDS = {
         "synonyms": ["dock age", "age of the dock", "dock is N years old"],
         "description": "Age of the passenger dock in years",
     },
+    "safety_briefing_minutes": {
+        "type": "int",
+        "unit": "minutes",
+        "synonyms": ["safety briefing", "briefing time"],
+        "description": "Minutes of safety briefing given to passengers before departure",
+    },
     "night_crossings_pct": {
         "type": "float",
         "unit": "percent",
@@ -93,3 +99,23 @@ def test_a_list_of_every_product_is_every_product() -> None:
     assert find_product("This applies to BOP, LRO, Property and GL alike.") == "ALL"
     assert find_product("Property, GL, BOP and LRO") == "ALL"
     assert find_product("On the BOP and GL, refer it.") == "BOP"
+
+
+def test_a_standards_table_acts_when_its_standard_is_not_met(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(
+        extractor,
+        "| Item | Standard | If the standard is not met |\n"
+        "|---|---|---|\n"
+        "| Night crossings | 30% or less | refer for schedule review |",
+    )
+    assert [condition_set(r) for r in rules] == [{("night_crossings_pct", "gt", 30)}]
+
+
+def test_less_than_that_points_at_a_measure_said_with_a_hyphen(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(
+        extractor,
+        "A ferry left twenty-two minutes late. On the GL the standard is a ten-minute safety "
+        "briefing, and operators that brief passengers for less than that are declined.",
+        "production",
+    )
+    assert [condition_set(r) for r in rules] == [{("safety_briefing_minutes", "lt", 10)}]
