@@ -35,7 +35,13 @@ _NEXT_WORD = re.compile(r"^\s+([A-Za-z][\w-]*)")
 #: "square feet of mezzanine": the noun after the unit names what is measured.
 _OF_NOUN = re.compile(r"^\s+of\s+(?:the\s+|an?\s+|raised\s+)?([a-z][a-z-]{3,})\b", re.I)
 _SIGN_WORD = re.compile(r"\b(?:below|under|short of|beneath)\b", re.I)
-_PAREN = re.compile(r"\([^()]*\)")
+#: A parenthesised aside; not a bare comparison qualifying the noun before it ("a
+#: short-notice bind request (under 24 hours)"), which is the condition itself.
+_PAREN = re.compile(
+    r"\((?!\s*(?:under|over|below|above|more than|less than|fewer than|at least|at most)"
+    r"\s+\$?\d[\d,.]*\s*[a-z%]*\s*\))[^()]*\)",
+    re.I,
+)
 #: "is reduced from", "raised from": the numbers that follow are an old and a new limit.
 #: Stems of verbs that change a limit ("reduced", "raises", "moves").
 _CHANGE_VERBS = "reduc|cut|rais|increas|lower|mov|chang|extend|tighten|loosen|drop|amend|revis"

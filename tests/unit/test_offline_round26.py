@@ -119,3 +119,14 @@ def test_less_than_that_points_at_a_measure_said_with_a_hyphen(extractor) -> Non
         "production",
     )
     assert [condition_set(r) for r in rules] == [{("safety_briefing_minutes", "lt", 10)}]
+
+
+def test_a_bare_comparison_in_parentheses_is_the_condition(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(
+        extractor,
+        "A night-heavy schedule (over 40%) from an operator that sells charter cruises is "
+        "declined outright, on any product.",
+    )
+    assert [condition_set(r) for r in rules] == [
+        {("night_crossings_pct", "gt", 40), ("sells_charter_cruises", "eq", True)}
+    ]
