@@ -71,8 +71,8 @@ def said_as_synonym(spec: FieldSpec | None, sentence: str, number: NumberMention
     "7 wok rings", "Eight rings" for a field counted in burners whose synonyms include
     "wok rings": the text counts what the dictionary says the field counts.
     """
-    if spec is None:
-        return False
+    if spec is None or canonical_unit(spec.unit) in KNOWN_UNITS:
+        return False  # "48 officers" is no share: a percent or money field needs its unit
     after = re.findall(r"[a-z]+", sentence[number.num_end : number.num_end + 30].lower())[:3]
     if not after:
         return False

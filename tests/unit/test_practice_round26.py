@@ -261,3 +261,20 @@ def test_a_case_counting_a_synonyms_head_noun_is_about_the_field() -> None:
         "sme",
     )
     assert [c.soft_limit for c in read_approvals(talk, known, dictionary)] == [9.0]
+
+
+def test_a_count_is_no_share_whatever_synonym_it_ends() -> None:
+    fields = {
+        **FIELDS,
+        "wax_share_pct": {
+            "type": "float",
+            "unit": "percent",
+            "synonyms": ["paraffin kettles", "share of paraffin"],
+            "description": "Share of wax that is paraffin, in percent",
+        },
+    }
+    dictionary = DataDictionary.model_validate({"fields": fields})
+    limit = {"field": "wax_share_pct", "operator": "gt", "value": 10, "unit": "percent"}
+    known = [limit_rule("wax_share_pct", "gt", 10, threshold=limit)]
+    log = _text("Case CW-25-1107: a wax workshop with 48 kettles was approved.")
+    assert read_approvals(log, known, dictionary) == []
