@@ -25,6 +25,12 @@ from schemas.rules import Condition
 
 _TRAILING_COMPARATOR = re.compile(r"\s+(?:less|more|fewer|greater) than$|\s+(?:under|over)$")
 _FLIP = {"gt": "lt", "gte": "lte", "lt": "gt", "lte": "gte"}
+#: A reduction named right before its size: "cut deeper than", "reduction of more than".
+_REDUCTION_BEFORE = re.compile(
+    r"\b(?:reductions?|cuts?|decreases?|drops?|discounts?|reduced|decreased|cut by)\b"
+    r"[^.;,\d]{0,25}$",
+    re.I,
+)
 _BELOW_AFTER = re.compile(
     r"^\s*(?:or (?:more|greater)\s+)?(?:below|under|short of|beneath)\b", re.I
 )
@@ -370,6 +376,11 @@ class ConditionReader:
         ):  # "20% below", "twenty percent below": the sign, not a comparison
             value = -value
             op = _signed_comparison(text, mention)
+        elif info.negative_below and _REDUCTION_BEFORE.search(text[: mention.start]):
+            # "a renewal cut deeper than 15 percent", "reduction of more than 25%": the size
+            # of a reduction on a field whose reductions are negative (-18 = an 18% cut)
+            value = -value
+            op = _FLIP.get(op, op) if op else op
         if info.spec.type == "int" and float(value).is_integer():
             value = int(value)
         return NumericHit(info.name, value, op, mention.start, soft)

@@ -20,6 +20,9 @@ from schemas.fields import FieldSpec
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
 _NEGATIVE_BELOW = re.compile(
     r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*(?:below|under|short of)|"
+    # "-18 = an 18% reduction": a reduction is the negative side
+    r"-\s?\d+(?:\.\d+)?\s*=\s*(?:an?\s+)?\d+(?:\.\d+)?\s*%?\s*"
+    r"(?:reduction|decrease|cut|drop|discount)|"
     r"\bnegative (?:values? )?(?:means?|is|are|=) (?:below|under|short of)\b",
     re.I,
 )

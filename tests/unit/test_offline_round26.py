@@ -40,6 +40,12 @@ FIELDS = {
         "synonyms": ["safety briefing", "briefing time"],
         "description": "Minutes of safety briefing given to passengers before departure",
     },
+    "fare_change_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["fare change", "fare cut"],
+        "description": "Fare change against last season, in percent (-12 = a 12% reduction)",
+    },
     "night_crossings_pct": {
         "type": "float",
         "unit": "percent",
@@ -130,3 +136,8 @@ def test_a_bare_comparison_in_parentheses_is_the_condition(extractor) -> None:  
     assert [condition_set(r) for r in rules] == [
         {("night_crossings_pct", "gt", 40), ("sells_charter_cruises", "eq", True)}
     ]
+
+
+def test_a_reduction_is_negative_on_a_field_whose_reductions_are(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(extractor, "The guide refers any fare cut deeper than 15 percent.")
+    assert [condition_set(r) for r in rules] == [{("fare_change_pct", "lt", -15)}]
