@@ -347,6 +347,9 @@ class SubjectReader:
         if any(w.lower() in lxs.DETERMINERS for w in words[1:]):
             return None
         low = " ".join(w.lower() for w in words)
+        listed = " ".join([*low.split()[:-1], singular(low.split()[-1])]) if low else low
+        if listed in self.example_set:
+            return listed  # the dictionary names it a class: "helicopter tour operators"
         for value in self.enum_values:
             low = value_pattern(value.lower()).sub(" ", low)
         tokens = content_tokens(low)

@@ -141,3 +141,8 @@ def test_a_bare_comparison_in_parentheses_is_the_condition(extractor) -> None:  
 def test_a_reduction_is_negative_on_a_field_whose_reductions_are(extractor) -> None:  # type: ignore[no-untyped-def]
     rules = _read(extractor, "The guide refers any fare cut deeper than 15 percent.")
     assert [condition_set(r) for r in rules] == [{("fare_change_pct", "lt", -15)}]
+
+
+def test_a_class_the_dictionary_lists_is_a_class_whatever_its_head(extractor) -> None:  # type: ignore[no-untyped-def]
+    rules = _read(extractor, "Ferry operators are declined on the BOP.")
+    assert [condition_set(r) for r in rules] == [{("occupancy", "eq", "ferry operator")}]
