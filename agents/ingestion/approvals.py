@@ -16,6 +16,7 @@ from agents.ingestion.evidence import (
     evidenced,
     field_near,
     limit_said,
+    limit_spec,
     said_as_synonym,
     spoken_of,
     unit_fits,
@@ -37,7 +38,7 @@ from agents.offline.relief import with_mitigants
 from agents.offline.textproc import content_tokens
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
-from schemas.fields import DataDictionary, FieldSpec
+from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 
@@ -79,7 +80,8 @@ def read_approvals(
     claims: dict[str, ExtractedRule] = {}
     cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
     extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went
-    cited = {n.value for n in find_numbers(text.text)}
+    said_in_text = find_numbers(words)  # the text's figures: the limits it cites
+    cited = {n.value for n in said_in_text}
     for sentence, start in approval_units(text.text):
         if not APPROVED.search(sentence) or REFUSED.search(sentence):
             continue
@@ -91,7 +93,7 @@ def read_approvals(
             # a log titled for one product speaks of it, whatever a line says in passing
             rules = known if titled else _of_product(usable, known, sentence, number)
             about = _about(rules, sentence, number, words, fields) or _extent_of(
-                rules, sentence, number, (start, words), fields
+                rules, sentence, number, start, words, said_in_text, fields
             )
             for rule in _cited_first(about, cited):
                 signature, limit = limit_signature(rule), limit_value(rule)
@@ -230,7 +232,9 @@ def _extent_of(
     rules: Sequence[ExtractedRule],
     line: str,
     number: NumberMention,
-    where: tuple[int, str],
+    start: int,
+    words: str,
+    numbers: Sequence[NumberMention],
     fields: DataDictionary | None,
 ) -> list[ExtractedRule]:
     """The one limit a text speaks of, for a number said as how far practice went.
@@ -238,8 +242,16 @@ def _extent_of(
     "Two point four million is the highest I've approved", "as close as 10 feet", "Q: How
     far have you gone? A: Eight hundred pounds": the number needs no field words when the
     text names one limit only (its field's words or its value) and the units agree.
+
+    Args:
+        rules: The known rules the line may speak of.
+        line: The approval unit.
+        number: The number in it.
+        start: Where the unit's values start (past a question joined to its answer).
+        words: The whole text, lower case.
+        numbers: The whole text's numbers.
+        fields: The data dictionary, if any.
     """
-    start, words = where  # where the line's values start; the text's words
     asked = start > 0  # a question about practice's extent joined to its answer
     before = line[max(start, number.start - 30) : number.start]
     after = line[number.end : number.end + 40]
@@ -248,23 +260,16 @@ def _extent_of(
     cued = furthest is not None and furthest.end() == number.start
     if not (asked or cued or _EXTENT_BEFORE.search(before) or _EXTENT_AFTER.match(after)):
         return []
-    numbers = find_numbers(words)
     spoken = [
         r
         for r in rules
         if spoken_of(r, words, numbers)
-        and (unit_fits(r, number) or said_as_synonym(_spec(r, fields), line, number))
+        and (unit_fits(r, number) or said_as_synonym(limit_spec(r, fields), line, number))
     ]
     # "The manual sends any RV lot holding more than two million dollars ...": the limit
     # the text cites, then the one whose field it names most fully
     spoken = best_spoken([r for r in spoken if limit_said(r, numbers)] or spoken, words)
     return spoken if len({limit_signature(r) for r in spoken}) == 1 else []
-
-
-def _spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec | None:
-    """The dictionary's entry for a rule's limit field, if any."""
-    signature = limit_signature(rule)
-    return fields.fields.get(signature[1]) if fields is not None and signature else None
 
 
 #: Words before a number saying it is how far practice went: "as close as 10 feet".

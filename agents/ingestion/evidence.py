@@ -41,7 +41,7 @@ def field_near(
     if signature is None:
         return False
     words = field_words(signature[1])
-    spec = fields.fields.get(signature[1]) if fields is not None else None
+    spec = limit_spec(rule, fields)
     if spec is not None:
         words += [s.lower() for s in spec.synonyms if len(s) > 3]
         unit = (spec.unit or "").lower()
@@ -60,6 +60,12 @@ def field_near(
         or _head_fits(rule, sentence, number)
         or said_as_synonym(spec, sentence, number)
     )
+
+
+def limit_spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec | None:
+    """The dictionary's entry for a rule's limit field, if any."""
+    signature = limit_signature(rule)
+    return fields.fields.get(signature[1]) if fields is not None and signature else None
 
 
 _LINKS = frozenset("of from for per in on with by to at".split())
@@ -201,6 +207,7 @@ __all__ = [
     "field_near",
     "field_share",
     "limit_said",
+    "limit_spec",
     "mentions",
     "said_as_synonym",
     "spoken_of",

@@ -356,7 +356,8 @@ def with_practice(
         approved = read_approvals(text, known_then, fields)
         went = {c.rule_name for c in approved if c.soft_limit is not None}
         practice = [p for p in practice if p.soft_limit is not None or p.rule_name not in went]
-        practice += [c for c in approved if c.rule_name not in {p.rule_name for p in practice}]
+        bent = {p.rule_name for p in practice}
+        practice += [c for c in approved if c.rule_name not in bent]
         # A soft rule the text itself read about the same rule is the better reading; so
         # is one it read on another product's limit of the same field with the same
         # extent ("the lowest score the desk accepted was 78" was the BOP desk's, not GL's)

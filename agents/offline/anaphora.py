@@ -60,7 +60,7 @@ _POST_COMPARED = re.compile(
 
 
 #: A clause stating what a risk must have ("the innkeeper must live on site").
-MUST = re.compile(r"\b(?:must|shall|has to|have to|is required to|are required to)\b", re.I)
+_MUST = re.compile(r"\b(?:must|shall|has to|have to|is required to|are required to)\b", re.I)
 
 
 def required_of(trigger: str, flags: list[str], vocab: FieldVocabulary) -> bool:
@@ -70,7 +70,7 @@ def required_of(trigger: str, flags: list[str], vocab: FieldVocabulary) -> bool:
     travel insurance must hold a license": the flag is the subject's, the license (no flag)
     is what is required.
     """
-    must = MUST.search(trigger)
+    must = _MUST.search(trigger)
     if must is None:
         return False
     before = {m.field for m in vocab.named_flags(content_tokens(trigger[: must.start()]))}

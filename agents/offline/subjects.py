@@ -347,7 +347,8 @@ class SubjectReader:
         if any(w.lower() in lxs.DETERMINERS for w in words[1:]):
             return None
         low = " ".join(w.lower() for w in words)
-        listed = " ".join([*low.split()[:-1], singular(low.split()[-1])]) if low else low
+        low_words = low.split()
+        listed = " ".join([*low_words[:-1], singular(low_words[-1])]) if low_words else low
         if listed in self.example_set:
             return listed  # the dictionary names it a class: "helicopter tour operators"
         for value in self.enum_values:
