@@ -68,6 +68,12 @@ def _text(body: str, source_type: str = "production", text_id: str = "log") -> K
     )  # type: ignore[arg-type]
 
 
+def _pots_over(value: float) -> ExtractedRule:
+    """The stated limit on melt pots, counted in the field's own unit."""
+    limit = {"field": "melt_pot_count", "operator": "gt", "value": value, "unit": "pots"}
+    return limit_rule("melt_pot_count", "gt", value, threshold=limit)
+
+
 def test_the_protection_of_a_texts_one_approved_case_is_a_mitigant() -> None:
     known = [limit_rule("melt_pot_count", "gt", 6)]
     log = _text(
@@ -156,8 +162,7 @@ def test_an_approval_past_the_limit_outranks_a_revision_naming_no_extent() -> No
 
 
 def test_a_case_counts_the_plural_noun_after_a_modifier() -> None:
-    limit = {"field": "melt_pot_count", "operator": "gt", "value": 6, "unit": "pots"}
-    pots = limit_rule("melt_pot_count", "gt", 6, threshold=limit)
+    pots = _pots_over(6)
     log = _text("Case CW-25-1107: a candle workshop with 7 melt pots was approved.")
     claims = read_approvals(log, [pots], DICTIONARY)
     assert [(c.conditions[0].field, c.soft_limit) for c in claims] == [("melt_pot_count", 7.0)]
@@ -192,8 +197,7 @@ def test_the_biggest_approved_said_before_a_number_is_practices_extent() -> None
 
 
 def test_the_thinnest_ive_signed_is_practices_extent() -> None:
-    limit = {"field": "melt_pot_count", "operator": "gt", "value": 6, "unit": "pots"}
-    known = [limit_rule("melt_pot_count", "gt", 6, threshold=limit)]
+    known = [_pots_over(6)]
     talk = _text(
         "Q: The guide refers more than 6 melt pots. Is that firm?\n"
         "A: No. Nine is the most I've signed, for a church-candle maker.",
@@ -251,8 +255,7 @@ def test_a_case_counting_a_synonyms_head_noun_is_about_the_field() -> None:
         "melt_pot_count": {**FIELDS["melt_pot_count"], "synonyms": ["wax melters", "melt kettles"]},
     }
     dictionary = DataDictionary.model_validate({"fields": fields})
-    limit = {"field": "melt_pot_count", "operator": "gt", "value": 6, "unit": "pots"}
-    known = [limit_rule("melt_pot_count", "gt", 6, threshold=limit)]
+    known = [_pots_over(6)]
     log = _text("Case CW-25-1107: a candle workshop with 7 melt kettles was approved.")
     assert [c.soft_limit for c in read_approvals(log, known, dictionary)] == [7.0]
     talk = _text(
