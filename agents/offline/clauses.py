@@ -75,7 +75,7 @@ _CHECK_MEANS = re.compile(
 _UNREAD_DENIAL = re.compile(
     # "... is declined, with no exceptions and no referral": emphasis, not a condition
     r"\b(?:and|but) (?:no|without) (?!(?:exceptions?|referrals?|appeals?|discretion|"
-    r"negotiation|second look)\b)[a-z]",
+    r"negotiation|second look|buy-?backs?|carve-?backs?|give-?backs?)\b)[a-z]",
     re.I,
 )
 #: "should have been ...": hindsight on a case, or the rule a review restates.

@@ -7,6 +7,8 @@ refer": a clause that acts names its conditions through the one before.
 
 from __future__ import annotations
 
+import re
+
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
 from agents.offline import lexicon_discourse as lxd
@@ -17,6 +19,11 @@ from agents.offline.contrast import complement
 from agents.offline.scales import directed, inverted
 from agents.offline.vocab import FieldVocabulary
 from schemas.rules import ORDERING_OPERATORS, Condition
+
+#: "a hop farm that does so", "an insured who does this": a pro-verb for the clause before.
+_DOES_SO = re.compile(
+    r"\b(?:that|which|who)\s+(?:does|do|did)\s+(?:so|this|that|it)\b|\bdoing so\b", re.I
+)
 
 
 def completed_conditions(
@@ -48,6 +55,18 @@ def completed_conditions(
         value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
         op = "eq" if isinstance(value, str) else "in"
         conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
+    if (
+        a.action
+        and pending is not None
+        and not pending.accepted
+        and pending.conditions
+        and conditions
+        and all(c.field == occupancy for c in conditions)
+        and not any(c.field == occupancy for c in pending.conditions)
+        and _DOES_SO.search(a.trigger)
+    ):
+        # "Hops must never be stored over the kiln; a hop farm that does so is declined"
+        conditions = [*conditions, *pending.conditions]
     if a.verified and pending is not None and pending.conditions and not pending.accepted:
         # "More than 5 plow trucks: verify GPS logs": the clause before is the trigger and
         # what is verified clears the check

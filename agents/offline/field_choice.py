@@ -33,11 +33,37 @@ _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _CALENDAR_YEARS = (1800, 2100)
 _DISTANCE_WORDS = frozenset({"distanc", "separat", "clearanc", "setback", "away", "from"})
 _SHARE_UNITS = frozenset({"percent", "rate"})
-#: Words that put a bare figure past a limit: "well beyond forty", "past forty".
-_PAST_WORDS = frozenset({"beyond", "past", "above", "over", "below", "under"})
 
 
 def choose_field(
+    vocab: FieldVocabulary,
+    topic_field: tuple[str | None, float | None],
+    mention: NumberMention,
+    tokens: list[Token],
+    pos: int,
+    context: str,
+    hint: str | None = None,
+) -> tuple[FieldInfo, float] | None:
+    """Pick the numeric field a number refers to, from its unit and nearby words.
+
+    A field counted in millions (its unit "million bricks") takes "one hundred million"
+    as 100. The arguments and the result are those of `_choose`.
+    """
+    chosen = _choose(vocab, topic_field, mention, tokens, pos, context, hint)
+    if chosen is None:
+        return None
+    info, factor = chosen
+    scale = _SCALE_WORDS.get((info.spec.unit or "").split(" ", 1)[0].lower())
+    if scale and mention.value * factor >= scale:
+        return info, factor / scale
+    return chosen
+
+
+#: A field's unit that counts in a scale word: "million bricks", "thousand gallons".
+_SCALE_WORDS = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6}
+
+
+def _choose(
     vocab: FieldVocabulary,
     topic_field: tuple[str | None, float | None],
     mention: NumberMention,
@@ -178,14 +204,14 @@ def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> Fi
 def _continues(value: float, topic_value: float | None, tokens: list[Token], pos: int) -> bool:
     """A bare figure that restates the limit or reach just compared.
 
-    "well beyond forty" after a limit of forty; "eleven or more is referred" after a limit
+    "well beyond forty" or "any boat carrying more than six" after a limit of forty or six
+    (the same figure, with no unit of its own); "eleven or more is referred" after a limit
     of eight (up to twice the limit, "or more" after it).
     """
     if topic_value is None:
         return False
-    before = tokens[pos - 1].text.lower() if pos > 0 else ""
     after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
-    if value == topic_value and before in _PAST_WORDS:
+    if value == topic_value:
         return True
     return topic_value < value <= 2 * topic_value and after in {"more", "higher", "above"}
 

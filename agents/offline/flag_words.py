@@ -41,6 +41,10 @@ NEGATION_WORDS = frozenset(
     }
 )
 _AFTER_NEGATION = frozenset({"not", "isn't", "aren't", "never"})
+#: Verbs of holding whose denial denies their object: "does not hold a certificate".
+_POSSESSION = frozenset("hold holds have has carry carries keep keeps maintain maintains".split())
+#: Words a denied possession's object may have before the field's own words.
+_OBJECT_WORDS = 6
 
 
 @dataclass(frozen=True)
@@ -86,9 +90,18 @@ def _match_negative_phrase(
 
 
 def negated_before(tokens: list[Token], index: int) -> bool:
-    """A negation within the three words before a mention."""
+    """A negation within the three words before a mention, or a denied possession.
+
+    "does not hold its own FAA Part 135 certificate": a negated verb of holding reaches
+    over the words of its object's noun phrase (up to six).
+    """
     start = max(0, index - 3)
-    return any(_negation_at(tokens, i) for i in range(start, index))
+    if any(_negation_at(tokens, i) for i in range(start, index)):
+        return True
+    return any(
+        _negation_at(tokens, i) and tokens[i + 1].text.lower() in _POSSESSION
+        for i in range(max(0, index - _OBJECT_WORDS - 2), index - 1)
+    )
 
 
 def negated_within(tokens: list[Token], first: int, last: int, own: int = 0) -> bool:

@@ -40,6 +40,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"outside (?:our |the )?(?:appetite|program)|"
             r"excluded from (?:the |our )?[\w\s-]{0,40}?(?:program|appetite|class)\w*|"
             r"reject(?:ed|s)?|"
+            # "Nothing carrying more than 49 passengers is acceptable": a denied subject
+            r"^\s*(?:no|nothing|none)\b(?! (?:doubt|matter|one knows)\b)[^.;:]{0,80}?\b"
+            r"(?:is|are|will be|may be|can be)\s+(?:acceptable|eligible|insurable|accepted|"
+            r"written|bound)(?!\s+(?:unless|without|except)\b)|"
             # "more than sixty is out", "... is out on the BOP"
             r"(?:is|are) (?:flat |just |simply )?out(?=\s*(?:[.;:,)]|$|on (?:the )?(?:bop|gl|"
             r"property|all|any)\b)))\b",
@@ -284,6 +288,8 @@ IGNORED_SPAN = re.compile(
     # opening the clause, the concession ends at its comma: "Regardless of product, X ..."
     r"^\W*(?:regardless of|even (?:when|if|though)|irrespective of|no matter|"
     r"whatever (?:the|its|their))\b[^,;:]*,|"
+    # set off by commas, it ends at the second: "For every X, regardless of product, verify"
+    r"(?<=,)\s*(?:regardless of|irrespective of|whatever (?:the|its|their))\b[^,;:.]{0,40},|"
     r"\b(?:regardless of|even (?:when|if|though)|irrespective of|no matter|"
     r"whatever (?:the|its|their))\b[^;:]*|"
     # "..., security contractor or not": whichever way the flag goes

@@ -136,7 +136,10 @@ LACKS_ONE = re.compile(
     r"\b(?:it|they)\s+(?:isn't|aren't|wasn't|weren't|is not|are not|was not|were not)\s+"
     r"(?:\w+ed|held|kept|shown|done|given|in place|on file)\b|"
     # "... should be in force. Where it isn't, verify before binding."
-    r"\b(?:where|if|when)\s+(?:it|they|one)\s+(?:isn't|aren't|is not|are not|doesn't|don't|"
+    # "... if the application says they do not, confirm": what a document says of it
+    r"\b(?:where|if|when)\s+(?:(?:the|its|their)\s+(?:[\w-]+\s+)?(?:application|file|"
+    r"submission|form)\s+(?:says|shows|states|answers|indicates)\s+(?:that\s+)?)?"
+    r"(?:it|they|one)\s+(?:isn't|aren't|is not|are not|doesn't|don't|"
     r"does not|do not)(?=\s*[,;:])|"
     # "expected to run a testing program; where the application says there is none, verify"
     r"\bthere(?:\s+is|'s|’s)\s+(?:none|not one|no such \w+)\b|\bnone (?:is|exists)\b",

@@ -40,6 +40,8 @@ _PERSONAL = frozenset({"we", "i", "you", "they", "he", "she", "it"})
 _ACTION_WORD = re.compile(r"^(?:declin|refer|exclud|verif|confirm|flag|escalat|approv|reject)\w*$")
 #: "Independently, GL policies ...": a sentence adverb and its comma open the clause.
 _SENTENCE_ADVERB = re.compile(r"^\s*([A-Za-z]{4,}ly)\s*,\s*")
+#: A preposition after a past participle that follows the subject's noun.
+_PREPOSITION = re.compile(r"\s+(?:for|to|by|in|at|on|under|from|as|through)\b", re.I)
 _NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()/]")
 
 
@@ -75,6 +77,13 @@ def noun_phrase(text: str) -> str:
                 or words[-1].lower() in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
             )
         ):  # "roofers using torches", "any insured running ten trucks": a participle
+            return " ".join(words).replace(" ,", ",").strip(" ,")
+        if (
+            words
+            and len(low) > 5
+            and low.endswith("ed")
+            and _PREPOSITION.match(text[match.end() :])
+        ):  # "a kiln operator submitted for a BOP", "risks presented to us": a participle
             return " ".join(words).replace(" ,", ",").strip(" ,")
         if words and low.endswith("ing") and _ends_participle(text[match.end() :]):
             # "a contractor subletting more than ...": a participle with its object

@@ -181,6 +181,7 @@ class TextReader:
                 (self.sentences, sentence),
                 self.analyzer.subjects,
                 headed=not self.cases,
+                acting=a.action == "exclude" and pending is None,
             )
             flags = [c.field for c in conditions if c.value is True]
             named = [c for c in conditions if c.field != self.vocab.occupancy]

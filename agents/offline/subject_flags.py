@@ -47,7 +47,11 @@ _PARTICIPLE_SUBJECT = re.compile(
 _DENIED = re.compile(r"\b(?:not|no|never|without|outside|lacks?|lacking|fails?)\b|n't\b", re.I)
 #: "Verify that ...", "Before binding, confirm that ...": an order opening the clause.
 _VERIFY_ORDER = re.compile(
-    r"^\W*(?:(?:before (?:binding|quoting)|at submission|in every case),?\s+)?(?:please\s+)?"
+    r"^\W*(?:(?:before (?:binding|quoting)|at submission|in every case),?\s+)?"
+    # "for any kennel, the underwriter must verify that ...": a scope and who verifies
+    r"(?:for (?:any|every|each|all) [^,;]{1,60}?,?\s*)?"
+    r"(?:(?:the |an? )?(?:underwriters?|desk|reviewers?|producers?|you|we)\s+"
+    r"(?:must|should|shall|will|needs? to|has to|have to|is to|are to)\s+)?(?:please\s+)?"
     r"(?:(?:verify|confirm|check|make sure)\s+(?:that|whether)\b|(?:verify|confirm)\s+(?!if\b)\w)",
     re.I,
 )

@@ -50,9 +50,11 @@ _SCOPE = re.compile(
     re.I,
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
-#: "policies issued to tutoring centers, senior centers and music schools carry ...".
+#: "policies issued to tutoring centers, senior centers and music schools carry ...", "every
+#: policy we issue to a dye house carries ...".
 _ISSUED_TO = re.compile(
-    r"\b(?:polic(?:y|ies)|coverage|quotes?)\s+(?:issued|written|sold|offered|bound)\s+"
+    r"\b(?:polic(?:y|ies)|coverage|quotes?)\s+(?:(?:that\s+)?(?:we|you)\s+(?:issue|write|sell|"
+    r"offer|bind)|issued|written|sold|offered|bound)\s+"
     r"(?:to|for)\s+(?P<list>[^.;:()]+)",
     re.I,
 )

@@ -266,6 +266,13 @@ def _akin(a: str, b: str) -> bool:
     return common >= _STEM_LETTERS and common >= min(len(a), len(b)) - 3
 
 
+#: "the CGL goes out with ...", "every policy is issued with ...": the policy is the subject.
+_POLICY_SUBJECT = re.compile(
+    r"^\s*(?:(?:but|and|so|yet)\s+)?(?:the|our|its|their|every|each|this|that)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|CGL|GL|BOP|LRO|form|coverage|program|package)\s+"
+    r"(?:is|are|goes|go|will|must|always|gets|get|carries|carry)\b",
+    re.I,
+)
 #: "Any risk with more than 40 employees": a subject that names every insured.
 _ANY_RISK = re.compile(
     r"\b(?:any|every|all|each) (?:risks?|accounts?|insureds?|business(?:es)?|applicants?)\b",
@@ -296,6 +303,7 @@ def scope_to_context(
     subjects: SubjectReader,
     *,
     headed: bool = False,
+    acting: bool = False,
 ) -> list[Condition]:
     """A classless rule's conditions, scoped to the class its context names.
 
@@ -307,11 +315,21 @@ def scope_to_context(
         headed: The text's heading speaks for its rules (not a case record's heading):
             a rule on fields every class has ("more than eight employees") under a
             heading that names one class is about that class.
+        acting: The clause states an exclusion of its own (no conditions pending from
+            the clause before). With no condition, a clause whose subject is the policy
+            itself ("the CGL goes out with the aircraft exclusion") acts on the one class
+            the text has named so far.
 
     Returns:
         The conditions, with the context's class first when one is found.
     """
     occupancy = subjects.vocab.occupancy
+    if occupancy and not conditions and acting and _POLICY_SUBJECT.match(clause):
+        sentences, sentence = where  # "Galvanizing plants: the GL is issued with the X
+        before = " ".join(s.raw for s in sentences[: sentence.index + 1])  # exclusion"
+        named = mentioned(before, subjects.listed)
+        if len(named) == 1 and not _ANY_CLASS.search(clause):
+            return [Condition(field=occupancy, operator="eq", value=named[0])]
     if not (occupancy and conditions) or any(c.field == occupancy for c in conditions):
         return conditions
 

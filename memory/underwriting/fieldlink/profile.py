@@ -68,6 +68,9 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
     text = paren.group(1) if paren else re.sub(r"\([^()]*\)", "", description)
     if not paren and ":" in text:
         text = text.split(":", 1)[1]
+        # "...: natural gas, coal, sawdust. If coal is used at all, ...": the list ends
+        # with its sentence
+        text = re.split(r"\.\s+(?=[A-Z])", text, maxsplit=1)[0]
     items = [i.strip(" .'\"") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .'\"")]
     ok = len(items) >= (2 if paren else 3) and all(
         1 <= len(i.split()) <= 3 and (not re.search(r"\d", i) or _CODE.fullmatch(i)) for i in items
