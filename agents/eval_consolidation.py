@@ -8,7 +8,9 @@ then the memory is scored:
 
 * current rules exactly right: a gold current rule has a stored current rule of the
   same piece of knowledge (signature) with the same action, condition values, soft
-  limit and mitigant fields;
+  limit and mitigant fields (on a whole-number field, ``int`` in the data dictionary,
+  ``gte 9`` is the limit ``gt 8`` and ``lte 9`` is ``lt 10``: the same rule in other
+  words, as ``agents.ingestion.conform`` already treats it when claims meet);
 * duplicates: stored current rules beyond one per gold current rule;
 * stale: stored current rules that equal a gold version that has ended, and no
   current one; stray: stored current rules of no gold current rule's signature;
@@ -70,11 +72,22 @@ def _norm(value: Any) -> Any:
     return value
 
 
-def _terms(rule: dict[str, Any]) -> tuple[Any, ...]:
+#: A whole-number limit in its strict form: ``gte 9`` is ``gt 8``, ``lte 9`` is ``lt 10``.
+_STRICT = {"gte": ("gt", -1), "lte": ("lt", 1)}
+
+
+def _strict(condition: dict[str, Any], integers: frozenset[str]) -> tuple[str, str, str]:
+    """A condition as compared: field, operator, value (whole-number limits strict)."""
+    operator, value = condition["operator"], _norm(condition["value"])
+    if condition["field"] in integers and operator in _STRICT and isinstance(value, int):
+        operator, step = _STRICT[operator]
+        value += step
+    return condition["field"], operator, repr(value)
+
+
+def _terms(rule: dict[str, Any], integers: frozenset[str] = frozenset()) -> tuple[Any, ...]:
     """What "exactly right" compares: action, condition values, soft limit, mitigants."""
-    values = sorted(
-        (c["field"], c["operator"], repr(_norm(c["value"]))) for c in rule["conditions"]
-    )
+    values = sorted(_strict(c, integers) for c in rule["conditions"])
     return (
         rule["action"],
         tuple(values),
@@ -124,10 +137,23 @@ async def _ingest(
     }
 
 
-def score_rules(gold: Sequence[dict[str, Any]], stored: Sequence[ExtractedRule]) -> dict[str, Any]:
-    """Score the stored current rules against the gold versions (see the module)."""
+def score_rules(
+    gold: Sequence[dict[str, Any]],
+    stored: Sequence[ExtractedRule],
+    integers: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """Score the stored current rules against the gold versions (see the module).
+
+    Args:
+        gold: The set's rule versions (``rules.jsonl``).
+        stored: The stored current rules.
+        integers: The whole-number fields, whose limits compare in their strict form.
+
+    Returns:
+        The measures, with the wrong and stray rules named.
+    """
     current = [g for g in gold if g.get("valid_to") is None]
-    ended = {(_sig(g), _terms(g)) for g in gold if g.get("valid_to") is not None}
+    ended = {(_sig(g), _terms(g, integers)) for g in gold if g.get("valid_to") is not None}
     docs = [(s, s.model_dump(mode="json")) for s in stored]
     used: set[int] = set()
     exact = 0
@@ -135,7 +161,7 @@ def score_rules(gold: Sequence[dict[str, Any]], stored: Sequence[ExtractedRule])
     wrong = []
     for g in current:
         same = [i for i, (s, _) in enumerate(docs) if _sig(s) == _sig(g) and i not in used]
-        right = [i for i in same if _terms(docs[i][1]) == _terms(g)]
+        right = [i for i in same if _terms(docs[i][1], integers) == _terms(g, integers)]
         pick: int | None = (right or same)[0] if right or same else None
         texts = set(g.get("text_ids") or [])
         source_total += len(texts)
@@ -151,7 +177,7 @@ def score_rules(gold: Sequence[dict[str, Any]], stored: Sequence[ExtractedRule])
             wrong.append({"rule_key": g.get("rule_key"), "stored": rule.rule_name})
     gold_sigs = {_sig(g) for g in current}
     leftover = [i for i in range(len(docs)) if i not in used]
-    stale = [i for i in leftover if (_sig(docs[i][0]), _terms(docs[i][1])) in ended]
+    stale = [i for i in leftover if (_sig(docs[i][0]), _terms(docs[i][1], integers)) in ended]
     duplicates = [i for i in leftover if i not in stale and _sig(docs[i][0]) in gold_sigs]
     stray = [i for i in leftover if i not in stale and _sig(docs[i][0]) not in gold_sigs]
     return {
@@ -249,7 +275,8 @@ async def run_consolidation_eval(
     report = EvalReport(dataset=str(dataset), mode=mode, namespace=str(ns))
     report.ingestion = await _ingest(memory, ns, dataset, mode, fields)
     stored = await GraphAnalytics(memory, ns, fields).rules()
-    report.consolidation = score_rules(read_objects(dataset / "rules.jsonl"), stored)
+    integers = frozenset(n for n, spec in fields.fields.items() if spec.type == "int")
+    report.consolidation = score_rules(read_objects(dataset / "rules.jsonl"), stored, integers)
     report.consolidation["conflicts"] = await _conflicts(
         memory, ns, read_objects(dataset / "conflicts.jsonl")
     )

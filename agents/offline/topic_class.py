@@ -268,7 +268,7 @@ def _akin(a: str, b: str) -> bool:
 
 #: "the CGL goes out with ...", "every policy is issued with ...": the policy is the subject.
 _POLICY_SUBJECT = re.compile(
-    r"^\s*(?:(?:but|and|so|yet)\s+)?(?:the|our|its|their|every|each|this|that)\s+"
+    r"(?:^\s*|\b(?:but|and|so|yet)\s+)(?:the|our|its|their|every|each|this|that)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|CGL|GL|BOP|LRO|form|coverage|program|package)\s+"
     r"(?:is|are|goes|go|will|must|always|gets|get|carries|carry)\b",
     re.I,
@@ -324,7 +324,7 @@ def scope_to_context(
         The conditions, with the context's class first when one is found.
     """
     occupancy = subjects.vocab.occupancy
-    if occupancy and not conditions and acting and _POLICY_SUBJECT.match(clause):
+    if occupancy and not conditions and acting and _POLICY_SUBJECT.search(clause):
         sentences, sentence = where  # "Galvanizing plants: the GL is issued with the X
         before = " ".join(s.raw for s in sentences[: sentence.index + 1])  # exclusion"
         named = mentioned(before, subjects.listed)
