@@ -58,7 +58,7 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:send|sends|sent|route|routes|routed|forward|forwards|forwarded|pass|passes|"
             r"passed|goes|go) (?:\w+ ){0,3}?(?:up the line|"
             r"to (?:a |the |our |your |their )?(?:[\w-]+ )?(?:senior|team lead|manager|"
-            r"underwriting manager|"
+            r"underwriting manager|(?:[\w-]+ )?specialist|"
             r"branch manager|home office|cat desk|"
             r"specialty desk|[\w-]+ desk|\w+ underwriter)))\b|"
             # "above that it comes to me": the speaker is who it is referred to
@@ -135,7 +135,16 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    ("flag_for_review", re.compile(r"\b(?:flag(?:s|ged)?|red[- ]flag)\b", re.I)),
+    (
+        "flag_for_review",
+        re.compile(
+            r"\b(?:flag(?:s|ged)?|red[- ]flag)\b|"
+            # "route the file for review before you quote": a second look, no referral
+            r"\broute[sd]? (?:the |this |that |each )?(?:file|account|submission|risk|it|them) "
+            r"(?:\w+ ){0,2}?for (?:a |an )?(?:second |further |manual |internal )?review\b",
+            re.I,
+        ),
+    ),
 )
 
 #: Lower is stronger when one clause holds cues for several actions.
@@ -205,7 +214,9 @@ ACCEPTANCE = re.compile(
     r"needs? nothing (?:further|more|else)(?: from us)?|"
     r"(?:is|are|stays?|remains?) within (?:the |our |your )?(?:desk |underwriting |local )?"
     r"authority|"
-    r"(?:rated?|written|write|quoted?) (?:normally|as standard|at the desk)|"
+    # (not "do not quote at the desk - refer it": a denied acceptance)
+    r"(?<!not )(?<!n't )(?<!never )(?:rated?|written|write|quoted?) "
+    r"(?:normally|as standard|at the desk)|"
     # "at twenty buses or fewer, rate the garage as a repair occupancy": classed, no rule
     r"\brated? (?:it |them |the [\w-]+ )?(?:as|under)\b|"
     r"(?:is|are) (?:written|bound|quoted) (?:normally|as standard|at the desk)|"

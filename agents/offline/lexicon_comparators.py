@@ -15,7 +15,8 @@ import re
 #: Phrases ending right before a number: (pattern, operator).
 PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
     (r"no (?:more|greater) than|not (?:more|greater) than|at most|maximum of|up to", "lte"),
-    (r"no (?:less|fewer) than|not (?:less|fewer) than|at least|minimum of", "gte"),
+    # "even one assault claim": one or more
+    (r"no (?:less|fewer) than|not (?:less|fewer) than|at least|minimum of|even", "gte"),
     (
         r"more than|greater than|in excess of|older than|higher than|larger than|"
         r"bigger than|taller than|wider than|longer than|heavier than|upwards of|north of|"

@@ -408,7 +408,9 @@ class TextReader:
         draft.add_mitigants(mitigant_fields or [], mitigant_texts or [])
         self.used.add(sentence.index)
         for old in self.drafts:
-            if old.key() == draft.key():
+            if old.key() == draft.key() and not (
+                explicit and old.product_explicit and old.product != product
+            ):  # a table's row per product: the same limit on two products is two rules
                 old.add_mitigants(draft.mitigant_fields, draft.mitigants)
                 if not old.product_explicit and explicit:
                     old.product, old.product_explicit = product, True

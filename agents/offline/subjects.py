@@ -199,6 +199,12 @@ class SubjectReader:
         for value in self.enum_values:  # "knob and tube" is one value, not a list
             phrase = value_pattern(value.lower()).sub(" ", phrase)
         head = phrase.split()[-1].lower() if phrase.split() else ""
+        if self._opens_a_field(text, phrase):
+            # "Artwork on premises worth more than $150K": a field's name, no class (the
+            # items before it may still name one)
+            phrase = phrase[: phrase.rfind(",")] if "," in phrase else ""
+            if not phrase:
+                return []
         if singular(head) in lxs.INSTRUMENT_NOUNS:
             return []  # "the glue burn exclusion is attached ...": an instrument, no class
         values = self._values(phrase)
@@ -217,6 +223,26 @@ class SubjectReader:
             # "On the Property side, a sign shop in ...": the subject follows the comma
             return self.read(text.split(",", 1)[1])
         return values
+
+    def _opens_a_field(self, text: str, phrase: str) -> bool:
+        """True when the subject is the first words of another field's name, said in full.
+
+        "Artwork on premises worth more than ..." names the field "artwork on premises",
+        whose first word the noun phrase ends at; no business class.
+        """
+        last = re.split(r",\s*", phrase)[-1]  # "Property, Artwork": the item before the verb
+        at = text.find(last)
+        size = len(content_tokens(last))
+        if not size or at < 0:
+            return False
+        tokens = content_tokens(text[at:])[: size + 4]
+        single = [replace(t, stem=stem(singular(t.text.lower()))) for t in tokens]
+        return any(
+            first == 0 and last >= size
+            for p in self.foreign_phrases
+            if len(p) > size and p[0] == single[0].stem
+            for first, last in find_phrase(single, p, max_gap=0)
+        )
 
     def _listed_ending(self, value: str) -> str:
         """The one listed one-word class a shorter word ends ("mill": 'sawmill'), else it.
