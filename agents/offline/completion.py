@@ -79,6 +79,17 @@ def completed_conditions(
         # "... at least 500 feet away is acceptable; anything closer is declined"
         if a.otherwise:
             conditions = inverted(pending.conditions)
+    elif (
+        a.action
+        and not conditions
+        and pending is not None
+        and a.otherwise
+        and [c.operator for c in pending.conditions if c.operator in ORDERING_OPERATORS]
+        in (["lte"], ["gte"])
+    ):
+        # "Up to six is a commercial refiner; a seventh unit or more is flagged": past
+        # the one range said (its end included), though no word accepted it
+        conditions = inverted(pending.conditions)
     elif a.action and not conditions and pending is not None:
         pending = lacking_in_clause(a.trigger, pending)
         conditions = list(pending.conditions)

@@ -448,14 +448,19 @@ def in_flag_name(text: str, mention: NumberMention, vocab: FieldVocabulary) -> b
     """True when a number is part of a flag's synonym said in the text.
 
     "Riders under 18 wear helmets" names a flag; "helmets for riders under eighteen"
-    says its words and its number, which bounds nothing.
+    says its words and its number, which bounds nothing; so does "within two hundred feet
+    of a pile line" of a flag described as "... within 200 feet of a pile line".
     """
     if not vocab.flag_figures:
         return False
     before = tuple(
         t.stem for t in content_tokens(text[max(0, mention.start - 40) : mention.start])[-2:]
     )
-    return any(value == mention.value and lead == before for value, lead in vocab.flag_figures)
+    after = tuple(t.stem for t in content_tokens(text[mention.end : mention.end + 40])[:2])
+    return any(
+        value == mention.value and (lead == before if lead else trail == after)
+        for value, lead, trail in vocab.flag_figures
+    )
 
 
 def _names_the_field(said: str, info: FieldInfo) -> bool:

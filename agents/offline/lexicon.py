@@ -112,7 +112,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:subject to|(?:written|write(?: it| the account| the risk)?|"
             r"bind(?: it| the account)?|bound|binding) (?:only )?with|"
-            r"(?:may|can) (?:still )?be (?:written|bound)|write it|"
+            r"(?:may|can) (?:still )?be (?:written|bound)|"
+            # (not "I'll write it without a second look": written as it is)
+            r"write it(?! without (?:a |any )?(?:second look|question|hesitation|fuss))|"
             r"(?:is|are) (?:mandatory|required) on|"
             r"endorsement (?:is |must be |should be )?(?:attached|required|added)|"
             r"attach(?:ed)? the [\w\s-]{0,40}?endorsement|with (?:standard )?conditions|"
@@ -210,8 +212,12 @@ FORMERLY = re.compile(r"\b(?:previously|formerly|used to|no longer|until now)\b"
 #: A clause that accepts a risk as it is ("is acceptable", "needs no action", "rate normally").
 ACCEPTANCE = re.compile(
     r"\b(?:(?:is|are|be) (?:acceptable|eligible|fine|ok(?:ay)?|standard)|acceptable|"
+    # "six hundred feet or less is ordinary program business"
+    r"(?:is|are) (?:an? )?(?:ordinary|standard|routine|normal|regular) (?:[\w-]+ ){0,2}?"
+    r"(?:business|work|risks?|exposures?|accounts?)|"
     r"needs? no (?:further )?(?:action|review|referral)|no (?:further )?action|"
     r"needs? nothing (?:further|more|else)(?: from us)?|"
+    r"without (?:a |any )?(?:second look|question|hesitation|fuss)|"
     r"(?:is|are|stays?|remains?) within (?:the |our |your )?(?:desk |underwriting |local )?"
     r"authority|"
     # (not "do not quote at the desk - refer it": a denied acceptance)
@@ -233,7 +239,14 @@ OTHERWISE = re.compile(
     r"slower|faster|sooner|later|earlier|tighter|looser|thinner|thicker|cheaper|steeper|"
     r"hotter|colder|louder|lighter|busier)|"
     r"any(?:thing|one)? (?:beyond|outside|past) "
-    r"(?:that|this|it)|beyond (?:that|this)|outside (?:that|this)(?: range)?)\b",
+    r"(?:that|this|it)|beyond (?:that|this)|outside (?:that|this)(?: range)?|"
+    # "an operation on a longer line than that": past the range just accepted
+    r"(?:an?|any) (?:[\w-]+ ){0,3}?(?:closer|nearer|farther|further|more|less|fewer|"
+    r"higher|lower|bigger|smaller|larger|longer|shorter|older|newer|taller|heavier|wider|"
+    r"deeper|faster|slower)(?: [\w-]+){0,2} than (?:that|this|those|these)|"
+    # "Up to six is standard; a seventh unit or more is flagged": the next one on
+    r"an? (?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+    r"twelfth)\b(?: [\w-]+){0,2} or more)\b",
     re.I,
 )
 #: "provided that Y", "as long as Y": what a conditional approval requires.

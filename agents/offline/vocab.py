@@ -76,18 +76,28 @@ class FieldVocabulary:
         }
 
     @cached_property
-    def flag_figures(self) -> list[tuple[float, tuple[str, ...]]]:
-        """Figures inside flags' synonyms, each with the two stems before it.
+    def flag_figures(self) -> list[tuple[float, tuple[str, ...], tuple[str, ...]]]:
+        """Figures inside flags' synonyms and descriptions, with the two stems around them.
 
-        "riders under 18 wear helmets" -> (18.0, ("rider", "under")).
+        "riders under 18 wear helmets" -> (18.0, ("rider", "under"), ("wear", "helmet"));
+        a description's "within 200 feet of a pile line" -> (200.0, (...), ("pile", "line")).
+        A synonym's figure is known by the words before it, a description's by those after.
         """
-        found: list[tuple[float, tuple[str, ...]]] = []
+        found: list[tuple[float, tuple[str, ...], tuple[str, ...]]] = []
         for info in self.of_kind("bool"):
             for synonym in info.spec.synonyms:
                 for said in find_numbers(synonym):
                     lead = tuple(t.stem for t in content_tokens(synonym[: said.start])[-2:])
                     if len(lead) == 2:
-                        found.append((said.value, lead))
+                        found.append((said.value, lead, ()))
+            description = info.spec.description
+            for said in find_numbers(description):
+                trail = tuple(t.stem for t in content_tokens(description[said.end :])[:2])
+                measured = any(  # "a loss over 20% of building exposure": a share's words
+                    set(trail) <= (i.tokens | i.desc_tokens) for i in self.of_kind("numeric")
+                )
+                if len(trail) == 2 and not measured:
+                    found.append((said.value, (), trail))
         return found
 
     @cached_property

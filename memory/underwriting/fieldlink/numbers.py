@@ -104,8 +104,10 @@ _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("weeks", re.compile(r"^[\s-]*weeks?\b", re.I)),
     ("days", re.compile(r"^[\s-]*days?\b", re.I)),
     ("miles", re.compile(r"^[\s-]*(?:miles?|mi)\b", re.I)),
+    # "sixty thousand foot-pounds": a unit of energy, not of length
+    ("ft-lb", re.compile(r"^[\s-]*(?:foot|ft)[\s-]*(?:pounds?|lbs?)\b", re.I)),
     # not "foot-candles", a unit of light
-    ("ft", re.compile(r"^[\s-]*(?:feet|foot|ft)\b(?!-candle)", re.I)),
+    ("ft", re.compile(r"^[\s-]*(?:feet|foot|ft)\b(?!-candle)(?![\s-]*(?:pounds?|lbs?)\b)", re.I)),
     # "six and a half megawatts" in a field counted in "MW"
     ("mw", re.compile(r"^[\s-]*(?:megawatts?|mw)\b", re.I)),
     ("kw", re.compile(r"^[\s-]*(?:kilowatts?|kw)\b", re.I)),

@@ -1,0 +1,105 @@
+"""Round 27, extraction (second part): ranges said plainly, the next one on, energy units.
+
+Every field and sentence below is made up for these tests (a bell-foundry dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.underwriting.fieldlink.numbers import canonical_unit, find_numbers
+from tests.rules import condition_set, extractor_over
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'bell foundry')",
+    },
+    "crucible_count": {
+        "type": "int",
+        "unit": "crucibles",
+        "synonyms": ["crucibles", "melting crucibles"],
+        "description": "Number of melting crucibles on site",
+    },
+    "hoist_chain_length_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["hoist chain", "chain length"],
+        "description": "Longest hoist chain a bell is lifted on, in feet",
+    },
+    "drop_hammer_energy_ftlbs": {
+        "type": "float",
+        "unit": "ft-lbs",
+        "synonyms": ["drop hammer energy", "hammer energy"],
+        "description": "Rated energy of the largest drop hammer, in foot-pounds",
+    },
+    "school_near_pour_floor": {
+        "type": "bool",
+        "synonyms": ["school nearby", "school next to the pour floor"],
+        "description": "A school is within 300 feet of the pour floor",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def extractor():  # type: ignore[no-untyped-def]
+    return extractor_over(FIELDS)
+
+
+def _summary(extractor, text: str, kind: str = "manual"):  # type: ignore[no-untyped-def]
+    rules = extractor.extract(text, source="Foundry Guide", source_type=kind)
+    return [(r.action, condition_set(r)) for r in rules]
+
+
+def test_a_range_said_to_be_ordinary_business_is_accepted(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        extractor,
+        "A hoist chain of forty feet or less is ordinary program business; an operation that "
+        "lifts bells on a longer chain than that is referred.",
+    )
+    assert said == [("refer", {("hoist_chain_length_ft", "gt", 40)})]
+
+
+def test_the_next_one_on_past_a_range_said_is_its_complement(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        extractor,
+        "Count the melting crucibles. Up to four is a working foundry; a fifth crucible or "
+        "more is flagged for an engineering review.",
+    )
+    assert said == [("flag_for_review", {("crucible_count", "gt", 4)})]
+
+
+def test_a_limit_said_as_a_limit_is_not_turned_around(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        extractor, "The printed limit is four crucibles; anything over that is referred."
+    )
+    assert said == [("refer", {("crucible_count", "gt", 4)})]
+
+
+def test_written_without_a_second_look_is_no_conditional_approval(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        extractor,
+        "Forty thousand foot-pounds and below is ordinary work and I'll write it without a "
+        "second look. Anything heavier comes to me as a referral.",
+        kind="sme",
+    )
+    assert said == [("refer", {("drop_hammer_energy_ftlbs", "gt", 40_000)})]
+
+
+def test_foot_pounds_are_energy_not_length() -> None:
+    [said] = find_numbers("hammers rated over sixty thousand foot-pounds")
+    assert (said.value, said.unit) == (60_000, "ft-lb")
+    assert canonical_unit("ft-lbs") == canonical_unit("foot-pounds") == "ft-lb"
+    [length] = find_numbers("a 40 ft chain")
+    assert length.unit == "ft"
+
+
+def test_a_figure_a_flags_description_holds_bounds_nothing(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        extractor,
+        "Where a school stands within three hundred feet of the pour floor, decline.",
+    )
+    assert said == [("decline", {("school_near_pour_floor", "eq", True)})]
