@@ -91,6 +91,18 @@ _DEFINITION = re.compile(
 )
 
 
+#: "Castellanos on the artwork referral: 'The mark is ...'": who speaks, on what topic.
+_ATTRIBUTION = re.compile(
+    r"^\W*[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?\s+(?:on|about|regarding)\s+(?:the|a|an|our|this|"
+    r"that|his|her|their)\s+(?:[\w-]+\s+){0,3}(?:referrals?|rules?|limits?|guidelines?|"
+    r"questions?|topics?|issues?|declines?|exclusions?|thresholds?|caps?)\s*(?::|(?:is|are)?$)"
+)
+#: "Brandt did not put a number on it and said ...": a person, by name, who speaks.
+_PERSON = re.compile(
+    r"^\W*(?:(?:Mr|Ms|Mrs|Dr)\.?\s+)?[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?\s+(?:did|does|said|says|"
+    r"noted|notes|added|adds|told|tells|explained|explains|asked|asks|agreed|agrees|thinks|"
+    r"believes|recalled|recalls|mentioned|mentions|put|puts|wants|wanted)\b"
+)
 #: "A clinic", "the lab": one singular noun after an article points back at the text's
 #: business; a class is named in the plural ("Clinics ...") or with its own words.
 _LONE_SINGULAR = re.compile(r"^(?:an?|the|this|that|each|every|any)\s+[a-z][\w-]*$", re.I)
@@ -170,7 +182,7 @@ class SubjectReader:
         Returns:
             Lower-case singular values; several for a list subject.
         """
-        if _DEFINITION.match(clause):
+        if _DEFINITION.match(clause) or _ATTRIBUTION.match(clause) or _PERSON.match(clause):
             return []
         text = _PARENTHESES.sub(" ", drop_adverb(strip_connectors(clause)))
         reporting = _REPORTING.match(text)

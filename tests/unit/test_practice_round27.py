@@ -1,0 +1,130 @@
+"""Practice round 27: what makes a limit matter less, how far down practice went, who spoke.
+
+Every field and sentence below is made up for these tests (a violin-workshop dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.ingestion.practice import with_practice
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from schemas.rules import ExtractedRule
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Class of business, lower case (e.g. 'violin workshop')",
+    },
+    "instrument_stock_value_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["instruments on the premises", "instrument stock"],
+        "description": "Combined value of the instruments kept at the workshop",
+    },
+    "instruments_scheduled": {
+        "type": "bool",
+        "synonyms": ["individually scheduled", "instrument schedule"],
+        "description": "Every instrument is individually scheduled with an appraised value",
+    },
+    "insured_to_value_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["insurance to value", "insured to value"],
+        "description": "Building limit as a share of its replacement cost, in percent",
+    },
+    "recent_appraisal": {
+        "type": "bool",
+        "synonyms": ["recent appraisal"],
+        "description": "A building appraisal from the last two years is on file",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+def _text(body: str, source_type: str, text_id: str, date: str) -> KnowledgeText:
+    return KnowledgeText(
+        id=text_id, text=body, source="Violin desk", source_type=source_type, date=date
+    )  # type: ignore[arg-type]
+
+
+def _claims(extractor: OfflineExtractor, *texts: KnowledgeText) -> list[ExtractedRule]:
+    extracted = [
+        rule
+        for t in texts
+        for rule in extractor.extract(
+            t.text, source=t.source, source_type=t.source_type, text_id=t.id
+        )
+    ]
+    return with_practice(list(texts), extracted, [], DICTIONARY)
+
+
+MANUAL = (
+    "Where the instruments on the premises are worth more than $100,000 in total, refer the "
+    "BOP submission to the contents specialist."
+)
+
+
+def test_a_protection_that_makes_the_limit_matter_less_is_a_mitigant(
+    extractor: OfflineExtractor,
+) -> None:
+    manual = _text(MANUAL, "manual", "m", "2024-01-10")
+    talk = _text(
+        "Okafor on the instrument referral: 'Where every instrument is individually "
+        "scheduled with an appraised value, the total matters far less to me.'",
+        "sme",
+        "t",
+        "2024-06-01",
+    )
+    said = [
+        (c.action, c.soft_limit, c.mitigant_fields)
+        for c in _claims(extractor, manual, talk)
+        if c.text_id == "t"
+    ]
+    assert said == [("refer", None, ["instruments_scheduled"])]
+
+
+def test_how_far_down_practice_went_takes_the_protection_it_was_said_with(
+    extractor: OfflineExtractor,
+) -> None:
+    manual = _text(
+        "LRO buildings insured to value below 80 percent are referred.", "manual", "m", "2024-01-10"
+    )
+    talk = _text(
+        "Asked how the 80 percent insurance-to-value referral works, Okafor said: 'Eighty is "
+        "where I look, not a wall. If the owner has a recent appraisal, I will take a "
+        "building insured down to about 72 percent of the figure.'",
+        "sme",
+        "t",
+        "2024-06-01",
+    )
+    said = [
+        (c.soft_limit, c.mitigant_fields)
+        for c in _claims(extractor, manual, talk)
+        if c.text_id == "t"
+    ]
+    assert said == [(72.0, ["recent_appraisal"])]
+
+
+@pytest.mark.parametrize(
+    "talk",
+    [
+        "Okafor on the instrument referral: 'The $100,000 mark is where I start reading.'",
+        "Okafor did not put a number on it and said the total still goes on the referral form.",
+    ],
+)
+def test_a_speaker_named_before_what_they_say_is_no_business_class(
+    extractor: OfflineExtractor, talk: str
+) -> None:
+    rules = extractor.extract(talk, source="Violin desk", source_type="sme")
+    assert not any(c.field == "occupancy" for r in rules for c in r.conditions)
