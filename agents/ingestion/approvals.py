@@ -275,7 +275,9 @@ def _extent_of(
 #: Words before a number saying it is how far practice went: "as close as 10 feet".
 _EXTENT_BEFORE = re.compile(
     r"(?:\bas (?:close|low|high|young|old|far|much|many|long|short|small|large|big|near)"
-    r" as|\b(?:up|down) to|\bat)\s*\$?$",
+    r" as|\b(?:up|down) to|\bat|"
+    # "operators whose launch policy goes to twenty-two": as far as the figure
+    r"\b(?:goes|go|went|going|gone|runs|run|ran|reaches|reached) (?:up |out )?to)\s*\$?$",
     re.I,
 )
 #: Words after a number saying it is how far practice went: "... is the highest I've approved".

@@ -14,7 +14,12 @@ from dataclasses import replace
 
 from agents.ingestion.matching import limit_signature, limit_value
 from agents.offline.practice_text import SQFT, field_words, says, unit_words
-from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NumberMention, canonical_unit
+from memory.underwriting.fieldlink.numbers import (
+    KNOWN_UNITS,
+    NumberMention,
+    canonical_unit,
+    rate_fits,
+)
 from schemas.fields import DataDictionary, FieldSpec
 from schemas.rules import ORDERING_OPERATORS, ExtractedRule
 
@@ -114,6 +119,8 @@ def unit_fits(rule: ExtractedRule, number: NumberMention) -> bool:
     limit_unit = rule.threshold.unit if rule.threshold is not None else None
     if not limit_unit or not number.unit:
         return True
+    if " per " in number.unit and rate_fits(number.unit, limit_unit):
+        return True  # "eighteen miles an hour" fits a limit in "mph"
     mine, theirs = unit_words(number.unit), unit_words(limit_unit)
     if not mine or not theirs:
         return True

@@ -192,7 +192,9 @@ _FOR_PROTECTION = re.compile(
     r"\b(?:used|needed|run|lit|installed)\s+(?:for|as)\s+(?:[\w-]+\s+){0,2}?protection\b", re.I
 )
 #: "protected only by a volunteer fire department": a protection's limit is a hazard.
-_LIMITED = re.compile(r"\b(?:only|solely|merely)\s+(?:by|with|through|from)\b", re.I)
+#: A protection only partly had: "secured only by a padlock", "the only survey on file was
+#: done over a video call" (a shortfall, not a protection).
+_LIMITED = re.compile(r"\b(?:only|solely|merely)\s+(?:by|with|through|from)\b|\bthe only\b", re.I)
 
 
 def _direction_words(description: str, way: str) -> frozenset[str]:

@@ -28,8 +28,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"knock(?:ed|s)? out|prohibited|unacceptable|uninsurable|not insurable|"
             r"not acceptable|never (?:acceptable|eligible|insurable|accepted|written)|"
             r"(?:may|can|will|shall) not be (?:bound|written|quoted|accepted|offered)|"
-            r"no (?:new )?(?:such )?(?:[\w-]+ )?(?:policy|policies|business|submissions?|risks?) "
-            r"(?:may|can|will|shall) be (?:bound|written|quoted|accepted)|"
+            r"no (?:new )?(?:such )?(?:[\w-]+ ){0,2}?(?:policy|policies|business|submissions?|"
+            r"risks?) (?:may|can|will|shall|is to|are to) be (?:bound|written|quoted|accepted)|"
             r"(?:is|are|be|been) suspended|moratorium|turn(?:ed|s)? down|"
             # (not "do not quote them yourself": the desk escalates, it does not decline)
             # ("the file goes to the team lead - the desk cannot quote it": it escalates)
@@ -285,7 +285,12 @@ RULE_QUOTED = re.compile(
 # --- mitigants and exceptions ----------------------------------------------------------------
 
 #: Clause parts that describe what mitigates the rule.
-UNLESS = re.compile(r"\b(?:unless|except (?:when|where|if)|until)\b", re.I)
+#: (not "until further notice" or "until revoked": how long a rule lasts, no mitigant)
+UNLESS = re.compile(
+    r"\b(?:unless|except (?:when|where|if)|until(?! (?:further notice|revoked|rescinded|"
+    r"withdrawn|(?:it is |this is )?(?:lifted|replaced|superseded)|the (?:next|end)\b)))\b",
+    re.I,
+)
 #: "the referral can be waived" - the clause describes a mitigant, not a rule.
 WAIVABLE = re.compile(
     r"\b(?:can|may|will|could) (?:still )?be (?:waived|cleared|lifted|removed|overridden)\b",
@@ -491,6 +496,8 @@ CASE_LABEL = re.compile(
 
 LEADING_CONNECTOR = re.compile(
     r"^\s*(?:(?:because of|due to|owing to|in light of|as a result of)\b[^,;:]{0,80},\s*|"
+    # "Effective immediately and until further notice, ...": when the rule starts
+    r"effective (?:immediately|today|now|at once)(?: and until further notice)?,?\s*|"
     r"(?:however|separately|also|additionally|likewise|similarly|in addition|"
     r"going forward|in practice|honestly|otherwise|then|finally|moreover|note|yeah|so|"
     r"but|and|taken alone|on its own|by contrast|in short)\b,?\s*|"

@@ -103,7 +103,9 @@ APPROVED = re.compile(
     re.I,
 )
 REFUSED = re.compile(
-    r"\b(?:declined|rejected|refused|turned down|denied|nothing|none|never|"
+    r"\b(?:declined|rejected|refused|turned down|denied|nothing|none|"
+    # (not "goes to twenty-two, never higher": how far practice went)
+    r"never(?! (?:higher|lower|more|less|further|farther|beyond|above|below|past|over)\b)|"
     r"not (?:been )?(?:approved|accepted|written|bound|taken|signed off|attached)|"
     # "... was withdrawn by the agent before a decision": no outcome to learn from
     r"withdrawn by the (?:agent|broker|producer|insured|applicant)|before a decision)\b",
@@ -218,7 +220,9 @@ def approval_units(text: str) -> list[tuple[str, int]]:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     # a log's table row carries its columns' names ("Design density 0.18: accepted")
     rows = table_rows(lines)
-    units: list[tuple[str, int]] = [(case, 0) for line in rows for case in _cases_of(line)]
+    units: list[tuple[str, int]] = [
+        (part, 0) for line in rows for case in _cases_of(line) for part in _refusal_apart(case)
+    ]
     for at, line in enumerate(lines[:-1]):
         question = line.rstrip()
         if not question.endswith("?") or not _EXTENT.search(question):
@@ -234,6 +238,21 @@ def approval_units(text: str) -> list[tuple[str, int]]:
     return units
 
 
+def _refusal_apart(line: str) -> list[str]:
+    """A paragraph that refuses one risk and approved others, a unit per sentence.
+
+    "In practice I've approved operators whose policy goes to twenty-two ... I turned down
+    a twenty-five last summer": the refusal is its own sentence's, not the approval's. A
+    line of a few sentences (a log's case) stays one unit.
+    """
+    sentences = _sentences(line)
+    if len(sentences) < _PARAGRAPH or not REFUSED.search(line):
+        return [line]
+    return sentences
+
+
+#: A line of this many sentences or more is a paragraph, not a case record.
+_PARAGRAPH = 4
 _BUT = re.compile(r"\bbut\b", re.I)
 
 

@@ -103,3 +103,42 @@ def test_a_figure_a_flags_description_holds_bounds_nothing(extractor) -> None:  
         "Where a school stands within three hundred feet of the pour floor, decline.",
     )
     assert said == [("decline", {("school_near_pour_floor", "eq", True)})]
+
+
+MORE = {
+    "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter state code"},
+    "inspection_by_video": {
+        "type": "bool",
+        "synonyms": ["inspection done over a video call", "video-call inspection"],
+        "description": "The only loss-control inspection on file was done over a video call",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def wider():  # type: ignore[no-untyped-def]
+    return extractor_over(FIELDS, MORE)
+
+
+def test_until_further_notice_is_how_long_not_a_mitigant(wider) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        wider,
+        "Effective immediately and until further notice, no new General Liability business "
+        "is to be written for bell foundries located in Ohio.",
+        kind="compliance",
+    )
+    assert said == [("decline", {("occupancy", "eq", "bell foundry"), ("state", "eq", "OH")})]
+
+
+def test_the_only_survey_being_remote_is_a_shortfall_not_a_protection(wider) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        wider,
+        "Where the only inspection on file was done over a video call, the underwriter must "
+        "verify the exits independently before binding.",
+    )
+    assert said == [("verify", {("inspection_by_video", "eq", True)})]
+
+
+def test_a_speed_written_with_hyphens_is_one_rate() -> None:
+    [said] = find_numbers("the eighteen-mile-an-hour line")
+    assert (said.value, said.unit, said.attached) == (18, "mile per hour", False)

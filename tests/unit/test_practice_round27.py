@@ -128,3 +128,60 @@ def test_a_speaker_named_before_what_they_say_is_no_business_class(
 ) -> None:
     rules = extractor.extract(talk, source="Violin desk", source_type="sme")
     assert not any(c.field == "occupancy" for r in rules for c in r.conditions)
+
+
+WIND = {
+    "launch_wind_mph": {
+        "type": "float",
+        "unit": "mph",
+        "synonyms": ["launch wind limit", "launch-policy wind ceiling"],
+        "description": "Highest sustained wind the written launch policy lets riders fly in",
+    },
+    "weak_link_fitted": {
+        "type": "bool",
+        "synonyms": ["weak link on the towline", "towline weak link"],
+        "description": "The towline carries a calibrated weak link",
+    },
+    "rehearsal_hours": {
+        "type": "int",
+        "unit": "hours",
+        "synonyms": ["rehearsal hours"],
+        "description": "Hours of rehearsal each performer logs",
+    },
+}
+
+
+def test_how_far_a_paragraph_went_survives_a_refusal_in_another_sentence() -> None:
+    fields = DataDictionary.model_validate({"fields": {**FIELDS, **WIND}})
+    extractor = OfflineExtractor(fields)
+    manual = _text(
+        "Operators whose launch wind limit is above 18 mph are referred on the GL. Performers "
+        "with fewer than 40 rehearsal hours are referred.",
+        "manual",
+        "m",
+        "2024-01-10",
+    )
+    talk = _text(
+        "The eighteen-mile-an-hour line is older than my time here. In practice I've approved "
+        "operators whose written policy goes to twenty-two, never higher, and only where the "
+        "boat runs a weak link on the towline. Twenty-two with a weak link is an approval "
+        "with conditions. I turned down a twenty-five last summer. I care what the captain "
+        "will fly in.",
+        "sme",
+        "t",
+        "2024-06-01",
+    )
+    extracted = [
+        rule
+        for t in (manual, talk)
+        for rule in extractor.extract(
+            t.text, source=t.source, source_type=t.source_type, text_id=t.id
+        )
+    ]
+    claims = with_practice([manual, talk], extracted, [], fields)
+    said = {
+        (c.conditions[0].field, c.soft_limit, tuple(c.mitigant_fields))
+        for c in claims
+        if c.text_id == "t"
+    }
+    assert said == {("launch_wind_mph", 22.0, ("weak_link_fitted",))}

@@ -120,9 +120,10 @@ _POST_CMP = re.compile(
 )
 _RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)\b(?!-[a-z])", re.I)  # not "heavy" of "heavy-duty"
 #: "... per square foot", "... per hour": what makes a unit a rate.
-_PER = re.compile(r"^\s*(?:per|/)\s*((?:square|sq\.?)\s+)?([a-z]+)\b", re.I)
-#: "fifteen miles an hour", "ten feet a second": a speed said without "per".
-_AN_HOUR = re.compile(r"^\s*an?\s+()(hour|minute|second)\b", re.I)
+_PER = re.compile(r"^[\s-]*(?:per|/)[\s-]*((?:square|sq\.?)\s+)?([a-z]+)\b", re.I)
+#: "fifteen miles an hour", "ten feet a second", "the eighteen-mile-an-hour line": a speed
+#: said without "per".
+_AN_HOUR = re.compile(r"^[\s-]*an?[\s-]+()(hour|minute|second)\b", re.I)
 _NOT_UNITS = frozenset(
     """
     or and to of in on at by as is are was were be been must may can could should will would
