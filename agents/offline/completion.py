@@ -20,6 +20,8 @@ from agents.offline.scales import directed, inverted
 from agents.offline.vocab import FieldVocabulary
 from schemas.rules import ORDERING_OPERATORS, Condition
 
+#: "every such refinery": the ones the clause before describes.
+_SUCH = re.compile(r"\b(?:every|each|any|all|an?|no)\s+such\b", re.I)
 #: "a hop farm that does so", "an insured who does this": a pro-verb for the clause before.
 _DOES_SO = re.compile(
     r"\b(?:that|which|who)\s+(?:does|do|did)\s+(?:so|this|that|it)\b|\bdoing so\b", re.I
@@ -67,6 +69,19 @@ def completed_conditions(
     ):
         # "Hops must never be stored over the kiln; a hop farm that does so is declined"
         conditions = [*conditions, *pending.conditions]
+    elif (
+        a.action
+        and pending is not None
+        and not pending.accepted
+        and any(c.field != occupancy for c in pending.conditions)
+        and conditions
+        and all(c.field == occupancy for c in conditions)
+        and _SUCH.search(a.trigger)
+    ):
+        # "Refiners that dissolve scrap in aqua regia ...; every such refinery is referred":
+        # the clause before says which ones (its own class words, if it has them)
+        named = any(c.field == occupancy for c in pending.conditions)
+        conditions = [*([] if named else conditions), *pending.conditions]
     if a.verified and pending is not None and pending.conditions and not pending.accepted:
         # "More than 5 plow trucks: verify GPS logs": the clause before is the trigger and
         # what is verified clears the check

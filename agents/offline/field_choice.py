@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 
-from agents.offline.textproc import Token, content_tokens
+from agents.offline.textproc import Token, content_tokens, find_phrase
 from agents.offline.units import synonyms_of, unit_fits
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NumberMention, canonical_unit
+from memory.underwriting.fieldlink.numbers import find_numbers as find_numbers_in
 
 _TIME_WORDS = frozenset({"night", "hour", "minute", "second", "weekend", "shift", "season"})
 _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
@@ -219,3 +220,26 @@ def _continues(value: float, topic_value: float | None, tokens: list[Token], pos
 def _named_after(tokens: list[Token], pos: int, candidates: list[FieldInfo]) -> bool:
     """True when a word of a candidate field follows "N or more" ("12 or more employees")."""
     return any(t.stem in i.tokens for t in tokens[pos + 2 : pos + 4] for i in candidates)
+
+
+#: "Count the induction melting units.": an order to count names the field the figures
+#: after it measure.
+_COUNT_ORDER = re.compile(
+    r"^\W*(?:count|measure|record|tally|note|check)\s+(?:the|every|each|all)\b", re.I
+)
+
+
+def counted_field(sentence: str, vocab: FieldVocabulary) -> str | None:
+    """The one numeric field an order to count names ("Count the melting units."), else None.
+
+    A bare figure after it ("Up to six is a commercial refiner") continues that field.
+    """
+    if not _COUNT_ORDER.match(sentence) or find_numbers_in(sentence):
+        return None
+    tokens = content_tokens(sentence)
+    named = [
+        info.name
+        for info in vocab.of_kind("numeric")
+        if any(find_phrase(tokens, phrase, max_gap=1) for phrase in info.phrases if phrase)
+    ]
+    return named[0] if len(named) == 1 else None

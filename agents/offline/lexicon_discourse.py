@@ -111,6 +111,9 @@ SOFTENED_ACTION = re.compile(_SOFTENED, re.I)
 NAMED_MITIGANT = re.compile(
     r"\b(?:is|are|counts? as|serves? as|qualif(?:y|ies) as|(?:accepted|recogni[sz]ed|"
     r"treated|taken) as)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?:[\w-]+\s+){0,2}?mitigants?\b|"
+    # "A documented two-person rule ... is the control we expect at that volume"
+    r"\b(?:is|are) the (?:control|protection|safeguard)s? (?:we|the desk|underwriting|you) "
+    r"(?:expect|want|require|look for|ask for|need)\b|"
     # "What got it over the line was LEL monitoring", "what made the difference was ..."
     r"\bwhat (?:got|gets|pushed|put|tipped) (?:it|them|the (?:account|risk|file))\s+over "
     r"the (?:line|top)\b|\bwhat made (?:the|all the) difference\b|" + _SOFTENED,

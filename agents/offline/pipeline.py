@@ -26,6 +26,7 @@ from agents.offline.contrast import (
     spared_when_held,
     still_taken,
 )
+from agents.offline.field_choice import counted_field
 from agents.offline.guards import unread_absence, unread_qualifier
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.softlimits import (
@@ -114,6 +115,9 @@ class TextReader:
                     self._sentence(sentence, context)
                 continue
             self._current = sentence.index
+            counted = counted_field(sentence.text, self.vocab)
+            if counted:  # "Count the melting units. Up to six is ...": the figures' field
+                self.topic, self.topic_value = counted, None
             if sentence.index in self._answers:  # "What do you need to see?" "Hold-harmless ..."
                 fields = self.analyzer.mitigant_fields(sentence.text)
                 self._attach(fields, [sentence.text] if fields else [])

@@ -142,3 +142,58 @@ def test_the_only_survey_being_remote_is_a_shortfall_not_a_protection(wider) -> 
 def test_a_speed_written_with_hyphens_is_one_rate() -> None:
     [said] = find_numbers("the eighteen-mile-an-hour line")
     assert (said.value, said.unit, said.attached) == (18, "mile per hour", False)
+
+
+#: "a foundry" in a dictionary that lists the bell foundry is one.
+BELLS = ("occupancy", "eq", "bell foundry")
+LIFTS = {
+    "two_person_lift": {
+        "type": "bool",
+        "synonyms": ["two-person lift rule", "two-person lifting"],
+        "description": "Every bell is lifted under a documented two-person rule",
+    },
+    "open_sand_casting": {
+        "type": "bool",
+        "synonyms": ["open sand moulds", "casting in open sand"],
+        "description": "Bells are cast in open sand moulds",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def lifting():  # type: ignore[no-untyped-def]
+    return extractor_over(FIELDS, LIFTS)
+
+
+def test_an_order_to_count_names_the_field_of_the_bare_figures_after_it(lifting) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        lifting,
+        "A hoist chain longer than 40 feet is referred. Count the melting crucibles. Up to "
+        "four is a working foundry; a fifth crucible or more is flagged for review.",
+    )
+    assert said == [
+        ("refer", {("hoist_chain_length_ft", "gt", 40)}),
+        ("flag_for_review", {("crucible_count", "gt", 4)}),
+    ]
+
+
+def test_the_control_we_expect_is_the_mitigant_of_the_rule_before(lifting) -> None:  # type: ignore[no-untyped-def]
+    rules = lifting.extract(
+        "A foundry with more than 4 crucibles is referred. A documented two-person lift rule "
+        "is the control we expect at that size; with it in place the risk may be written "
+        "subject to a sublimit.",
+        source="Foundry Guide",
+        source_type="manual",
+    )
+    assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
+        ("refer", {BELLS, ("crucible_count", "gt", 4)}, ["two_person_lift"])
+    ]
+
+
+def test_every_such_one_takes_the_description_before_it(lifting) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        lifting,
+        "Foundries that cast in open sand moulds breathe silica dust; every such foundry is "
+        "referred, whatever its size.",
+    )
+    assert said == [("refer", {BELLS, ("open_sand_casting", "eq", True)})]
