@@ -30,6 +30,7 @@ from agents.ingestion.matching import (
     revision_claim,
     revision_targets,
 )
+from agents.offline.lexicon_subjects import PRODUCT_PATTERNS
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
     SQFT,
@@ -96,6 +97,26 @@ def _with_dropped_mitigants(
         notes = [m for r in same for m in r.mitigants]
         out.append(with_mitigants(claim, fields, notes) if fields else claim)
     return out
+
+
+#: A sentence that leaves a product's rule out of what the text says: "LRO accounts have
+#: their own, tighter alarm test, and nothing in this note changes that one".
+_SPARES = re.compile(
+    r"\b(?:nothing in this (?:note|bulletin|memo|guidance|text)|(?:is|are) not affected|"
+    r"(?:is|are) unaffected|(?:has|have) (?:its|their) own\b|(?:does|do) not (?:apply|change)|"
+    r"(?:doesn't|don't) (?:apply|change))",
+    re.I,
+)
+
+
+def spared_products(text: str) -> set[str]:
+    """The products a text says its practice leaves alone (one product named in the sentence)."""
+    spared = set()
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        named = {name for name, pattern in PRODUCT_PATTERNS if pattern.search(sentence)}
+        if _SPARES.search(sentence) and len(named) == 1:
+            spared |= named
+    return spared
 
 
 def _bearing(rule: ExtractedRule) -> tuple[str, str] | None:
@@ -358,6 +379,8 @@ def with_practice(
         practice = [p for p in practice if p.soft_limit is not None or p.rule_name not in went]
         bent = {p.rule_name for p in practice}
         practice += [c for c in approved if c.rule_name not in bent]
+        spared = spared_products(text.text)  # "LRO accounts have their own ... test"
+        practice = [p for p in practice if p.product_type not in spared]
         # A soft rule the text itself read about the same rule is the better reading; so
         # is one it read on another product's limit of the same field with the same
         # extent ("the lowest score the desk accepted was 78" was the BOP desk's, not GL's)
@@ -396,4 +419,4 @@ def with_practice(
     return out
 
 
-__all__ = ["read_approvals", "read_revisions", "with_practice"]
+__all__ = ["read_approvals", "read_revisions", "spared_products", "with_practice"]

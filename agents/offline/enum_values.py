@@ -16,6 +16,7 @@ from agents.offline.textproc import content_tokens, find_phrase
 from agents.offline.units import TIME_UNITS
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
+from memory.underwriting.fieldlink.states import US_STATES
 from schemas.rules import Condition
 
 
@@ -65,9 +66,29 @@ def enum_hits(text: str, info: FieldInfo) -> list[tuple[str, int]]:
             )
         ):
             kept.append((value, start))
-    return _without_denied(text, kept)
+    return _without_denied(text, _without_place_states(text, kept))
 
 
+def _without_place_states(text: str, hits: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Values that are a place's state after it: "the island of Maui, Hawaii" names Maui.
+
+    A value that is also a US state's name, written right after another value and a
+    comma and ending its list, says where that value is, not a second value.
+    """
+    kept = list(hits)
+    for (first, at), (value, start) in zip(hits, hits[1:], strict=False):
+        between = text[at + len(first) : start]
+        after = text[start + len(value) : start + len(value) + 8]
+        if (
+            value.lower() in _STATE_NAMES
+            and re.fullmatch(r"\s*,\s*", between)
+            and not re.match(r"\s*,?\s*(?:and|or)\b", after, re.I)
+        ):
+            kept.remove((value, start))
+    return kept
+
+
+_STATE_NAMES = frozenset(name.lower() for name in US_STATES)
 #: A word that denies the values listed after it ("no maple or polymer overlay").
 _DENIAL = re.compile(r"\b(?:no|not|without|never|nor)\s+(?:an?\s+)?$", re.I)
 #: What joins two values of one list.

@@ -103,7 +103,9 @@ APPROVED = re.compile(
     re.I,
 )
 REFUSED = re.compile(
-    r"\b(?:declined|rejected|refused|turned down|denied|nothing|none|"
+    r"\b(?:declined|rejected|refused|turned down|denied|none|"
+    # (not "nothing in this note changes that one": what the text leaves alone)
+    r"nothing(?! (?:in|about) (?:this|the|that)\b)|"
     # (not "goes to twenty-two, never higher": how far practice went)
     r"never(?! (?:higher|lower|more|less|further|farther|beyond|above|below|past|over)\b)|"
     r"not (?:been )?(?:approved|accepted|written|bound|taken|signed off|attached)|"

@@ -197,3 +197,18 @@ def test_every_such_one_takes_the_description_before_it(lifting) -> None:  # typ
         "referred, whatever its size.",
     )
     assert said == [("refer", {BELLS, ("open_sand_casting", "eq", True)})]
+
+
+def test_a_value_that_is_a_state_after_a_place_says_where_the_place_is() -> None:
+    towns = {
+        "foundry_town": {
+            "type": "str",
+            "synonyms": ["town"],
+            "description": "Town of the foundry, lower case: spokane, tacoma, washington, yakima",
+        },
+    }
+    said = _summary(
+        extractor_over(FIELDS, towns),
+        "Bell foundries in the town of Spokane, Washington are declined.",
+    )
+    assert said == [("decline", {BELLS, ("foundry_town", "eq", "spokane")})]

@@ -185,3 +185,29 @@ def test_how_far_a_paragraph_went_survives_a_refusal_in_another_sentence() -> No
         if c.text_id == "t"
     }
     assert said == {("launch_wind_mph", 22.0, ("weak_link_fitted",))}
+
+
+def test_practice_leaves_the_product_its_text_says_it_does_not_change(
+    extractor: OfflineExtractor,
+) -> None:
+    manual = _text(
+        "Where the instrument stock is above $100,000, refer the account, on every product. "
+        "On the LRO, refer when the instrument stock is above $50,000.",
+        "manual",
+        "m",
+        "2024-01-10",
+    )
+    note = _text(
+        "In practice the desk has accepted instrument stock up to $140,000 without a "
+        "referral. LRO accounts have their own, tighter limit, and nothing in this note "
+        "changes that one.",
+        "sme",
+        "t",
+        "2024-06-01",
+    )
+    said = {
+        (c.product_type, c.soft_limit)
+        for c in _claims(extractor, manual, note)
+        if c.text_id == "t" and c.soft_limit is not None
+    }
+    assert said == {("ALL", 140_000.0)}
