@@ -212,3 +212,12 @@ def test_a_value_that_is_a_state_after_a_place_says_where_the_place_is() -> None
         "Bell foundries in the town of Spokane, Washington are declined.",
     )
     assert said == [("decline", {BELLS, ("foundry_town", "eq", "spokane")})]
+
+
+def test_a_class_a_rule_is_scoped_to_keeps_words_other_fields_use(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        extractor, "For a hoist chain maker, if more than four crucibles are in use, refer it."
+    )
+    assert said == [
+        ("refer", {("occupancy", "eq", "hoist chain maker"), ("crucible_count", "gt", 4)})
+    ]
