@@ -221,9 +221,10 @@ class SubjectReader:
             return []  # "the glue burn exclusion is attached ...": an instrument, no class
         values = self._values(phrase)
         # "For a shotcrete contractor, if fewer than 75% ...": a class the rule is scoped to
-        scoped = bool(prep) and prep.group(0).lower().startswith("for") and bool(phrase)
+        scoped = prep is not None and prep.group(0).lower().startswith("for")
+        scoped = scoped and bool(re.match(r"an?\s", phrase, re.I)) and "," not in phrase
         scoped = scoped and text.startswith(phrase) and text[len(phrase) :].lstrip()[:1] == ","
-        scoped = scoped and not self.enumerated and "," not in phrase
+        scoped = scoped and not self.enumerated
         named = self._named(phrase) if scoped else None
         if named and (not values or values == [named.split()[-1]]):
             values = [named]  # words other fields use may name the class it is scoped to
