@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
@@ -222,7 +223,8 @@ class ConditionReader:
                 hit = self._multiple(plain, mention, multiplier.end())
                 if hit is not None:
                     hits.append(hit)
-                continue
+                if hit is not None or not self._counted_in_times:
+                    continue  # a field counted in times reads on: "coverage below 1.5 times"
             pre = plain[max(0, mention.start - 40) : mention.start]
             ago = bool(lxc.TIME_WINDOW_AFTER.match(plain[mention.end :]))
             if (
@@ -345,6 +347,13 @@ class ConditionReader:
             len(syn.split()) > 1 and low.endswith(syn.lower())
             for info in self.vocab.of_kind("numeric")
             for syn in info.spec.synonyms
+        )
+
+    @cached_property
+    def _counted_in_times(self) -> bool:
+        """A numeric field is counted in times: "rent coverage of 1.5 times" is its value."""
+        return any(
+            (i.spec.unit or "").lower().startswith("times") for i in self.vocab.of_kind("numeric")
         )
 
     def _multiple(self, text: str, mention: NumberMention, length: int) -> NumericHit | None:

@@ -156,19 +156,26 @@ def table_rows(lines: list[str]) -> list[str]:
             if _grid_header(cells[i], following[0]):
                 header, grid = cells[i], True
                 continue
-            if line in ruled or not any(re.search(r"\d", c) for c in cells[i]):  # names columns
+            # a line that names columns: no figure, or figures only inside long names
+            # ("Minimum door supervisors per 100 guests at peak"), not "PR-25-0311"
+            if line in ruled or all(
+                len(c.split()) >= _NAMING_WORDS for c in cells[i] if re.search(r"\d", c)
+            ):
                 header = cells[i]
                 continue
         out.append(line)
     return out
 
 
+#: A cell with a figure names a column only in this many words or more.
+_NAMING_WORDS = 5
 #: "| Exposure | Standard | If not met |": the last column acts when the standard fails.
 _IF_NOT_MET = re.compile(
     # "If the standard is not met", "When it is not met"
     r"^\s*(?:(?:if|when|where)\s+(?:(?:the\s+\w+|it|this|that)\s+(?:is|are)\s+)?"
     r"(?:not\s+(?:met|so)|unmet|missing|absent|below\s+standard)|"
-    r"otherwise|failing\s+that)\b",
+    r"otherwise|failing\s+that|below\s+(?:the\s+)?(?:minimum|standard)|"
+    r"above\s+(?:the\s+)?maximum)\b",
     re.I,
 )
 #: A cell that states nothing: "n/a", "none", "-".
@@ -188,8 +195,21 @@ def _unmet_row(header: list[str], cells: list[str]) -> str:
             [h for h, c in kept if not _EMPTY_CELL.match(c)] + header[-1:],
             [c for _, c in kept if not _EMPTY_CELL.match(c)] + cells[-1:],
         )
-    said = " ".join(c for _, c in kept)
+    said = ", ".join(_standard(h, c) for h, c in kept)
     return f"{said} is acceptable; otherwise {cells[-1]}."
+
+
+#: A column naming the standard's bound: "Minimum door supervisors per 100 guests".
+_BOUND_COLUMN = re.compile(r"^\s*(minimum|min\.?|maximum|max\.?)\s+(.+)$", re.I)
+
+
+def _standard(header: str, cell: str) -> str:
+    """One cell of a standard: "1" under "Minimum supervisors" is "supervisors of at least 1"."""
+    bound = _BOUND_COLUMN.match(header)
+    if bound and re.search(r"\d", cell):
+        least = bound.group(1).lower().startswith("min")
+        return f"{bound.group(2)} of {'at least' if least else 'at most'} {cell}"
+    return cell
 
 
 def _plain_row(header: list[str], cells: list[str]) -> str:

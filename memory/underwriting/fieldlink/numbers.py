@@ -130,7 +130,7 @@ _NOT_UNITS = frozenset(
     the a an it that this for with from than per if when unless until but so then its their
     need needs require requires drop drops land lands mean means go goes get gets stay stays
     we you they he she i us our your there here every each all after before which who
-    through thru till up down more less over under above below within between versus vs
+    through thru till up down more less over under above below within between versus vs such
     where whereas while whose what how once since because though although
     """.split()
 )

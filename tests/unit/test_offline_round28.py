@@ -1,0 +1,92 @@
+"""Round 28, extraction: "such" claims, ratios counted in times, tables of minimums.
+
+Every field and sentence below is made up for these tests (an escape-room dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.tables import table_rows
+from memory.underwriting.fieldlink.numbers import find_numbers
+from tests.rules import condition_set, extractor_over
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'escape room')",
+    },
+    "lock_in_claims_5yr": {
+        "type": "int",
+        "unit": "claims",
+        "synonyms": ["lock-in claims", "claims from locked rooms"],
+        "description": "Claims from guests locked in a room, in the past five years",
+    },
+    "lease_cover_ratio": {
+        "type": "float",
+        "unit": "times rent",
+        "synonyms": ["lease cover", "takings to rent"],
+        "description": "Yearly takings divided by yearly rent (1.5 times is 1.5)",
+    },
+    "game_masters_per_10_rooms": {
+        "type": "float",
+        "unit": "game masters per 10 rooms",
+        "synonyms": ["game masters per ten rooms", "game master ratio"],
+        "description": "Game masters on duty at the busiest hour for every 10 rooms",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def extractor():  # type: ignore[no-untyped-def]
+    return extractor_over(FIELDS)
+
+
+def _summary(extractor, text: str, kind: str = "manual"):  # type: ignore[no-untyped-def]
+    rules = extractor.extract(text, source="Escape Guide", source_type=kind)
+    return [(r.action, r.product_type, condition_set(r)) for r in rules]
+
+
+def test_one_or_more_such_claims_counts_the_claims(extractor) -> None:  # type: ignore[no-untyped-def]
+    assert find_numbers("one or more such claims")[0].unit is None
+    said = _summary(
+        extractor,
+        "One lock-in claim in five years is enough: any applicant with one or more such "
+        "claims goes to the GL casualty underwriter for review.",
+    )
+    assert said == [("refer", "GL", {("lock_in_claims_5yr", "gte", 1)})]
+
+
+def test_a_field_counted_in_times_reads_a_figure_of_times(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        extractor,
+        "Where lease cover - takings divided by rent - is below 1.5 times, refer the LRO "
+        "submission to the team lead.",
+    )
+    assert said == [("refer", "LRO", {("lease_cover_ratio", "lt", 1.5)})]
+
+
+def test_a_table_of_minimums_refers_what_falls_below_each(extractor) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "Game master staffing - quick reference.\n"
+        "Program | Minimum game masters per 10 rooms at peak | Below the minimum\n"
+        "Businessowners (BOP) | 1 | refer to the BOP team lead\n"
+        "General Liability (monoline) | 2 | refer to the GL casualty underwriter\n"
+        "Both programs count game masters on duty at the busiest hour."
+    )
+    said = _summary(extractor, text, kind="training")
+    assert said == [
+        ("refer", "BOP", {("game_masters_per_10_rooms", "lt", 1)}),
+        ("refer", "GL", {("game_masters_per_10_rooms", "lt", 2)}),
+    ]
+
+
+def test_a_case_line_is_no_header_of_the_next() -> None:
+    lines = [
+        "ER-25-0311 | escape room, 3 rooms, a game master on each | approved with conditions.",
+        "ER-25-0348 | escape room, 3 rooms, no game master | pending.",
+    ]
+    assert table_rows(lines) == lines
