@@ -415,6 +415,11 @@ SOFT_LIMIT_CUE = re.compile(
     # "I'll go to nine million on my own signature"
     r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
     r"as (?:high|low|many|much|far) as|"
+    # "I've taken a handful past that - the biggest was an outfit whose bypass ran about
+    # 2,600 gpm": the furthest case practice took
+    r"\bthe (?:biggest|largest|highest|furthest|farthest|oldest|longest|deepest|heaviest|"
+    r"widest|tallest|lowest|smallest|shortest|youngest|closest|nearest)\s+(?:one\s+|case\s+)?"
+    r"(?:was|is|were)\b[^.;]{0,80}?(?=\s+" + _NUMBER_AHEAD + r")|"
     # "gaps up to thirty percent have been accepted": the passive after the figure
     # "changes up to seventy-five percent were cleared routinely"
     r"(?:up|down) to(?=\s+[^.;]{1,30}?\b(?:(?:have|has|had) been|were|was) (?:\w+ly )?"

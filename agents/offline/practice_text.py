@@ -99,6 +99,8 @@ _SIGNED_OFF = re.compile(
 APPROVED = re.compile(
     r"\b(?:approved|accepted|bound|signed off|okayed|written with conditions|quoted and bound|"
     r"(?:I'?ve|I have|we'?ve|we have|has|have) signed|"
+    # "In practice I've taken a handful of them past that"
+    r"(?:I'?ve|I have|we'?ve|we have) taken|"
     r"attached)\b",
     re.I,
 )
@@ -190,7 +192,8 @@ def _answered(question: str, answer: str) -> list[float]:
 #: A case number opening a log entry: "PR-24-301:", "LRO-24-07:", "Case 24-0917.".
 #: "PR-24-301", "24-301", "GL-REC-24-201": a case number opening a log's case.
 _CASE_NUMBER = re.compile(
-    r"(?:^|(?<=[.;]\s))(?:case\s+)?(?:[A-Z]{1,5}-){0,3}\d{2,4}-\d{2,5}\b", re.I
+    r"(?:^|(?<=[.;]\s))(?:case\s+)?(?:(?:[A-Z]{1,5}-){0,3}\d{2,4}-\d{2,5}|[A-Z]{1,5}-\d{3,5})\b",
+    re.I,
 )
 
 

@@ -211,3 +211,39 @@ def test_practice_leaves_the_product_its_text_says_it_does_not_change(
         if c.text_id == "t" and c.soft_limit is not None
     }
     assert said == {("ALL", 140_000.0)}
+
+
+def test_a_logs_cases_numbered_with_one_letter_are_cases_of_their_own(
+    extractor: OfflineExtractor,
+) -> None:
+    manual = _text(
+        "Where the instrument stock is above $100,000, refer the account, on every product.",
+        "manual",
+        "m",
+        "2024-01-10",
+    )
+    log = _text(
+        "Referrals under the instrument stock rule, first quarter. R-1187, violin workshop: "
+        "instrument stock $180,000. Approved with conditions. R-1191, bow maker: instrument "
+        "stock $120,000, approved with conditions. R-1203, cello workshop: instrument stock "
+        "$260,000; left with a referral and later not taken up. Pattern: seniors approve "
+        "stock a little above the line.",
+        "production",
+        "log",
+        "2024-06-01",
+    )
+    said = [c.soft_limit for c in _claims(extractor, manual, log) if c.text_id == "log"]
+    assert said == [180_000.0]
+
+
+def test_the_biggest_one_practice_took_is_how_far_it_went(extractor: OfflineExtractor) -> None:
+    talk = _text(
+        "Q: The guide says instrument stock over $100,000 is referred. Is that how it works? "
+        "A: That's the book. In practice I've taken a handful of them past that - the biggest "
+        "was a workshop whose instrument stock ran about $150,000. Q: Anything else? A: No.",
+        "sme",
+        "t",
+        "2024-06-01",
+    )
+    said = [(c.action, c.soft_limit) for c in _claims(extractor, talk)]
+    assert said == [("refer", 150_000.0)]
