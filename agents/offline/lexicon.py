@@ -301,7 +301,9 @@ MITIGANT_CUE = re.compile(
     r"(?:referral|decline) can be (?:cleared|waived)|satisf(?:y|ies|ied)|cures?|offsets?|"
     r"accepted instead|may be accepted|in which case|exceptions?|only thing|"
     r"gets? it off|comfortable|in place|installed|on file|approved|overturned|"
-    r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b)",
+    r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|"
+    # "Line authority if sprinklered throughout": the desk may write it when it is
+    r"(?:line|desk|local) authority if\b)",
     re.I,
 )
 #: A mitigant that does NOT help ("mitigation does not cure ...", "neither X nor Y

@@ -108,7 +108,10 @@ def unflatten(lines: list[str]) -> list[str]:
 
 
 def _cells(line: str) -> list[str]:
-    return [c.strip() for c in _CELL_SPLIT.split(line.strip().strip("|")) if c.strip()]
+    text = line.strip()
+    if len(text) > 1 and text.startswith("|") and text.endswith("|"):
+        return [c.strip() for c in text[1:-1].split("|")]  # a markdown row keeps empty cells
+    return [c.strip() for c in _CELL_SPLIT.split(text.strip("|")) if c.strip()]
 
 
 def table_rows(lines: list[str]) -> list[str]:
@@ -140,6 +143,8 @@ def table_rows(lines: list[str]) -> list[str]:
         if header is not None and width == len(header):
             if grid:
                 out.extend(_grid_cells(header, cells[i]))
+            elif _status_column(header) is not None:
+                out.extend(_status_row(header, cells[i]))
             elif _action_columns(header):
                 out.extend(_action_column_rows(header, cells[i]))
             elif _IF_NOT_MET.match(header[-1]):
@@ -296,6 +301,34 @@ def _grid_cells(header: list[str], cells: list[str]) -> list[str]:
         label = f"{header[0]} {cells[0].lower()}"
         sentences.append(f"{label}, {rng}: {action}." if rng else f"{label}: {action}.")
     return sentences
+
+
+#: A column that gives each row's standing: "| Class | BOP status | Notes |".
+_STATUS = re.compile(r"\b(?:status|eligibility|appetite|decision|treatment)\b", re.I)
+
+
+#: A status said as an order: "Refer", "Decline".
+_ORDERS = frozenset("refer decline exclude verify flag".split())
+
+
+def _status_column(header: list[str]) -> int | None:
+    """The one column, not the first or the last, that states each row's standing."""
+    found = [i for i, h in enumerate(header[1:-1], start=1) if _STATUS.search(h)]
+    return found[0] if len(found) == 1 else None
+
+
+def _status_row(header: list[str], cells: list[str]) -> list[str]:
+    """A row as its standing ("Vinegar works are ineligible (BOP status).") and its notes."""
+    at = _status_column(header)
+    assert at is not None
+    status = cells[at].strip().rstrip(".")
+    ordered = status.split()[0].lower() in _ORDERS if status else False
+    # "Vinegar works: decline (BOP status)." or "Vinegar works are ineligible (BOP status)."
+    joint = ": " if ordered else " are "
+    said = [f"{cells[0]}{joint}{status.lower()} ({header[at]})."]
+    notes = [c for i, c in enumerate(cells) if i not in (0, at) and c and not _EMPTY_CELL.match(c)]
+    said += [f"{cells[0]}: {note.rstrip('.')}." for note in notes]
+    return said
 
 
 def _same(a: str, b: str) -> bool:

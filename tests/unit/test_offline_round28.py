@@ -90,3 +90,28 @@ def test_a_case_line_is_no_header_of_the_next() -> None:
         "ER-25-0348 | escape room, 3 rooms, no game master | pending.",
     ]
     assert table_rows(lines) == lines
+
+
+def test_a_class_status_table_reads_each_rows_standing_and_notes() -> None:
+    fields = {
+        **FIELDS,
+        "sprinklered": {
+            "type": "bool",
+            "synonyms": ["sprinklered throughout"],
+            "description": "The building is fully sprinklered",
+        },
+    }
+    text = (
+        "Appendix C - Specialty classes.\n"
+        "| Class | BOP status | Notes |\n"
+        "|---|---|---|\n"
+        "| Escape room | Ineligible | |\n"
+        "| Axe throwing venue | Refer | Line authority if sprinklered throughout |\n"
+        "| Board game cafe | Eligible | |\n"
+    )
+    rules = extractor_over(fields).extract(text, source="Escape Guide", source_type="manual")
+    said = [(r.action, r.product_type, condition_set(r), r.mitigant_fields) for r in rules]
+    assert said == [
+        ("decline", "BOP", {("occupancy", "eq", "escape room")}, []),
+        ("refer", "BOP", {("occupancy", "eq", "axe throwing venue")}, ["sprinklered"]),
+    ]
