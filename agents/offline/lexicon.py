@@ -287,7 +287,7 @@ RULE_QUOTED = re.compile(
 #: Clause parts that describe what mitigates the rule.
 #: (not "until further notice" or "until revoked": how long a rule lasts, no mitigant)
 UNLESS = re.compile(
-    r"\b(?:unless|except (?:when|where|if)|until(?! (?:further notice|revoked|rescinded|"
+    r"\b(?:unless|except (?:that )?(?:when|where|if)|until(?! (?:further notice|revoked|rescinded|"
     r"withdrawn|(?:it is |this is )?(?:lifted|replaced|superseded)|the (?:next|end)\b)))\b",
     re.I,
 )

@@ -42,13 +42,15 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
 POST_COMPARATORS: tuple[tuple[str, str], ...] = (
     (
         r"or (?:more|greater|higher|older|above|over|later|worse|farther|further|faster|"
-        r"larger|bigger|longer|taller|heavier|deeper|steeper|wider|hotter|thicker)|"
+        r"larger|bigger|longer|taller|heavier|deeper|steeper|wider|hotter|thicker|stronger|"
+        r"louder|busier)|"
         r"and (?:above|over|up|older|higher|worse)|\+|plus",
         "gte",
     ),
     (
         r"or (?:less|fewer|lower|younger|under|below|earlier|before|closer|nearer|better|"
-        r"slower|smaller|shorter|lighter|cooler|narrower|shallower|thinner|newer)|"
+        r"slower|smaller|shorter|lighter|cooler|narrower|shallower|thinner|newer|weaker|"
+        r"quieter)|"
         r"and (?:under|below|lower|less)",
         "lte",
     ),

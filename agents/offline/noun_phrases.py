@@ -25,7 +25,7 @@ _STOP = frozenset(
     only also still require referred declined excluded flagged verified written bound get gets
     whenever while during after before because since due outside across then larger smaller
     bigger higher lower longer shorter wider taller heavier open opened closed closing
-    used using stay stays staying holding held storing stored working doing does done
+    used using stay stays staying remain holding held storing stored working doing does done
     closer nearer farther further else otherwise worse better go goes went come comes
     apply applies limit limits cover covers follow follows mean means
     move moves moved change changes changed rise rises fall falls continue continues

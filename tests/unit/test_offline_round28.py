@@ -115,3 +115,55 @@ def test_a_class_status_table_reads_each_rows_standing_and_notes() -> None:
         ("decline", "BOP", {("occupancy", "eq", "escape room")}, []),
         ("refer", "BOP", {("occupancy", "eq", "axe throwing venue")}, ["sprinklered"]),
     ]
+
+
+SMOKE = {
+    "magnet_pull_lbs": {
+        "type": "int",
+        "unit": "lbs",
+        "synonyms": ["magnet pull", "maglock strength"],
+        "description": "Holding force of the strongest door magnet, in pounds",
+    },
+    "smoke_machine": {
+        "type": "bool",
+        "synonyms": ["smoke machines", "fog effects"],
+        "description": "The rooms use smoke or fog machines",
+    },
+    "fixed_suppression": {
+        "type": "bool",
+        "synonyms": ["fixed suppression system", "fixed fire suppression"],
+        "description": "A fixed fire suppression system protects the rooms",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def smoky():  # type: ignore[no-untyped-def]
+    return extractor_over(FIELDS, SMOKE)
+
+
+def test_or_stronger_bounds_from_the_figure_up(smoky) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(smoky, "Rooms locked by magnets of 300 lbs or stronger are referred.")
+    assert said == [("refer", "ALL", {("magnet_pull_lbs", "gte", 300)})]
+
+
+def test_except_that_where_is_what_eases_the_rule(smoky) -> None:  # type: ignore[no-untyped-def]
+    rules = smoky.extract(
+        "Smoke machines remain in use at some older rooms. They are a decline, except that "
+        "where a fixed suppression system covers the rooms the risk can be referred instead.",
+        source="Escape Guide",
+        source_type="manual",
+    )
+    said = [(r.action, condition_set(r), r.mitigant_fields) for r in rules]
+    assert said == [("decline", {("smoke_machine", "eq", True)}, ["fixed_suppression"])]
+
+
+def test_not_declined_but_referred_names_what_softens_the_decline(smoky) -> None:  # type: ignore[no-untyped-def]
+    rules = smoky.extract(
+        "Rooms with smoke machines are declined. Where the rooms are protected by a fixed "
+        "suppression system, the risk is not declined but goes to referral instead.",
+        source="Escape Guide",
+        source_type="manual",
+    )
+    said = [(r.action, condition_set(r), r.mitigant_fields) for r in rules]
+    assert said == [("decline", {("smoke_machine", "eq", True)}, ["fixed_suppression"])]
