@@ -97,6 +97,8 @@ _ATTRIBUTION = re.compile(
     r"that|his|her|their)\s+(?:[\w-]+\s+){0,3}(?:referrals?|rules?|limits?|guidelines?|"
     r"questions?|topics?|issues?|declines?|exclusions?|thresholds?|caps?)\s*(?::|(?:is|are)?$)"
 )
+#: "The same beer garden ...": the case just described, no class of its own.
+_THE_SAME = re.compile(r"^\W*(?:the|that|this|those|these)\s+same\b", re.I)
 #: "Brandt did not put a number on it and said ...": a person, by name, who speaks.
 _PERSON = re.compile(
     r"^\W*(?:(?:Mr|Ms|Mrs|Dr)\.?\s+)?[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?\s+(?:did|does|said|says|"
@@ -184,6 +186,8 @@ class SubjectReader:
         """
         if _DEFINITION.match(clause) or _ATTRIBUTION.match(clause) or _PERSON.match(clause):
             return []
+        if _THE_SAME.match(strip_connectors(clause)):
+            return []  # "The same beer garden quoted on GL is a referral": the example again
         text = _PARENTHESES.sub(" ", drop_adverb(strip_connectors(clause)))
         reporting = _REPORTING.match(text)
         if reporting:

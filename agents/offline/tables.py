@@ -65,6 +65,10 @@ _ACTION_WORD = re.compile(
 _SEPARATOR = re.compile(r"[\s|:+=-]+")
 #: A last column that records what happened, not what to do.
 _RECORD_COLUMN = re.compile(r"^\W*(?:outcomes?|results?|dispositions?|what happened)\W*$", re.I)
+#: A first column that names each row's rule: "| Rule | ... |".
+_NAME_COLUMN = re.compile(r"^\W*(?:rules?|rule names?)\W*$", re.I)
+#: "| Rule | Applies to | Trigger | Result |": a table of rules, whose results are actions.
+_RULE_COLUMN = re.compile(r"^\W*(?:triggers?|thresholds?|limits?|conditions?|when)\W*$", re.I)
 
 
 #: A markdown rule inside a line ("... | Trigger | Action | | --- | --- | | ..."): a table
@@ -149,9 +153,14 @@ def table_rows(lines: list[str]) -> list[str]:
                 out.extend(_action_column_rows(header, cells[i]))
             elif _IF_NOT_MET.match(header[-1]):
                 out.append(_unmet_row(header, cells[i]))
-            elif _RECORD_COLUMN.search(header[-1]):
+            elif _RECORD_COLUMN.search(header[-1]) and not any(
+                _RULE_COLUMN.search(h) for h in header
+            ):
                 # "| Losses | Referrals | Outcome |": a log's results, each row a case
                 out.append(f"Outcome: {_plain_row(header, cells[i])}")
+            elif _NAME_COLUMN.match(header[0]) and len(header) > 2:
+                # "| Rule | Applies to | Trigger | Result |": a rule's name is no subject
+                out.append(_plain_row(header[1:], cells[i][1:]))
             else:
                 out.append(_plain_row(header, cells[i]))
             continue

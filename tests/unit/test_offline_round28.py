@@ -167,3 +167,18 @@ def test_not_declined_but_referred_names_what_softens_the_decline(smoky) -> None
     )
     said = [(r.action, condition_set(r), r.mitigant_fields) for r in rules]
     assert said == [("decline", {("smoke_machine", "eq", True)}, ["fixed_suppression"])]
+
+
+def test_a_table_of_rules_reads_its_results_as_actions(extractor) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "Two rules, two scopes.\n"
+        "Rule | Applies to | Trigger | Result\n"
+        "Company-wide lock-in history | every line | more than three lock-in claims | decline\n"
+        "GL prior lock-ins | GL only | one or more lock-in claims | refer to the GL desk\n"
+        "The same escape room quoted on monoline GL is a referral."
+    )
+    said = _summary(extractor, text, kind="training")
+    assert said == [
+        ("decline", "ALL", {("lock_in_claims_5yr", "gt", 3)}),
+        ("refer", "GL", {("lock_in_claims_5yr", "gte", 1)}),
+    ]
