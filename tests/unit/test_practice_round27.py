@@ -247,3 +247,10 @@ def test_the_biggest_one_practice_took_is_how_far_it_went(extractor: OfflineExtr
     )
     said = [(c.action, c.soft_limit) for c in _claims(extractor, talk)]
     assert said == [("refer", 150_000.0)]
+
+
+def test_a_rate_per_hundred_is_the_fields_rate_per_100() -> None:
+    from memory.underwriting.fieldlink.numbers import rate_fits
+
+    assert rate_fits("supervisor per hundred", "supervisors per 100 guests")
+    assert not rate_fits("supervisor per hundred", "supervisors per 10 guests")

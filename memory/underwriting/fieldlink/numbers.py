@@ -212,7 +212,8 @@ def rate_fits(unit: str, field_unit: str) -> bool:
     with or without the "per" ("psf", "psi", "mph").
     """
     words = unit.split(" per ")
-    said = [stem(w) for part in words for w in part.split()]
+    # "supervisors per hundred" is the field's "supervisors per 100 guests"
+    said = [_PER_SCALE.get(stem(w), stem(w)) for part in words for w in part.split()]
     field = field_unit.strip().lower()
     if not field or not said:
         return False
@@ -223,7 +224,12 @@ def rate_fits(unit: str, field_unit: str) -> bool:
     written = [stem(w) for w in re.split(r"\s*(?:/|\bper\b)\s*|\s+", field) if w]
     if said[0] == "time" and len(said) == 2 and re.search(r"/|\bper\b", field):
         return written[-1] == said[-1]  # "eight times an hour" in "air changes/hour"
-    return written == said
+    # "per hundred" leaves out what the hundred counts ("per 100 guests")
+    return written == said or (written[:-1] == said and said[-1].isdigit())
+
+
+#: A scale a rate is per: "per hundred" is per 100.
+_PER_SCALE = {"hundr": "100", "hundred": "100", "thousand": "1000"}
 
 
 #: Units of time: a number in one is a duration ("three years"), never a count.
