@@ -249,7 +249,10 @@ def _withdrawal(claim: ExtractedRule, text: str, known: Sequence[ExtractedRule])
     shape = signature(claim.product_type, claim.conditions)
     if any(signature(k.product_type, k.conditions) == shape for k in known):
         return claim
-    rule = _named_rule(text, claim.product_type, known)
+    # a text never withdraws a rule it states itself (heard again, its own new rule is
+    # known and the rule it withdrew is retired: the withdrawal keeps its own shape)
+    others = [k for k in known if not _stated_in(k, claim.text_id)]
+    rule = _named_rule(text, claim.product_type, others)
     if rule is None:
         return claim
     return claim.model_copy(
@@ -259,6 +262,13 @@ def _withdrawal(claim: ExtractedRule, text: str, known: Sequence[ExtractedRule])
             "threshold": rule.threshold,
         }
     )
+
+
+def _stated_in(rule: ExtractedRule, text_id: str | None) -> bool:
+    """True when the text states the rule (the rule's own text, or one of its sources)."""
+    if text_id is None:
+        return False
+    return rule.text_id == text_id or any(s.text_id == text_id for s in rule.sources)
 
 
 def withdrawals_of(

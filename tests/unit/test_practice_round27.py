@@ -254,3 +254,36 @@ def test_a_rate_per_hundred_is_the_fields_rate_per_100() -> None:
 
     assert rate_fits("supervisor per hundred", "supervisors per 100 guests")
     assert not rate_fits("supervisor per hundred", "supervisors per 10 guests")
+
+
+def test_a_text_heard_again_does_not_withdraw_the_rule_it_states() -> None:
+    from agents.ingestion.conform import conform
+    from tests.rules import limit_rule
+
+    bulletin = (
+        "The moratorium on violin workshops is lifted. From today a violin workshop with "
+        "instrument stock over $100,000 is referred instead."
+    )
+    lifted = limit_rule(
+        "instrument_stock_value_usd",
+        "gt",
+        100_000,
+        text_id="b",
+        withdrawn=True,
+        action="decline",
+        conditions=[{"field": "occupancy", "operator": "eq", "value": "violin workshop"}],
+        threshold=None,
+    )
+    stated = limit_rule(
+        "instrument_stock_value_usd",
+        "gt",
+        100_000,
+        text_id="b",
+        conditions=[
+            {"field": "occupancy", "operator": "eq", "value": "violin workshop"},
+            {"field": "instrument_stock_value_usd", "operator": "gt", "value": 100_000},
+        ],
+    )
+    # heard again: the rule the bulletin stated is known, the one it lifted is retired
+    [again] = conform([lifted], bulletin, [stated], DICTIONARY)
+    assert [c.field for c in again.conditions] == ["occupancy"]
