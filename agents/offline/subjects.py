@@ -58,6 +58,13 @@ _ISSUED_TO = re.compile(
     r"(?:to|for)\s+(?P<list>[^.;:()]+)",
     re.I,
 )
+#: "no new Property policy may be bound for a fertility clinic": the class a policy is for.
+_BOUND_FOR = re.compile(
+    r"\b(?:bound|written|quoted|issued|offered)\s+for\s+(?:an?|any)\s+"
+    r"(?P<name>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?=\s*(?:[-–,.;:]|$)|\s+(?:in|located|"
+    r"that|which|where|with)\b)",
+    re.I,
+)
 #: "a building leased to a recycling center tenant": the tenant's business class.
 _LEASED_TO = re.compile(
     r"\b(?:leased|rented|let|sublet)\s+to\s+(?:an?|the)\s+(?P<name>(?:[a-z][\w-]*\s+){1,3}?)"
@@ -202,6 +209,9 @@ class SubjectReader:
         text = _LY_OF.sub("", text)  # "Independently of volume, any stack ..."
         text = _LIMIT_FOR.sub("", text)
         text = _ORDINAL.sub("", text)  # "Second, know where the line sits"
+        opening = self._listed_opening(text)
+        if opening:  # "document shredding service, ...": a class the dictionary lists
+            return [opening]
         first = text.split()[0].lower() if text.split() else ""
         if first in lxs.PRONOUNS:
             return []  # "Those go through with conditions": no class named
@@ -248,6 +258,16 @@ class SubjectReader:
             # "On the Property side, a sign shop in ...": the subject follows the comma
             return self.read(text.split(",", 1)[1])
         return values
+
+    def _listed_opening(self, text: str) -> str | None:
+        """The listed class a clause opens with, word for word, before a comma or a verb."""
+        if not self.enumerated:
+            return None
+        low = text.lower().lstrip()
+        for value in sorted(self.example_set, key=len, reverse=True):
+            if " " in value and re.match(rf"(?:an?\s+|the\s+)?{re.escape(value)}s?\s*,", low):
+                return value
+        return None
 
     def _opens_a_field(self, text: str, phrase: str) -> bool:
         """True when the subject is the first words of another field's name, said in full.
@@ -325,6 +345,9 @@ class SubjectReader:
             said = [stem(w) for w in name.lower().split()]
             if value and value in self.example_set and said == [stem(w) for w in value.split()]:
                 return [value]
+        bound = _BOUND_FOR.search(clause)  # "no new policy may be bound for a fertility clinic"
+        if bound and not self.enumerated and (named := self._named(bound.group("name"))):
+            return [named]
         leased = _LEASED_TO.search(clause)
         value = self._clean(leased.group("name")) if leased else None
         return [value] if value else []

@@ -153,6 +153,8 @@ def table_rows(lines: list[str]) -> list[str]:
                 out.extend(_action_column_rows(header, cells[i]))
             elif _IF_NOT_MET.match(header[-1]):
                 out.append(_unmet_row(header, cells[i]))
+            elif _PAST_LIMIT.search(header[-1]):
+                out.append(_past_limit_row(header, cells[i]))
             elif _RECORD_COLUMN.search(header[-1]) and not any(
                 _RULE_COLUMN.search(h) for h in header
             ):
@@ -211,6 +213,24 @@ def _unmet_row(header: list[str], cells: list[str]) -> str:
         )
     said = ", ".join(_standard(h, c) for h, c in kept)
     return f"{said} is acceptable; otherwise {cells[-1]}."
+
+
+#: "| Program | Buildings (limit) | What the desk does above the limit |": the last column
+#: acts past each row's limit.
+_PAST_LIMIT = re.compile(
+    r"\b(?:above|over|beyond|past|exceeding)\s+(?:the\s+)?(?:limit|maximum|cap|threshold)\b",
+    re.I,
+)
+_LIMIT_MARK = re.compile(r"\s*\((?:limit|maximum|max\.?|cap|threshold)\)\s*", re.I)
+
+
+def _past_limit_row(header: list[str], cells: list[str]) -> str:
+    """A row whose figures are limits: "BOP package, buildings on the grounds above 3: refer"."""
+    said = [
+        f"{_LIMIT_MARK.sub(' ', h).strip()} above {c}" if re.match(r"\s*\$?\d", c) else c
+        for h, c in zip(header[:-1], cells[:-1], strict=True)
+    ]
+    return f"{', '.join(said)}: {cells[-1]}."
 
 
 #: A column naming the standard's bound: "Minimum door supervisors per 100 guests".

@@ -182,3 +182,48 @@ def test_a_table_of_rules_reads_its_results_as_actions(extractor) -> None:  # ty
         ("decline", "ALL", {("lock_in_claims_5yr", "gt", 3)}),
         ("refer", "GL", {("lock_in_claims_5yr", "gte", 1)}),
     ]
+
+
+def test_a_table_whose_last_column_acts_above_the_limit(extractor) -> None:  # type: ignore[no-untyped-def]
+    text = (
+        "Training note - rooms per site.\n"
+        "Program | Lock-in claims (limit) | What the desk does above the limit\n"
+        "BOP package | 1 | refer to the BOP team lead\n"
+        "General Liability, monoline | 3 | decline\n"
+    )
+    said = _summary(extractor, text, kind="training")
+    assert said == [
+        ("refer", "BOP", {("lock_in_claims_5yr", "gt", 1)}),
+        ("decline", "GL", {("lock_in_claims_5yr", "gt", 3)}),
+    ]
+
+
+def test_the_class_a_policy_may_not_be_bound_for(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(
+        extractor,
+        "Effective today, no new Property policy may be bound for a zombie run course - "
+        "including night runs.",
+        kind="compliance",
+    )
+    assert said == [("decline", "Property", {("occupancy", "eq", "zombie run course")})]
+
+
+def test_a_listed_class_opening_a_row_is_read_whole() -> None:
+    listed = {
+        **FIELDS,
+        "occupancy": {
+            "type": "str",
+            "synonyms": ["class of business"],
+            "description": "Business class, lower case: escape room, axe throwing venue, "
+            "board game cafe, laser tag arena, document shredding service, karaoke bar, "
+            "trampoline park, bowling alley",
+        },
+    }
+    rules = extractor_over(listed).extract(
+        "Document shredding service, lock-in claims above 2: decline.",
+        source="Escape Guide",
+        source_type="manual",
+    )
+    assert [condition_set(r) for r in rules] == [
+        {("occupancy", "eq", "document shredding service"), ("lock_in_claims_5yr", "gt", 2)}
+    ]
