@@ -10,6 +10,7 @@ from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.analysis import ClauseAnalysis
 from agents.offline.conditions import ConditionReader
+from agents.offline.states import names_those_states
 from agents.offline.subject_flags import (
     described_protection,
     loose_flag,
@@ -78,6 +79,8 @@ _UNREAD_DENIAL = re.compile(
     r"negotiation|second look|buy-?backs?|carve-?backs?|give-?backs?)\b)[a-z]",
     re.I,
 )
+#: A clause that opens on what is missing: "No contract in one of those states, refer".
+_OPENS_DENIED = re.compile(r"^\W*(?:no|without)\b", re.I)
 #: "should have been ...": hindsight on a case, or the rule a review restates.
 _HINDSIGHT = re.compile(r"(?:should|must) have been\b", re.I)
 _ACTION_WORD = {
@@ -231,12 +234,19 @@ class ClauseAnalyzer:
         return result
 
     def _only_borrowed_states(self, trigger: str, conditions: list[Condition]) -> bool:
-        """True when the only condition is "any other state" read from earlier sentences."""
+        """True when the only condition is "any other state" read from earlier sentences.
+
+        Not "a risk location in either state": the states named just before, in so many
+        words, are the rule's own.
+        """
         state = self.reader.vocab.state
         return (
             bool(conditions)
             and all(c.field == state for c in conditions)
             and not self.reader.states(trigger)
+            # (a clause opening on what is missing, "No contract in one of those states",
+            # speaks of the sentence before: its states are borrowed)
+            and not (names_those_states(trigger) and not _OPENS_DENIED.match(trigger))
         )
 
     def mitigant_fields(self, text: str) -> list[str]:

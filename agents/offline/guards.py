@@ -21,6 +21,14 @@ _QUALIFIER = re.compile(
     r"handling|offering|selling|storing)\s+(?=[a-z])",
     re.IGNORECASE,
 )
+#: "We will not insure X ...": the refusal's object is the rule's subject.
+_REFUSED_OBJECT = re.compile(
+    r"^\W*(?:we|the company|the carrier)\s+(?:will not|won't|do not|don't|cannot|can't|"
+    r"never)\s+(?:write|insure|accept|quote|bind|cover|offer)\s+",
+    re.IGNORECASE,
+)
+#: A relative pronoun right before a verb: the verb is the relative clause's.
+_RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who)\s+$", re.IGNORECASE)
 #: Where the subject ends: its verb, or a speaker who acts on it ("we refer").
 _SUBJECT_END = re.compile(
     r"\b(?:is|are|was|were|gets?|will|must|should|shall|may|can|goes|go|we|I|needs?)\b"
@@ -44,8 +52,13 @@ def unread_qualifier(a: ClauseAnalysis, conditions: list[Condition], occupancy: 
         return False
     if a.protective_pos or a.protective_neg or any(h.field for h in a.numbers):
         return False
-    end = _SUBJECT_END.search(a.trigger)
-    subject = a.trigger[: end.start()] if end else a.trigger
+    said = _REFUSED_OBJECT.sub("", a.trigger)  # "We will not insure a grower that ..."
+    # the subject's verb, not the verb of its relative clause ("a grower that is not ...")
+    end = next(
+        (m for m in _SUBJECT_END.finditer(said) if not _RELATIVE_BEFORE.search(said[: m.start()])),
+        None,
+    )
+    subject = said[: end.start()] if end else said
     match = _QUALIFIER.search(subject)
     return match is not None and bool(subject[: match.start()].strip(" ,"))
 

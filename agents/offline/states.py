@@ -119,6 +119,11 @@ def those_states(trigger: str, context: str, state_field: str | None) -> list[Co
     return named
 
 
+def names_those_states(trigger: str) -> bool:
+    """True when a clause points back at states named before ("in either state")."""
+    return bool(_THOSE_STATES.search(trigger))
+
+
 def separated(text: str, end: int, start: int) -> bool:
     """True when only list separators sit between two offsets."""
     return end <= start and bool(re.fullmatch(r"[\s,/]*(?:or|and)?[\s,/]*", text[end:start]))

@@ -227,3 +227,28 @@ def test_a_listed_class_opening_a_row_is_read_whole() -> None:
     assert [condition_set(r) for r in rules] == [
         {("occupancy", "eq", "document shredding service"), ("lock_in_claims_5yr", "gt", 2)}
     ]
+
+
+def test_we_will_not_insure_one_that_is_not_doing_it_needs_what_it_is_not_doing(
+    extractor,  # type: ignore[no-untyped-def]
+) -> None:
+    said = _summary(
+        extractor,
+        "We will not insure an escape room that is not doing this drill: decline GL for any "
+        "escape room without monthly lock-in drills.",
+        kind="compliance",
+    )
+    assert ("decline", "GL", {("occupancy", "eq", "escape room")}) not in said
+
+
+def test_either_state_is_the_states_named_just_before() -> None:
+    fields = {**FIELDS, "state": {"type": "str", "synonyms": ["state"], "description": "Code"}}
+    rules = extractor_over(fields).extract(
+        "1. The company holds no certificate of authority in Hawaii or Alaska. Submissions "
+        "with a risk location in either state are declined on every program.",
+        source="Escape Guide",
+        source_type="compliance",
+    )
+    assert [(r.action, condition_set(r)) for r in rules] == [
+        ("decline", {("state", "in", ("HI", "AK"))})
+    ]
