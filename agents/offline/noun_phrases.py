@@ -29,7 +29,7 @@ _STOP = frozenset(
     closer nearer farther further else otherwise worse better go goes went come comes
     apply applies limit limits cover covers follow follows mean means
     move moves moved change changes changed rise rises fall falls continue continues
-    inside slower faster sooner later earlier return returns
+    inside slower faster sooner later earlier return returns plus
     carry carries carried take takes receive receives
     cannot wont mustnt shouldnt
     """.split()

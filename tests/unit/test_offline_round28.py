@@ -252,3 +252,8 @@ def test_either_state_is_the_states_named_just_before() -> None:
     assert [(r.action, condition_set(r)) for r in rules] == [
         ("decline", {("state", "in", ("HI", "AK"))})
     ]
+
+
+def test_plus_joins_two_conditions_and_ends_the_subject(extractor) -> None:  # type: ignore[no-untyped-def]
+    said = _summary(extractor, "Untreated props plus more than 3 lock-in claims is a decline.")
+    assert said == [("decline", "ALL", {("lock_in_claims_5yr", "gt", 3)})]
