@@ -43,6 +43,7 @@ from memory.underwriting import GraphAnalytics, condition_index
 from memory.underwriting.consolidate import STATEMENT_TYPES, signature
 from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.profile import field_kind
+from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -231,7 +232,15 @@ def _relieve(
     if target is None:
         return practice, kept
     kept = [r for r in kept if not grants(r)]
-    fields = [f for r in reliefs for f in r.mitigant_fields]
+    # a protection named by the limit's own words is no relief of it: "a calc from a
+    # licensed sprinkler contractor" does not make 'sprinklered' a sprinkler-density mitigant
+    own = [{stem(w) for w in c.field.split("_")} for c in target.conditions]
+    fields = [
+        f
+        for r in reliefs
+        for f in r.mitigant_fields
+        if not any({stem(w) for w in f.split("_")} <= words for words in own)
+    ]
     notes = [m for r in reliefs for m in r.mitigants]
     shape = signature(target.product_type, target.conditions)
     for claims in (practice, kept):

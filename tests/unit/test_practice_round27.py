@@ -287,3 +287,48 @@ def test_a_text_heard_again_does_not_withdraw_the_rule_it_states() -> None:
     # heard again: the rule the bulletin stated is known, the one it lifted is retired
     [again] = conform([lifted], bulletin, [stated], DICTIONARY)
     assert [c.field for c in again.conditions] == ["occupancy"]
+
+
+def test_a_protection_named_by_the_limits_own_words_is_no_relief_of_it() -> None:
+    fields = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "sprinkler_density_gpm_sqft": {
+                    "type": "float",
+                    "unit": "gpm/sq ft",
+                    "synonyms": ["sprinkler density", "design density"],
+                    "description": "Sprinkler design density over the storage",
+                },
+                "sprinklered": {
+                    "type": "bool",
+                    "synonyms": ["sprinklered", "sprinkler system"],
+                    "description": "The building has a sprinkler system",
+                },
+            }
+        }
+    )
+    extractor = OfflineExtractor(fields)
+    manual = _text(
+        "Storage protected at a sprinkler density below 0.2 gpm/sq ft is referred on Property.",
+        "manual",
+        "m",
+        "2024-01-10",
+    )
+    talk = _text(
+        "Q: When storage comes to you below the density line, what decides it? A: If the "
+        "owner can give me a current calc from a licensed sprinkler contractor, the density "
+        "on an old plan matters much less.",
+        "sme",
+        "t",
+        "2024-06-01",
+    )
+    extracted = [
+        rule
+        for t in (manual, talk)
+        for rule in extractor.extract(
+            t.text, source=t.source, source_type=t.source_type, text_id=t.id
+        )
+    ]
+    claims = with_practice([manual, talk], extracted, [], fields)
+    assert all("sprinklered" not in c.mitigant_fields for c in claims if c.text_id == "t")
