@@ -30,7 +30,6 @@ from agents.ingestion.matching import (
     revision_claim,
     revision_targets,
 )
-from agents.offline.lexicon_subjects import PRODUCT_PATTERNS
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
     SQFT,
@@ -112,12 +111,9 @@ _SPARES = re.compile(
 
 def spared_products(text: str) -> set[str]:
     """The products a text says its practice leaves alone (one product named in the sentence)."""
-    spared = set()
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
-        named = {name for name, pattern in PRODUCT_PATTERNS if pattern.search(sentence)}
-        if _SPARES.search(sentence) and len(named) == 1:
-            spared |= named
-    return spared
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    named = (single_product(s) for s in sentences if _SPARES.search(s))
+    return {product for product in named if product is not None}
 
 
 def _bearing(rule: ExtractedRule) -> tuple[str, str] | None:

@@ -61,27 +61,16 @@ def completed_conditions(
         a.action
         and pending is not None
         and not pending.accepted
-        and pending.conditions
-        and conditions
-        and all(c.field == occupancy for c in conditions)
-        and not any(c.field == occupancy for c in pending.conditions)
-        and _DOES_SO.search(a.trigger)
-    ):
-        # "Hops must never be stored over the kiln; a hop farm that does so is declined"
-        conditions = [*conditions, *pending.conditions]
-    elif (
-        a.action
-        and pending is not None
-        and not pending.accepted
         and any(c.field != occupancy for c in pending.conditions)
         and conditions
         and all(c.field == occupancy for c in conditions)
-        and _SUCH.search(a.trigger)
     ):
-        # "Refiners that dissolve scrap in aqua regia ...; every such refinery is referred":
-        # the clause before says which ones (its own class words, if it has them)
+        # the clause before says which ones: "Hops must never be stored over the kiln; a
+        # hop farm that does so is declined", "Refiners that dissolve scrap in aqua regia
+        # ...; every such refinery is referred" (its own class words, if it has them)
         named = any(c.field == occupancy for c in pending.conditions)
-        conditions = [*([] if named else conditions), *pending.conditions]
+        if _SUCH.search(a.trigger) or (_DOES_SO.search(a.trigger) and not named):
+            conditions = [*([] if named else conditions), *pending.conditions]
     if a.verified and pending is not None and pending.conditions and not pending.accepted:
         # "More than 5 plow trucks: verify GPS logs": the clause before is the trigger and
         # what is verified clears the check

@@ -80,7 +80,7 @@ def _without_place_states(text: str, hits: list[tuple[str, int]]) -> list[tuple[
         between = text[at + len(first) : start]
         after = text[start + len(value) : start + len(value) + 8]
         if (
-            value.lower() in _STATE_NAMES
+            value.lower() in US_STATES
             and re.fullmatch(r"\s*,\s*", between)
             and not re.match(r"\s*,?\s*(?:and|or)\b", after, re.I)
         ):
@@ -88,7 +88,6 @@ def _without_place_states(text: str, hits: list[tuple[str, int]]) -> list[tuple[
     return kept
 
 
-_STATE_NAMES = frozenset(name.lower() for name in US_STATES)
 #: A word that denies the values listed after it ("no maple or polymer overlay").
 _DENIAL = re.compile(r"\b(?:no|not|without|never|nor)\s+(?:an?\s+)?$", re.I)
 #: What joins two values of one list.

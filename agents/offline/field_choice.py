@@ -12,8 +12,12 @@ import re
 from agents.offline.textproc import Token, content_tokens, find_phrase
 from agents.offline.units import synonyms_of, unit_fits
 from agents.offline.vocab import FieldInfo, FieldVocabulary
-from memory.underwriting.fieldlink.numbers import KNOWN_UNITS, NumberMention, canonical_unit
-from memory.underwriting.fieldlink.numbers import find_numbers as find_numbers_in
+from memory.underwriting.fieldlink.numbers import (
+    KNOWN_UNITS,
+    NumberMention,
+    canonical_unit,
+    find_numbers,
+)
 
 _TIME_WORDS = frozenset({"night", "hour", "minute", "second", "weekend", "shift", "season"})
 _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
@@ -234,7 +238,7 @@ def counted_field(sentence: str, vocab: FieldVocabulary) -> str | None:
 
     A bare figure after it ("Up to six is a commercial refiner") continues that field.
     """
-    if not _COUNT_ORDER.match(sentence) or find_numbers_in(sentence):
+    if not _COUNT_ORDER.match(sentence) or find_numbers(sentence):
         return None
     tokens = content_tokens(sentence)
     named = [

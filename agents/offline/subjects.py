@@ -140,6 +140,13 @@ class SubjectReader:
         self.listed: list[str] = list(dict.fromkeys(e.lower() for e in self.examples))
         #: The dictionary enumerates its business classes (not a few examples).
         self.enumerated = len(self.example_set) >= _ENUMERATED
+        # a listed class of several words opening a clause before its comma, longest first
+        several = sorted((e for e in self.example_set if " " in e), key=len, reverse=True)
+        self._opening: re.Pattern[str] | None = (
+            re.compile(rf"(?:an?\s+|the\s+)?({'|'.join(re.escape(e) for e in several)})s?\s*,")
+            if self.enumerated and several
+            else None
+        )
         self.foreign_phrases: list[tuple[str, ...]] = [
             p for info in vocab.fields.values() for p in info.phrases
         ]
@@ -261,13 +268,8 @@ class SubjectReader:
 
     def _listed_opening(self, text: str) -> str | None:
         """The listed class a clause opens with, word for word, before a comma or a verb."""
-        if not self.enumerated:
-            return None
-        low = text.lower().lstrip()
-        for value in sorted(self.example_set, key=len, reverse=True):
-            if " " in value and re.match(rf"(?:an?\s+|the\s+)?{re.escape(value)}s?\s*,", low):
-                return value
-        return None
+        said = self._opening.match(text.lower().lstrip()) if self._opening else None
+        return said.group(1) if said else None
 
     def _opens_a_field(self, text: str, phrase: str) -> bool:
         """True when the subject is the first words of another field's name, said in full.

@@ -147,8 +147,8 @@ def table_rows(lines: list[str]) -> list[str]:
         if header is not None and width == len(header):
             if grid:
                 out.extend(_grid_cells(header, cells[i]))
-            elif _status_column(header) is not None:
-                out.extend(_status_row(header, cells[i]))
+            elif (status := _status_column(header)) is not None:
+                out.extend(_status_row(header, cells[i], status))
             elif _action_columns(header):
                 out.extend(_action_column_rows(header, cells[i]))
             elif _IF_NOT_MET.match(header[-1]):
@@ -346,10 +346,11 @@ def _status_column(header: list[str]) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
-def _status_row(header: list[str], cells: list[str]) -> list[str]:
-    """A row as its standing ("Vinegar works are ineligible (BOP status).") and its notes."""
-    at = _status_column(header)
-    assert at is not None
+def _status_row(header: list[str], cells: list[str], at: int) -> list[str]:
+    """A row as its standing ("Vinegar works are ineligible (BOP status).") and its notes.
+
+    `at` is the status column (`_status_column`).
+    """
     status = cells[at].strip().rstrip(".")
     ordered = status.split()[0].lower() in _ORDERS if status else False
     # "Vinegar works: decline (BOP status)." or "Vinegar works are ineligible (BOP status)."

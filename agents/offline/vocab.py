@@ -25,6 +25,7 @@ from agents.offline.flag_words import (
 from agents.offline.textproc import Token, content_tokens
 from memory.underwriting.fieldlink.numbers import (
     KNOWN_UNITS,
+    TIME_UNITS,
     canonical_unit,
     find_numbers,
 )
@@ -335,12 +336,9 @@ def _unit_span(tokens: list[Token], pos: int | None) -> set[int]:
     if unit in KNOWN_UNITS and unit != stem(two.split()[0]):
         return {pos + 1, pos + 2}
     unit = canonical_unit(tokens[pos + 1].text)
-    if unit in _AGE_UNITS and pos + 2 < len(tokens) and tokens[pos + 2].text.lower() == "old":
+    if unit in TIME_UNITS and pos + 2 < len(tokens) and tokens[pos + 2].text.lower() == "old":
         return {pos + 1, pos + 2}  # "twelve months old" says an age, not whose age it is
     return {pos + 1} if unit in KNOWN_UNITS else set()
-
-
-_AGE_UNITS = frozenset({"years", "months", "weeks", "days"})
 
 
 def _desc_df(vocab: FieldVocabulary, token: str) -> int:
