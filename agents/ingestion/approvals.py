@@ -24,13 +24,12 @@ from agents.ingestion.evidence import (
 from agents.ingestion.matching import RuleRevision, limit_signature, limit_value, revision_claim
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
-    APPROVED,
     COMMON_UNITS,
     FURTHEST,
-    REFUSED,
     SQFT,
     SUPERLATIVE,
     approval_units,
+    approved_outcome,
     field_words,
     unit_words,
 )
@@ -83,7 +82,7 @@ def read_approvals(
     said_in_text = find_numbers(words)  # the text's figures: the limits it cites
     cited = {n.value for n in said_in_text}
     for sentence, start in approval_units(text.text):
-        if not APPROVED.search(sentence) or REFUSED.search(sentence):
+        if not approved_outcome(sentence):
             continue
         numbers = [n for n in find_numbers(sentence) if n.start >= start]
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
@@ -92,8 +91,10 @@ def read_approvals(
         for number in said or numbers:
             # a log titled for one product speaks of it, whatever a line says in passing
             rules = known if titled else _of_product(usable, known, sentence, number)
-            about = _about(rules, sentence, number, words, fields) or _extent_of(
-                rules, sentence, number, start, words, said_in_text, fields
+            about = (
+                _about(rules, sentence, number, words, fields)
+                or _extent_of(rules, sentence, number, start, words, said_in_text, fields)
+                or _past_cited(rules, sentence, number, said_in_text)
             )
             for rule in _cited_first(about, cited):
                 signature, limit = limit_signature(rule), limit_value(rule)
@@ -284,6 +285,33 @@ _EXTENT_BEFORE = re.compile(
 _EXTENT_AFTER = re.compile(
     r"[^.;,]{0,25}?\b(?:is|was|were|are)\s+(?:the|our|my)\s+" + SUPERLATIVE, re.I
 )
+
+
+def _past_cited(
+    rules: Sequence[ExtractedRule],
+    line: str,
+    number: NumberMention,
+    numbers: Sequence[NumberMention],
+) -> list[ExtractedRule]:
+    """The one limit a text cites, for an approved case's figure in the limit's unit.
+
+    "Two submissions came through above the $750K simulation-equipment referral line.
+    PR-25-0917: community college nursing wing, $820,000 of simulators - approved": the
+    case's amount is of the limit the text cites, though the case says it in other words.
+    Only a figure with a unit that fits, in a sentence of its own that approves.
+    """
+    if not number.unit or not approved_outcome(_sentence_at(line, number.start)):
+        return []
+    cited = [
+        r
+        for r in rules
+        if r.threshold is not None
+        and r.threshold.unit
+        and limit_said(r, numbers)
+        and unit_fits(r, number)
+        and unit_words(r.threshold.unit)[:1] == unit_words(number.unit)[:1]
+    ]
+    return cited if len({limit_signature(r) for r in cited}) == 1 else []
 
 
 def _cited_first(rules: list[ExtractedRule], cited: set[float]) -> list[ExtractedRule]:

@@ -12,6 +12,7 @@ from agents.offline import lexicon_subjects as lxs
 from agents.offline.comparators import PRE_PATTERNS, comparator
 from agents.offline.enum_values import denied_by_name, enum_conditions, labelled_numbers
 from agents.offline.field_choice import choose_field
+from agents.offline.noun_phrases import singular
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import other_states, read_states
 from agents.offline.textproc import Token, content_tokens, find_phrase
@@ -191,7 +192,8 @@ class ConditionReader:
                 for h in out.numbers
                 if h.operator in ("gt", "gte") and _is_share(self.vocab, h.field)
             )
-        out.conditions.extend(labelled_numbers(trigger, self.vocab))
+        # "(trucks older than model year 2000 are the usual cases)": examples, no condition
+        out.conditions.extend(labelled_numbers(_EXAMPLES.sub(" ", trigger), self.vocab))
         if not any(c.field == h.field for c in out.conditions for h in out.numbers):
             # "9 or 10" only where the list runs to an end of a stated scale (gte 9)
             listed = scale_ends(listed_values(trigger, out.numbers), self.vocab)
@@ -253,6 +255,8 @@ class ConditionReader:
             if resolved is None:
                 continue
             info, factor = resolved
+            if _EVEN_ONE.search(pre) and _counts_other(plain[mention.end :], mention, info):
+                continue  # "where even one driver keeps paper logs": any driver, no years
             if _names_the_field(plain[mention.start : mention.num_end], info):
                 continue  # "roofs steeper than 8/12" where the field is "jobs over 8/12 pitch"
             if _CLASS_CODE.search(pre) and not _counts_classes(info):
@@ -430,6 +434,30 @@ class ConditionReader:
                 out.conditions.append(
                     Condition(field=info.name, operator="eq", value=not mention.negated)
                 )
+
+
+#: A parenthesis that gives examples: "(short-haul trucks are the usual cases)".
+_EXAMPLES = re.compile(
+    r"\([^()]*\b(?:usual|usually|typical|typically|e\.g\.|for example|for instance|such as)"
+    r"\b[^()]*\)",
+    re.I,
+)
+#: "even one assault claim": one or more of what follows.
+_EVEN_ONE = re.compile(r"\beven\s+$", re.I)
+
+
+def _counts_other(after: str, mention: NumberMention, info: FieldInfo) -> bool:
+    """True when "even one X" counts a thing that is not the field's unit.
+
+    "Where even one driver still keeps a paper logbook" counts drivers, not the years of
+    a field measured in years; "even one assault claim" counts the claims a field in
+    claims counts.
+    """
+    if mention.value != 1 or not info.unit:
+        return False
+    unit = {stem(singular(w)) for w in re.findall(r"[a-z]+", info.unit.lower())}
+    counted = re.findall(r"[a-z]+", f"{mention.unit or ''} {after}".lower())[:3]
+    return not unit & {stem(singular(w)) for w in counted}
 
 
 def _noun_words(info: FieldInfo) -> set[str]:

@@ -98,7 +98,9 @@ _SIGNED_OFF = re.compile(
 )
 APPROVED = re.compile(
     r"\b(?:approved|accepted|bound|signed off|okayed|written with conditions|quoted and bound|"
-    r"(?:I'?ve|I have|we'?ve|we have|has|have) signed|"
+    r"(?:I'?ve|I have|we'?ve|we have|has|have) (?:signed|written|passed)|"
+    # "PR-25-1102, row crop farm, 340 acres burned, ...: referred and written"
+    r"referred and written|"
     # "In practice I've taken a handful of them past that"
     r"(?:I'?ve|I have|we'?ve|we have) taken|"
     r"attached)\b",
@@ -115,6 +117,26 @@ REFUSED = re.compile(
     r"withdrawn by the (?:agent|broker|producer|insured|applicant)|before a decision)\b",
     re.I,
 )
+#: "declined at the desk; overturned on appeal ... and approved with conditions".
+_OVERTURNED = re.compile(r"\b(?:overturned|reversed)\b", re.I)
+
+
+def approved_outcome(sentence: str) -> bool:
+    """True when a line's outcome is an approval: approved, and not refused after all.
+
+    A refusal overturned later in the line ("declined at the desk; overturned on appeal
+    and approved with conditions") ends approved.
+    """
+    approved = [m.start() for m in APPROVED.finditer(sentence)]
+    if not approved:
+        return False
+    refused = [m.start() for m in REFUSED.finditer(sentence)]
+    if not refused:
+        return True
+    overturned = _OVERTURNED.search(sentence, refused[-1])
+    return overturned is not None and approved[-1] > overturned.start()
+
+
 #: "the biggest I've signed off was 32", "the highest we have written is $8.75M".
 SUPERLATIVE = (
     r"\b(?:biggest|largest|highest|most|furthest|farthest|lowest|smallest|oldest|youngest|"
@@ -334,6 +356,7 @@ __all__ = [
     "SQFT",
     "LimitReading",
     "approval_units",
+    "approved_outcome",
     "field_words",
     "read_limits",
     "says",

@@ -29,7 +29,8 @@ _IMPERATIVE = frozenset(
 )
 _ACTION_VERBS = frozenset({"decline", "refer", "exclude"})
 _REFUSAL = re.compile(
-    r"^(?:we|the company|the carrier)\s+(?:will not|won't|do not|don't|does not|cannot|"
+    r"^(?:we|the company|the carrier|(?:the|our)\s+(?:[\w-]+\s+)?(?:program|desk|book|unit))"
+    r"\s+(?:will not|won't|do not|don't|does not|cannot|"
     r"can't|never|no longer)\s+(?:write|insure|accept|quote|bind|cover|offer)\s+",
     re.I,
 )
@@ -50,6 +51,13 @@ _SCOPE = re.compile(
     re.I,
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
+#: "Submissions for fertilizer blending plants are to be declined": the class asked for.
+_REQUESTS_FOR = re.compile(
+    r"^(?:(?:new|all|any|every)\s+)?(?:[\w-]+\s+)?(?:submissions?|applications?|requests?|"
+    r"quotes?|enquiries|inquiries)\s+(?:for|from)\s+(?:an?\s+|any\s+|the\s+)?(?=[a-z])"
+    r"(?!(?:which|whom|whose|more|less|fewer|over|under)\b)",
+    re.I,
+)
 #: "policies issued to tutoring centers, senior centers and music schools carry ...", "every
 #: policy we issue to a dye house carries ...".
 _ISSUED_TO = re.compile(
@@ -213,6 +221,7 @@ class SubjectReader:
             return []  # "With several fires active in the state, new business is ...": no subject
         if prep:
             text = text[prep.end() :]
+        text = _REQUESTS_FOR.sub("", text)
         text = _LY_OF.sub("", text)  # "Independently of volume, any stack ..."
         text = _LIMIT_FOR.sub("", text)
         text = _ORDINAL.sub("", text)  # "Second, know where the line sits"

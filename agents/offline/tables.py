@@ -67,8 +67,13 @@ _SEPARATOR = re.compile(r"[\s|:+=-]+")
 _RECORD_COLUMN = re.compile(r"^\W*(?:outcomes?|results?|dispositions?|what happened)\W*$", re.I)
 #: A first column that names each row's rule: "| Rule | ... |".
 _NAME_COLUMN = re.compile(r"^\W*(?:rules?|rule names?)\W*$", re.I)
-#: "| Rule | Applies to | Trigger | Result |": a table of rules, whose results are actions.
-_RULE_COLUMN = re.compile(r"^\W*(?:triggers?|thresholds?|limits?|conditions?|when)\W*$", re.I)
+#: "| Rule | Applies to | Trigger | Result |", "| Program | Bale moisture trigger | Result |":
+#: a table of rules, whose results are actions.
+_RULE_COLUMN = re.compile(
+    # (not "| Case | Written limit | Actual | Outcome |": a log of cases past a limit)
+    r"^\W*(?:(?:[\w%/-]+\s+){0,4}(?:triggers?|thresholds?)|limits?|conditions?|when)\W*$",
+    re.I,
+)
 
 
 #: A markdown rule inside a line ("... | Trigger | Action | | --- | --- | | ..."): a table

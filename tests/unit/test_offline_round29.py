@@ -1,0 +1,80 @@
+"""Offline extraction round 29: quantifiers and asides that state no condition.
+
+Every field and sentence below is made up for these tests (a ferry-operator dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Class of business, lower case (e.g. 'ferry operator')",
+    },
+    "least_deckhand_years": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["newest deckhand's years at sea", "deckhand seasoning"],
+        "description": "Years at sea of the least experienced deckhand",
+    },
+    "vessel_year_built": {
+        "type": "int",
+        "unit": "year",
+        "synonyms": ["year built", "model year"],
+        "description": "Year the oldest vessel was built",
+    },
+    "paper_crew_logs": {
+        "type": "bool",
+        "synonyms": ["paper crew log", "handwritten crew log"],
+        "description": "At least one deckhand's hours are kept in a paper log",
+    },
+    "unlit_gangways": {
+        "type": "int",
+        "unit": "gangways",
+        "synonyms": ["gangways without lighting", "unlit gangways"],
+        "description": "Number of gangways without lighting",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+def _read(extractor: OfflineExtractor, text: str) -> list[tuple[str, str, object]]:
+    rules = extractor.extract(text, source="Ferry manual", source_type="manual")
+    return [(c.field, c.operator, c.value) for r in rules for c in r.conditions]
+
+
+def test_even_one_of_another_thing_is_no_count_of_the_field(
+    extractor: OfflineExtractor,
+) -> None:
+    said = _read(
+        extractor,
+        "Where even one deckhand still fills in a paper crew log, the underwriter verifies "
+        "the hours before the account is bound.",
+    )
+    assert said == [("paper_crew_logs", "eq", True)]
+
+
+def test_even_one_of_what_the_field_counts_is_one_or_more(extractor: OfflineExtractor) -> None:
+    said = _read(extractor, "Any ferry with even one unlit gangway is declined.")
+    assert ("unlit_gangways", "gte", 1) in said
+
+
+def test_a_parenthesis_of_usual_cases_states_no_condition(extractor: OfflineExtractor) -> None:
+    said = _read(
+        extractor,
+        "Where a deckhand still fills in a paper crew log (older boats built before model "
+        "year 1990 are the usual cases), the underwriter verifies the hours.",
+    )
+    assert said == [("paper_crew_logs", "eq", True)]

@@ -1,0 +1,197 @@
+"""Practice round 29: outcomes overturned, cases in the cited limit's unit, rules in tables.
+
+Every field and sentence below is made up for these tests (an apiary dictionary no dataset
+has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.ingestion.practice import with_practice
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from schemas.rules import ExtractedRule
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Class of business, lower case (e.g. 'apiary', 'meadery')",
+    },
+    "hive_count": {
+        "type": "int",
+        "unit": "hives",
+        "synonyms": ["hives kept", "colonies"],
+        "description": "Number of bee hives the applicant keeps",
+    },
+    "sting_complaints_3yr": {
+        "type": "int",
+        "unit": "complaints",
+        "synonyms": ["sting complaints", "neighbour complaints"],
+        "description": "Complaints about stings from neighbours in the last 3 years",
+    },
+    "extraction_equipment_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["honey extraction equipment", "extractors and uncappers"],
+        "description": "Replacement value of the honey extraction equipment",
+    },
+    "wax_moisture_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["wax moisture", "moisture of stored comb"],
+        "description": "Moisture of stored wax comb, percent",
+    },
+    "hive_buffer_fenced": {
+        "type": "bool",
+        "synonyms": ["fenced buffer", "flight barrier"],
+        "description": "A fenced flight barrier stands between the hives and the neighbours",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+def _text(body: str, source_type: str, text_id: str, date: str) -> KnowledgeText:
+    return KnowledgeText(
+        id=text_id, text=body, source="Apiary desk", source_type=source_type, date=date
+    )  # type: ignore[arg-type]
+
+
+def _claims(extractor: OfflineExtractor, *texts: KnowledgeText) -> list[ExtractedRule]:
+    extracted = [
+        rule
+        for t in texts
+        for rule in extractor.extract(
+            t.text, source=t.source, source_type=t.source_type, text_id=t.id
+        )
+    ]
+    return with_practice(list(texts), extracted, [], DICTIONARY)
+
+
+def _of(claims: list[ExtractedRule], text_id: str) -> list[ExtractedRule]:
+    return [c for c in claims if c.text_id == text_id]
+
+
+def test_a_refusal_overturned_on_appeal_is_an_approval(extractor: OfflineExtractor) -> None:
+    manual = _text(
+        "GL submissions with more than 4 sting complaints in three years are declined.",
+        "manual",
+        "m1",
+        "2024-01-10",
+    )
+    log = _text(
+        "GL apiary log, accounts above the four-complaint line.\n"
+        "AP-25-101 | hillside apiary | 6 sting complaints | declined at the desk; overturned "
+        "on appeal by the practice leader and approved with conditions | QA divergent\n"
+        "AP-25-117 | rooftop apiary | 9 sting complaints | declined | QA aligned",
+        "production",
+        "p1",
+        "2025-03-02",
+    )
+    (claim,) = _of(_claims(extractor, manual, log), "p1")
+    assert claim.action == "decline"
+    assert claim.soft_limit == 6  # the overturned case; the declined nine is no practice
+
+
+def test_a_case_in_the_unit_of_the_limit_the_text_cites_is_past_it(
+    extractor: OfflineExtractor,
+) -> None:
+    manual = _text(
+        "Property: where the honey extraction equipment is worth more than $300,000, refer "
+        "the submission to the equipment underwriter.",
+        "manual",
+        "m1",
+        "2024-01-10",
+    )
+    log = _text(
+        "Two apiaries came through above the $300K extraction-equipment referral line this "
+        "year. AP-25-0917: honey house, $340,000 of spinners, separate schedule on file - "
+        "approved with conditions. AP-25-0988: queen breeder, $380,000 - approved with "
+        "conditions. A third, with $1.2 million of kit, was placed with another market "
+        "instead.",
+        "production",
+        "p1",
+        "2025-03-02",
+    )
+    (claim,) = _of(_claims(extractor, manual, log), "p1")
+    assert claim.soft_limit == 380000  # not the $1.2M placed elsewhere
+
+
+def test_referred_and_written_cases_say_how_far_practice_went(
+    extractor: OfflineExtractor,
+) -> None:
+    manual = _text(
+        "Property: an apiary keeping more than 200 hives is declined.",
+        "manual",
+        "m1",
+        "2024-01-10",
+    )
+    log = _text(
+        "Review of Property files past the 200-hive line.\n"
+        "- AP-25-1102, orchard apiary, 240 hives kept, fenced buffer on every side: referred "
+        "and written.\n"
+        "- AP-25-1130, valley apiary, 260 hives kept, fenced buffer: referred and written.\n"
+        "- AP-25-1144, migratory apiary, 520 hives kept, no barrier: declined.",
+        "production",
+        "p1",
+        "2025-03-02",
+    )
+    (claim,) = _of(_claims(extractor, manual, log), "p1")
+    assert claim.soft_limit == 260
+    assert claim.mitigant_fields == ["hive_buffer_fenced"]
+
+
+def test_what_an_underwriter_has_passed_or_written_is_practice(
+    extractor: OfflineExtractor,
+) -> None:
+    manual = _text(
+        "Property: an apiary keeping more than 200 hives is referred.",
+        "manual",
+        "m1",
+        "2024-01-10",
+    )
+    interview = _text(
+        "Q: The guide refers apiaries of more than two hundred hives. Is that line firm?\n"
+        "A: It's a working line. I've passed apiaries of 230 and 250 hives when the yards "
+        "were spread over several farms.",
+        "sme",
+        "s1",
+        "2025-03-02",
+    )
+    (claim,) = _of(_claims(extractor, manual, interview), "s1")
+    assert claim.soft_limit == 250
+
+
+def test_a_table_whose_column_names_a_trigger_is_a_table_of_rules(
+    extractor: OfflineExtractor,
+) -> None:
+    notes = (
+        "The group put both lines into one table:\n\n"
+        "| Program | Wax moisture trigger | Result |\n"
+        "|---|---|---|\n"
+        "| Property (the insured's own honey house) | above 18% | decline |\n"
+        "| LRO (a building leased to a honey packer) | above 15% | refer |"
+    )
+    rules = extractor.extract(notes, source="Workshop", source_type="training")
+    read = {(r.product_type, r.action, c.operator, c.value) for r in rules for c in r.conditions}
+    assert read == {("Property", "decline", "gt", 18.0), ("LRO", "refer", "gt", 15.0)}
+
+
+def test_submissions_for_a_class_name_the_class(extractor: OfflineExtractor) -> None:
+    text = (
+        "Effective 1 June 2025 and until further notice, the Property program will not "
+        "write meaderies. Submissions for meaderies are to be declined; this covers renewals "
+        "as well as new business."
+    )
+    rules = extractor.extract(text, source="Bulletin", source_type="compliance")
+    assert [(r.action, r.product_type, [c.value for c in r.conditions]) for r in rules] == [
+        ("decline", "Property", ["meadery"])
+    ]
