@@ -455,9 +455,19 @@ def _counts_other(after: str, mention: NumberMention, info: FieldInfo) -> bool:
     """
     if mention.value != 1 or not info.unit:
         return False
+    counted = [t.stem for t in content_tokens(f"{mention.unit or ''} {after}")[:4]]
+    if any(_says(counted, p) for p in info.phrases):
+        return False  # "even one party bus", a field of party buses counted in vehicles
     unit = {stem(singular(w)) for w in re.findall(r"[a-z]+", info.unit.lower())}
-    counted = re.findall(r"[a-z]+", f"{mention.unit or ''} {after}".lower())[:3]
-    return not unit & {stem(singular(w)) for w in counted}
+    return not unit & {stem(singular(w)) for w in re.findall(r"[a-z]+", " ".join(counted))}
+
+
+def _says(words: list[str], phrase: tuple[str, ...]) -> bool:
+    """True when stemmed words open with a phrase's first two words ("bus" says "buses")."""
+    head = phrase[:2]
+    return len(words) >= len(head) > 0 and all(
+        a.startswith(b) or b.startswith(a) for a, b in zip(words, head, strict=False)
+    )
 
 
 def _noun_words(info: FieldInfo) -> set[str]:

@@ -41,6 +41,12 @@ FIELDS = {
         "synonyms": ["gangways without lighting", "unlit gangways"],
         "description": "Number of gangways without lighting",
     },
+    "party_barge_count": {
+        "type": "int",
+        "unit": "vessels",
+        "synonyms": ["party barges", "floating bars"],
+        "description": "Number of party barges in the fleet",
+    },
 }
 DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 
@@ -78,3 +84,14 @@ def test_a_parenthesis_of_usual_cases_states_no_condition(extractor: OfflineExtr
         "year 1990 are the usual cases), the underwriter verifies the hours.",
     )
     assert said == [("paper_crew_logs", "eq", True)]
+
+
+def test_even_one_of_what_the_field_names_is_one_or_more_whatever_its_unit(
+    extractor: OfflineExtractor,
+) -> None:
+    said = _read(
+        extractor,
+        "Under the GL program, a ferry operator that runs even one party barge (a deck "
+        "barge with a bar, often sold as a floating bar) is referred.",
+    )
+    assert ("party_barge_count", "gte", 1) in said
