@@ -9,7 +9,7 @@ from agents.offline import lexicon_comparators as lxc
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.analysis import ClauseAnalysis
-from agents.offline.conditions import ConditionReader
+from agents.offline.conditions import ConditionReader, without_restatements
 from agents.offline.states import names_those_states
 from agents.offline.subject_flags import (
     described_protection,
@@ -224,7 +224,9 @@ class ClauseAnalyzer:
         result.occupancy = self.subjects.read(subject) or self.subjects.scope(subject)
         if _OR_OTHERWISE.search(trigger):
             result.occupancy = []  # "any risk - swim school, lodging or otherwise - with ..."
-        loose_flag(result, trigger, self.vocab)  # "an agency without a current license"
+        # "an agency without a current license"; not "bareboat - no skipper aboard -", the
+        # flag's own description said again
+        loose_flag(result, without_restatements(self.vocab, trigger), self.vocab)
         if not result.occupancy and self._only_borrowed_states(trigger, result.conditions):
             result.conditions = []  # "any other state" with no subject would reach every risk
         result.anaphor_size = bool(lxc.SIZE_ANAPHOR.search(trigger))

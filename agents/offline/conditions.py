@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
@@ -12,6 +12,7 @@ from agents.offline import lexicon_subjects as lxs
 from agents.offline.comparators import PRE_PATTERNS, comparator
 from agents.offline.enum_values import denied_by_name, enum_conditions, labelled_numbers
 from agents.offline.field_choice import choose_field
+from agents.offline.flag_words import NEGATION_WORDS
 from agents.offline.noun_phrases import singular
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import other_states, read_states
@@ -406,6 +407,7 @@ class ConditionReader:
         """The flags of a text, but those inside words a closed list already read."""
         if lx.NOT_A_MITIGANT.search(text):
             return
+        text = without_restatements(self.vocab, text)
         tokens = content_tokens(text)
         measured = [self.vocab.fields[h.field] for h in out.numbers if h.field in self.vocab.fields]
         nouns = [_noun_words(m) for m in measured]  # once a clause, not once a flag
@@ -436,6 +438,8 @@ class ConditionReader:
                 )
 
 
+#: An aside in parentheses or between dashes: "bareboat - no instructor aboard - is ...".
+_ASIDE = re.compile(r"\([^()]{3,80}\)|\s[-–—]\s[^-–—.;()]{3,80}\s[-–—](?=\s)")
 #: A parenthesis that gives examples: "(short-haul trucks are the usual cases)".
 _EXAMPLES = re.compile(
     r"\([^()]*\b(?:usual|usually|typical|typically|e\.g\.|for example|for instance|such as)"
@@ -468,6 +472,44 @@ def _says(words: list[str], phrase: tuple[str, ...]) -> bool:
     return len(words) >= len(head) > 0 and all(
         a.startswith(b) or b.startswith(a) for a, b in zip(words, head, strict=False)
     )
+
+
+def without_restatements(vocab: FieldVocabulary, text: str) -> str:
+    """A text with the asides that restate a flag's description blanked (offsets kept)."""
+    return _ASIDE.sub(
+        lambda m: " " * len(m.group(0)) if _restates(vocab, m.group(0)) else m.group(0), text
+    )
+
+
+def _restates(vocab: FieldVocabulary, aside: str) -> bool:
+    """True when an aside says a flag's description again, its negation the flag's own.
+
+    "bareboat - no instructor or skipper aboard - is declined", for a flag described
+    "charters boats bareboat (no instructor or skipper aboard)".
+    """
+    tokens = content_tokens(aside)
+    if not any(t.text.lower() in NEGATION_WORDS for t in tokens):
+        return False
+    said = {t.stem for t in tokens if t.text.lower() not in NEGATION_WORDS}
+    return bool(said) and any(
+        said <= _denied_words(info.spec.description) for info in vocab.of_kind("bool")
+    )
+
+
+@lru_cache(maxsize=1024)
+def _denied_words(description: str) -> frozenset[str]:
+    """The words a flag's description says after a negation ("(no skipper aboard)").
+
+    Not "fire-resistant fluid (not mineral oil)": an aside "no fire-resistant fluid"
+    denies the flag, it does not say the description again.
+    """
+    words: set[str] = set()
+    for part in re.split(r"[().;,]", description):
+        tokens = content_tokens(part)
+        at = next((i for i, t in enumerate(tokens) if t.text.lower() in NEGATION_WORDS), None)
+        if at is not None:
+            words |= {t.stem for t in tokens[at + 1 :]}
+    return frozenset(words)
 
 
 def _noun_words(info: FieldInfo) -> set[str]:

@@ -196,6 +196,9 @@ _IF_NOT_MET = re.compile(
     r"^\s*(?:(?:if|when|where)\s+(?:(?:the\s+\w+|it|this|that)\s+(?:is|are)\s+)?"
     r"(?:not\s+(?:met|so)|unmet|missing|absent|below\s+standard)|"
     r"otherwise|failing\s+that|below\s+(?:the\s+)?(?:minimum|standard)|"
+    # "| Exposure | Acceptable | Action when outside |"
+    r"(?:(?:action|result|outcome|response)\s+)?(?:if|when)\s+(?:outside|unacceptable|"
+    r"not\s+acceptable|exceeded|breached)|"
     r"above\s+(?:the\s+)?maximum)\b",
     re.I,
 )

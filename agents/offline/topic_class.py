@@ -324,6 +324,12 @@ def scope_to_context(
         The conditions, with the context's class first when one is found.
     """
     occupancy = subjects.vocab.occupancy
+    pair = _pair_pointed(clause, where, subjects) if occupancy else []
+    if occupancy and pair and not any(c.field == occupancy for c in conditions):
+        return [
+            Condition(field=occupancy, operator="in", value=list[bool | int | float | str](pair)),
+            *conditions,
+        ]
     if occupancy and not conditions and acting and _POLICY_SUBJECT.search(clause):
         sentences, sentence = where  # "Galvanizing plants: the GL is issued with the X
         before = " ".join(s.raw for s in sentences[: sentence.index + 1])  # exclusion"
@@ -345,6 +351,30 @@ def scope_to_context(
     if value is None:
         return conditions
     return [Condition(field=occupancy, operator="eq", value=value), *conditions]
+
+
+#: "On the GL, either may be written only with ...": a subject that points back at the
+#: classes the sentence before named together.
+_EITHER = re.compile(
+    r"^\W*(?:[^,]{0,40},\s*)?(?:either|both)(?:\s+of\s+(?:them|these|those))?(?:\s+class(?:es)?)?"
+    r"\s+(?:may|must|can|is|are|will|should|shall|gets?|goes?|needs?)\b",
+    re.I,
+)
+
+
+def _pair_pointed(
+    clause: str, where: tuple[Sequence[Sentence], Sentence], subjects: SubjectReader
+) -> list[str]:
+    """The listed classes "either" or "both" points back at, from the sentence before."""
+    sentences, sentence = where
+    if not _EITHER.match(clause) or sentence.index == 0:
+        return []
+    named = mentioned(sentences[sentence.index - 1].raw, subjects.listed)
+    return named if len(named) == _PAIR else []
+
+
+#: "either" and "both" speak of two.
+_PAIR = 2
 
 
 def _heading_speaks(

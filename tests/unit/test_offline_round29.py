@@ -95,3 +95,83 @@ def test_even_one_of_what_the_field_names_is_one_or_more_whatever_its_unit(
         "barge with a bar, often sold as a floating bar) is referred.",
     )
     assert ("party_barge_count", "gte", 1) in said
+
+
+LISTED = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "occupancy": {
+                "type": "str",
+                "synonyms": ["class of business"],
+                "description": "Business class, lower case. Values used in this set: "
+                "'ferry operator', 'harbour tour boat operator', 'river taxi service', "
+                "'floating restaurant', 'marina'",
+            },
+            "bareboat_rentals": {
+                "type": "bool",
+                "synonyms": ["bareboat rental", "boats rented bareboat"],
+                "description": "Boats are rented bareboat (no captain or crew aboard)",
+            },
+            "late_boardings_per_year": {
+                "type": "int",
+                "unit": "boardings",
+                "synonyms": ["late boardings", "boardings after dark"],
+                "description": "Boardings after dark in a year",
+            },
+        }
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def listed() -> OfflineExtractor:
+    return OfflineExtractor(LISTED)
+
+
+def test_quoted_values_after_a_colon_list_the_classes_whatever_their_length(
+    listed: OfflineExtractor,
+) -> None:
+    rules = listed.extract(
+        "Harbour tour boat operators are declined.", source="Manual", source_type="manual"
+    )
+    assert [c.value for r in rules for c in r.conditions] == ["harbour tour boat operator"]
+
+
+def test_either_points_back_at_the_two_classes_named_before(listed: OfflineExtractor) -> None:
+    rules = listed.extract(
+        "River taxi services and floating restaurants are the two passenger classes here. On "
+        "the GL, either may be written only with a signed passenger-conduct warranty.",
+        source="Manual",
+        source_type="manual",
+    )
+    assert [(r.action, r.conditions[0].operator, r.conditions[0].value) for r in rules] == [
+        ("approve_with_conditions", "in", ["river taxi service", "floating restaurant"])
+    ]
+
+
+def test_an_aside_restating_a_flag_description_does_not_deny_it(
+    listed: OfflineExtractor,
+) -> None:
+    rules = listed.extract(
+        "A marina that lets members take its boats out bareboat - no captain or crew aboard - "
+        "is declined.",
+        source="Manual",
+        source_type="manual",
+    )
+    flags = [(c.field, c.value) for r in rules for c in r.conditions if c.field != "occupancy"]
+    assert flags == [("bareboat_rentals", True)]
+
+
+def test_a_column_acting_when_outside_the_acceptable_refuses_what_falls_outside(
+    listed: OfflineExtractor,
+) -> None:
+    table = (
+        "| Exposure | Acceptable | Action when outside |\n"
+        "| --- | --- | --- |\n"
+        "| Late boardings | Thirty or fewer a year | Refer to the marine desk |"
+    )
+    rules = listed.extract(table, source="Manual", source_type="manual")
+    assert [(r.action, [(c.field, c.operator, c.value) for c in r.conditions]) for r in rules] == [
+        ("refer", [("late_boardings_per_year", "gt", 30)])
+    ]

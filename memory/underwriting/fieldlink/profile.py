@@ -71,11 +71,21 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
         # "...: natural gas, coal, sawdust. If coal is used at all, ...": the list ends
         # with its sentence
         text = re.split(r"\.\s+(?=[A-Z])", text, maxsplit=1)[0]
+        # "Values used in this set: 'limousine service', 'industrial tank cleaning
+        # contractor', ...": quoted values, of any length a class name has
+        quoted = [a or b for a, b in _QUOTED.findall(text)]
+        if len(quoted) >= _QUOTED_LIST and all(len(q.split()) <= _QUOTED_WORDS for q in quoted):
+            return quoted, False
     items = [i.strip(" .'\"") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .'\"")]
     ok = len(items) >= (2 if paren else 3) and all(
         1 <= len(i.split()) <= 3 and (not re.search(r"\d", i) or _CODE.fullmatch(i)) for i in items
     )
     return (items if ok else []), False
+
+
+#: Quoted values after a colon that make a list, and the most words one may have.
+_QUOTED_LIST = 3
+_QUOTED_WORDS = 6
 
 
 def spec_values(spec: FieldSpec) -> tuple[list[str], bool]:
