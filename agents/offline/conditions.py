@@ -56,7 +56,8 @@ _PAREN = re.compile(
 _CHANGE_VERBS = "reduc|cut|rais|increas|lower|mov|chang|extend|tighten|loosen|drop|amend|revis"
 _CHANGE_FROM = re.compile(
     rf"\b(?:{_CHANGE_VERBS}|shorten|rise|rises|rose|risen|lift|bump|adjust)\w*\s+"
-    r"(?:\w+\s+){0,2}?from\s*\W?\s*$",
+    # "moves from a Pavement Condition Index of 60 to 70": the measure's name may intervene
+    r"(?:\w+\s+){0,2}?from\s*(?:(?:an?|the)\s+(?:[\w-]+\s+){1,4}?of\s+)?\W?\s*$",
     re.I,
 )
 _THAT = re.compile(r"^\s*(?:that|this|the same)\b", re.I)

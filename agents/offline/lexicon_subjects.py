@@ -98,6 +98,9 @@ SECTOR_WORDS = frozenset(
     "food retail service services commercial residential industrial hospitality habitational "
     "medical manufacturing wholesale agricultural healthcare".split()
 )
+#: "Retailers reporting more than 24 incidents": a whole sector's businesses, no class
+#: (unless the dictionary lists the one class the word ends, "fireworks retailer").
+SECTOR_NOUNS = frozenset("retailer wholesaler manufacturer merchant vendor".split())
 #: Words that name documents, sections, teams, roles, dates or actions: never a business.
 NON_BUSINESS_WORDS = frozenset(
     """

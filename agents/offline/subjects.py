@@ -485,6 +485,8 @@ class SubjectReader:
         value = self._listed_ending(value)
         if value in self.example_set:
             return value  # the dictionary names it a business class ("printing plant")
+        if value in lxs.SECTOR_NOUNS and not any(e.endswith(f" {value}") for e in self.listed):
+            return None  # "retailers reporting more than 24 incidents": a whole sector
         if stem(kept[-1]) in self.heads or self._measured_head(kept):
             return None
         if len(kept) == 1 and stem(kept[0]) in self.carrier_words:

@@ -83,14 +83,16 @@ class FieldVocabulary:
         "riders under 18 wear helmets" -> (18.0, ("rider", "under"), ("wear", "helmet"));
         a description's "within 200 feet of a pile line" -> (200.0, (...), ("pile", "line")).
         A synonym's figure is known by the words before it, a description's by those after.
+        A measure's synonyms count too: "items for children under three" names a share.
         """
         found: list[tuple[float, tuple[str, ...], tuple[str, ...]]] = []
-        for info in self.of_kind("bool"):
+        for info in [*self.of_kind("numeric"), *self.of_kind("bool")]:
             for synonym in info.spec.synonyms:
                 for said in find_numbers(synonym):
                     lead = tuple(t.stem for t in content_tokens(synonym[: said.start])[-2:])
                     if len(lead) == 2:
                         found.append((said.value, lead, ()))
+        for info in self.of_kind("bool"):
             description = info.spec.description
             for said in find_numbers(description):
                 trail = tuple(t.stem for t in content_tokens(description[said.end :])[:2])

@@ -175,3 +175,71 @@ def test_a_column_acting_when_outside_the_acceptable_refuses_what_falls_outside(
     assert [(r.action, [(c.field, c.operator, c.value) for c in r.conditions]) for r in rules] == [
         ("refer", [("late_boardings_per_year", "gt", 30)])
     ]
+
+
+SHARES = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "under_five_passengers_pct": {
+                "type": "float",
+                "unit": "percent",
+                "synonyms": ["passengers under five", "share of riders younger than five"],
+                "description": "Share of passengers who are children under five",
+            },
+            "annual_revenue_usd": {
+                "type": "float",
+                "unit": "USD",
+                "synonyms": ["revenue", "sales"],
+                "description": "Annual revenue",
+            },
+            "dock_condition_index": {
+                "type": "int",
+                "unit": "index",
+                "synonyms": ["dock condition index", "DCI"],
+                "description": "Dock survey score, 0-100 (higher is better)",
+            },
+            "fare_disputes_12mo": {
+                "type": "int",
+                "unit": "disputes",
+                "synonyms": ["fare disputes"],
+                "description": "Fare disputes reported in the last 12 months",
+            },
+        }
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def shares() -> OfflineExtractor:
+    return OfflineExtractor(SHARES)
+
+
+def _conditions(extractor: OfflineExtractor, text: str) -> list[tuple[str, str, object]]:
+    rules = extractor.extract(text, source="Bulletin", source_type="compliance")
+    return [(c.field, c.operator, c.value) for r in rules for c in r.conditions]
+
+
+def test_a_figure_inside_a_measure_s_own_synonym_bounds_nothing(shares: OfflineExtractor) -> None:
+    said = _conditions(
+        shares,
+        "An operator whose sales of tickets to passengers under five exceed 25 per cent of "
+        "its fares is declined.",
+    )
+    assert said == [("under_five_passengers_pct", "gt", 25)]
+
+
+def test_a_limit_moved_from_one_figure_to_another_is_no_range(shares: OfflineExtractor) -> None:
+    said = _conditions(
+        shares,
+        "Effective 1 March the dock referral point moves from a dock condition index of 60 to "
+        "70. Docks surveyed below 70 are referred to the marine desk.",
+    )
+    assert said == [("dock_condition_index", "lt", 70)]
+
+
+def test_a_sector_s_businesses_are_no_class(shares: OfflineExtractor) -> None:
+    said = _conditions(
+        shares, "Retailers reporting more than 24 fare disputes in 12 months are referred."
+    )
+    assert said == [("fare_disputes_12mo", "gt", 24)]
