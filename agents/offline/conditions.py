@@ -12,7 +12,7 @@ from agents.offline import lexicon_subjects as lxs
 from agents.offline.comparators import PRE_PATTERNS, comparator
 from agents.offline.enum_values import denied_by_name, enum_conditions, labelled_numbers
 from agents.offline.field_choice import choose_field
-from agents.offline.flag_words import NEGATION_WORDS
+from agents.offline.flag_words import NEGATION_WORDS, BoolMention
 from agents.offline.noun_phrases import singular
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import other_states, read_states
@@ -207,7 +207,7 @@ class ConditionReader:
         out.conditions.extend(
             self.states(trigger) or other_states(trigger, context, self.vocab.state)
         )
-        self._bools(trigger, out, [(a, b) for _, a, b in denied])
+        self._bools(trigger, out, [(a, b) for _, a, b in denied], context)
         return out
 
     def numbers(self, text: str, context: str = "") -> list[NumericHit]:
@@ -362,6 +362,20 @@ class ConditionReader:
             (i.spec.unit or "").lower().startswith("times") for i in self.vocab.of_kind("numeric")
         )
 
+    def _named_before(self, tokens: list[Token], context: str) -> list[BoolMention]:
+        """Protections said missing by a head word, that the context named in full."""
+        if not context:
+            return []
+        heads = [
+            m
+            for m in self.vocab.bool_mentions(tokens, partial=True)
+            if m.negated and not m.full and self.vocab.fields[m.field].protective
+        ]
+        if not heads:
+            return []
+        named = {m.field for m in self.vocab.bool_mentions(content_tokens(context)) if m.full}
+        return [m for m in heads if m.field in named]
+
     def _multiple(self, text: str, mention: NumberMention, length: int) -> NumericHit | None:
         """A multiple of the value last compared in the text: "above twice that height"."""
         rest = text[mention.num_end + length :]
@@ -404,8 +418,14 @@ class ConditionReader:
         """US states named in the text, as two-letter codes."""
         return read_states(text, self.vocab.state)
 
-    def _bools(self, text: str, out: Extracted, taken: list[tuple[int, int]]) -> None:
-        """The flags of a text, but those inside words a closed list already read."""
+    def _bools(
+        self, text: str, out: Extracted, taken: list[tuple[int, int]], context: str = ""
+    ) -> None:
+        """The flags of a text, but those inside words a closed list already read.
+
+        A protection said missing by its head word alone ("a dental office without a
+        separator") is the one the sentences before named in full ("amalgam separator").
+        """
         if lx.NOT_A_MITIGANT.search(text):
             return
         text = without_restatements(self.vocab, text)
@@ -416,7 +436,8 @@ class ConditionReader:
         named = [
             s for m in measured for p in m.phrases if len(p) > 1 for s in find_phrase(tokens, p)
         ]
-        for mention in self.vocab.bool_mentions(tokens):
+        mentions = self.vocab.bool_mentions(tokens) or self._named_before(tokens, context)
+        for mention in mentions:
             at = tokens[mention.first].start
             if any(a <= at < b for a, b in taken):
                 continue  # "no residential sprinkler system": the standard 'none'

@@ -189,7 +189,11 @@ def _initials(spec: FieldSpec, values: list[str]) -> tuple[str, ...]:
 
 #: "used for frost protection": the purpose a thing serves, not a protection it is.
 _FOR_PROTECTION = re.compile(
-    r"\b(?:used|needed|run|lit|installed)\s+(?:for|as)\s+(?:[\w-]+\s+){0,2}?protection\b", re.I
+    r"\b(?:used|needed|run|lit|installed)\s+(?:for|as)\s+(?:[\w-]+\s+){0,2}?protection\b|"
+    # "The field inspection recorded power strips plugged into ...": who found the hazard
+    r"\b(?:inspections?|inspectors?|surveys?|surveyors?)\s+(?:recorded|records|found|finds|"
+    r"noted|notes|reported|reports|observed|observes|identified|identifies|showed|shows)\b",
+    re.I,
 )
 #: "protected only by a volunteer fire department": a protection's limit is a hazard.
 #: A protection only partly had: "secured only by a padlock", "the only survey on file was

@@ -393,7 +393,9 @@ CITED_LIMIT = re.compile(
     re.I,
 )
 REASON_SPAN = re.compile(
-    r"(?:,\s*|\s)(?:because|since|due to|as a result of|so that|"
+    # (not "months since the most recent loss", "twelve months have gone by since": a time)
+    r"(?:,\s*|(?<!\bmonths)(?<!\byears)(?<!\bweeks)(?<!\bdays)(?<!\bpassed)(?<!\bby)"
+    r"(?<!\belapsed)\s)(?:because|since|due to|as a result of|so that|"
     r"so\b(?= (?:the |a |an |our |their )?(?:\w+ ){1,3}(?:can|could|may|will|would)\b)|"
     r"as lenders|given that|"
     # "... to verify the figure" is a purpose; "the guideline is to verify ..." is the rule

@@ -41,6 +41,22 @@ FIELDS = {
         "synonyms": ["gangways without lighting", "unlit gangways"],
         "description": "Number of gangways without lighting",
     },
+    "bilge_alarm_installed": {
+        "type": "bool",
+        "synonyms": ["bilge alarm", "high-water bilge alarm"],
+        "description": "A high-water bilge alarm is installed on every vessel",
+    },
+    "frayed_mooring_lines": {
+        "type": "bool",
+        "synonyms": ["frayed mooring lines", "chafed lines"],
+        "description": "The dock inspection recorded frayed or chafed mooring lines",
+    },
+    "months_since_last_grounding": {
+        "type": "int",
+        "unit": "months",
+        "synonyms": ["months since the most recent grounding", "grounding recency"],
+        "description": "Months since the operator's most recent grounding",
+    },
     "party_barge_count": {
         "type": "int",
         "unit": "vessels",
@@ -243,3 +259,42 @@ def test_a_sector_s_businesses_are_no_class(shares: OfflineExtractor) -> None:
         shares, "Retailers reporting more than 24 fare disputes in 12 months are referred."
     )
     assert said == [("fare_disputes_12mo", "gt", 24)]
+
+
+def test_a_protection_said_missing_by_its_head_word_is_the_one_named_before(
+    extractor: OfflineExtractor,
+) -> None:
+    said = _read(
+        extractor,
+        "Coast guard rules say every vessel must carry a bilge alarm. On the BOP, a ferry "
+        "operator without an alarm is referred.",
+    )
+    assert ("bilge_alarm_installed", "eq", False) in said
+
+
+def test_a_hazard_an_inspection_recorded_is_no_protection(extractor: OfflineExtractor) -> None:
+    said = _read(
+        extractor,
+        "When the dock report records frayed mooring lines, the underwriter must verify that "
+        "the lines have been replaced before the policy is bound.",
+    )
+    assert said == [("frayed_mooring_lines", "eq", True)]
+
+
+def test_since_after_a_time_is_no_reason(extractor: OfflineExtractor) -> None:
+    said = _read(
+        extractor,
+        "When fewer than twelve months have gone by since that grounding, the submission is "
+        "referred to a senior underwriter.",
+    )
+    assert said == [("months_since_last_grounding", "lt", 12)]
+    table = (
+        "| Applies to | Months since the most recent grounding | Desk action |\n"
+        "|---|---|---|\n"
+        "| Every product | fewer than 12 | refer |\n"
+        "| Commercial Property | fewer than 6 | decline |"
+    )
+    assert _read(extractor, table) == [
+        ("months_since_last_grounding", "lt", 12),
+        ("months_since_last_grounding", "lt", 6),
+    ]
