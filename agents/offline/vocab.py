@@ -25,6 +25,7 @@ from agents.offline.flag_words import (
 from agents.offline.textproc import Token, content_tokens
 from memory.underwriting.fieldlink.numbers import (
     KNOWN_UNITS,
+    NUMBER_WORDS,
     TIME_UNITS,
     canonical_unit,
     find_numbers,
@@ -331,6 +332,8 @@ def _unit_span(tokens: list[Token], pos: int | None) -> set[int]:
     """Token indexes of the unit written right after the number at `pos` (one or two words)."""
     if pos is None or pos + 1 >= len(tokens):
         return set()
+    while pos + 2 < len(tokens) and tokens[pos + 1].text.lower() in NUMBER_WORDS:
+        pos += 1  # "ten thousand square feet": the unit follows the number's last word
     two = " ".join(t.text for t in tokens[pos + 1 : pos + 3])
     unit = canonical_unit(two) if pos + 2 < len(tokens) else None
     # a two-word unit ("square feet") reads as one unit, not as its first word's stem

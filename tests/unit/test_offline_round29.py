@@ -57,6 +57,18 @@ FIELDS = {
         "synonyms": ["months since the most recent grounding", "grounding recency"],
         "description": "Months since the operator's most recent grounding",
     },
+    "ticket_office_sqft": {
+        "type": "int",
+        "unit": "sq ft",
+        "synonyms": ["ticket office area", "ticket office"],
+        "description": "Floor area of the ticket office, in square feet",
+    },
+    "square_feet": {
+        "type": "int",
+        "unit": "sq ft",
+        "synonyms": ["floor area", "square footage"],
+        "description": "Total floor area of the insured building",
+    },
     "party_barge_count": {
         "type": "int",
         "unit": "vessels",
@@ -298,3 +310,14 @@ def test_since_after_a_time_is_no_reason(extractor: OfflineExtractor) -> None:
         ("months_since_last_grounding", "lt", 12),
         ("months_since_last_grounding", "lt", 6),
     ]
+
+
+def test_a_number_in_words_keeps_its_unit_words_from_naming_a_field(
+    extractor: OfflineExtractor,
+) -> None:
+    said = _read(
+        extractor,
+        "Q: Where is the fire load? A: In the ticket office. Once more than ten thousand "
+        "square feet is given over to it, I refer.",
+    )
+    assert said == [("ticket_office_sqft", "gt", 10000)]

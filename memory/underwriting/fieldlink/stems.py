@@ -76,6 +76,8 @@ def stem(word: str) -> str:
     w = american(w)
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
+    if w.endswith("ations"):
+        w = w[:-1]  # "decorations" stems as "decoration" does
     if w.endswith("ation") and len(w) > 8:
         return w[:-3]
     for suffix, keep in (("ing", 4), ("ed", 4), ("al", 5)):
