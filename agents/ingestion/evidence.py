@@ -58,7 +58,11 @@ def field_near(
             # "years" or "feet", which any number of a text may carry)
             words.append(unit)
     around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
-    if not words or not any(w in around.lower() for w in words):
+    # "Surveyed PCI 44": a short synonym (an acronym) names the field as a word of its own
+    short = [s for s in (spec.synonyms if spec is not None else []) if 1 < len(s) <= 3]
+    if not any(w in around.lower() for w in words) and not any(
+        re.search(rf"\b{re.escape(s)}\b", around, re.I) for s in short
+    ):
         return False
     return (
         unit_fits(rule, number)

@@ -264,7 +264,9 @@ class SubjectReader:
             and (
                 _LONE_SINGULAR.match(phrase) or (_ONE_MEASURED.match(phrase) and find_numbers(text))
             )
-            and not set(values) & self.example_set
+            # "A store with more than twelve incidents" stays the text's business, though a
+            # lone head snaps onto the one example it ends ('candy store')
+            and not {singular(head)} & self.example_set
         ):
             return []  # "A lab with more than eight beds": the text's own business, not a class
         listed = self._listed_in_parentheses(clause)

@@ -83,7 +83,8 @@ _DENIED = re.compile(r"\b(?:neither|nor|not|never|no)\b", re.I)
 #: "the concern is considered answered when X": what makes the rule before give way.
 _CONCERN_CURED = re.compile(
     r"\b(?:the|this|that|such|its|their)\s+(?:[\w-]+\s+)?"
-    r"(?:concern|issue|exposure|problem|hazard|objection)s?\s+"
+    # "that requirement is met": the check the rule before asks for
+    r"(?:concern|issue|exposure|problem|hazard|objection|requirement)s?\s+"
     r"(?:is|are|will be|would be|may be|can be|shall be)\s+"
     r"(?:considered\s+|treated as\s+|deemed\s+|then\s+)?"
     r"(?:answered|addressed|resolved|satisfied|met|cured|mitigated|overcome|taken care of|"

@@ -186,7 +186,7 @@ def test_the_control_we_expect_is_the_mitigant_of_the_rule_before(lifting) -> No
         source_type="manual",
     )
     assert [(r.action, condition_set(r), r.mitigant_fields) for r in rules] == [
-        ("refer", {BELLS, ("crucible_count", "gt", 4)}, ["two_person_lift"])
+        ("refer", {("crucible_count", "gt", 4)}, ["two_person_lift"])
     ]
 
 

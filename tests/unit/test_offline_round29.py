@@ -69,6 +69,11 @@ FIELDS = {
         "synonyms": ["floor area", "square footage"],
         "description": "Total floor area of the insured building",
     },
+    "hull_surveyed_each_season": {
+        "type": "bool",
+        "synonyms": ["seasonal hull survey", "hull surveys"],
+        "description": "The hull is surveyed by a marine surveyor at the start of each season",
+    },
     "party_barge_count": {
         "type": "int",
         "unit": "vessels",
@@ -321,3 +326,42 @@ def test_a_number_in_words_keeps_its_unit_words_from_naming_a_field(
         "square feet is given over to it, I refer.",
     )
     assert said == [("ticket_office_sqft", "gt", 10000)]
+
+
+def test_a_lone_head_noun_is_the_text_s_business_not_the_example_it_ends() -> None:
+    fields = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "occupancy": {
+                    "type": "str",
+                    "synonyms": ["class of business"],
+                    "description": "Business class (e.g. 'bait shop', 'ferry operator')",
+                },
+                "theft_reports_12mo": {
+                    "type": "int",
+                    "unit": "reports",
+                    "synonyms": ["theft reports"],
+                    "description": "Theft reports made to police in the last 12 months",
+                },
+            }
+        }
+    )
+    said = _read(
+        OfflineExtractor(fields),
+        "A shop with more than twelve theft reports in that period is referred.",
+    )
+    assert said == [("theft_reports_12mo", "gt", 12)]
+
+
+def test_that_requirement_is_met_waives_the_check_before_it(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "Where a deckhand fills in a paper crew log, verify the hours. If the operator has "
+        "the hull surveyed by a marine surveyor at the start of each season, that requirement "
+        "is met and the account proceeds with the survey program as a condition of the policy.",
+        source="Ferry manual",
+        source_type="manual",
+    )
+    assert [(r.action, r.mitigant_fields) for r in rules] == [
+        ("verify", ["hull_surveyed_each_season"])
+    ]

@@ -378,9 +378,13 @@ def test_a_participle_after_anyone_ends_the_subject(extractor: OfflineExtractor)
     assert not any(c.field == "occupancy" for r in rules for c in r.conditions)
 
 
-def test_a_lone_head_noun_is_the_example_it_ends(extractor: OfflineExtractor) -> None:
+def test_a_lone_head_noun_measured_by_a_figure_is_the_text_s_own_business(
+    extractor: OfflineExtractor,
+) -> None:
+    # the dictionary gives examples only: "a plant" is the business the text is about, not
+    # the one example it ends (round 29 measured this reading on the consolidation sets)
     rule = only_rule(extractor.extract("A plant running more than 3 furnaces is referred."))
-    assert ("occupancy", "eq", "annealing plant") in condition_set(rule)
+    assert not any(c.field == "occupancy" for c in rule.conditions)
 
 
 def test_a_negation_stops_at_a_comma(extractor: OfflineExtractor) -> None:

@@ -195,3 +195,44 @@ def test_submissions_for_a_class_name_the_class(extractor: OfflineExtractor) -> 
     assert [(r.action, r.product_type, [c.value for c in r.conditions]) for r in rules] == [
         ("decline", "Property", ["meadery"])
     ]
+
+
+def test_an_acronym_synonym_next_to_a_case_figure_names_the_field() -> None:
+    fields = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "dock_condition_index": {
+                    "type": "int",
+                    "unit": "DCI points",
+                    "synonyms": ["DCI", "dock condition index", "berth surface rating"],
+                    "description": "Surveyed dock condition, 0 (failed) to 100 (new)",
+                },
+            }
+        }
+    )
+    reader = OfflineExtractor(fields)
+    manual = _text(
+        "LRO: when the surveyed dock condition index is below 55, the submission is referred.",
+        "manual",
+        "m1",
+        "2024-01-10",
+    )
+    log = _text(
+        "| File | Site | Surveyed DCI | Deck log | Outcome |\n"
+        "|---|---|---|---|---|\n"
+        "| DK-25-077 | marina berth | 44 | yes, weekly | referred; approved with conditions |\n"
+        "| DK-25-081 | ferry pier | 51 | no | referred; approved with conditions |\n"
+        "| DK-25-090 | fuel jetty | 38 | no | referred; owner declined our terms |\n\n"
+        "Review note: the lowest DCI approved on this guideline is now 44.",
+        "production",
+        "p1",
+        "2025-03-02",
+    )
+    extracted = [
+        r
+        for t in (manual, log)
+        for r in reader.extract(t.text, source=t.source, source_type=t.source_type, text_id=t.id)
+    ]
+    (claim,) = [c for c in with_practice([manual, log], extracted, [], fields) if c.text_id == "p1"]
+    assert claim.soft_limit == 44  # the declined 38 is no practice
