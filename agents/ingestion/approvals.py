@@ -24,6 +24,7 @@ from agents.ingestion.evidence import (
 from agents.ingestion.matching import RuleRevision, limit_signature, limit_value, revision_claim
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
+    CITED,
     COMMON_UNITS,
     FURTHEST,
     SQFT,
@@ -84,7 +85,11 @@ def read_approvals(
     for sentence, start in approval_units(text.text):
         if not approved_outcome(sentence):
             continue
-        numbers = [n for n in find_numbers(sentence) if n.start >= start]
+        numbers = [  # not "Module 4", "Section 5.2": a part of a document
+            n
+            for n in find_numbers(sentence)
+            if n.start >= start and not CITED.search(sentence[: n.start])
+        ]
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
         # sq ft in the same case line does not
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]

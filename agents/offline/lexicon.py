@@ -83,6 +83,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"[\w\s-]{0,40}?(?:endorsement|exclusion)\b|"
             r"\b(?:is|are|be) excluded (?:from|under|on) (?:the |this |that )?(?:policy|coverage|"
             r"form|package|bop|gl|property|lro)\b|"
+            # "has hail and windstorm damage to outdoor inventory excluded by endorsement DP-22"
+            r"\b(?:has|have|gets?)\s+(?:[\w-]+\s+){1,8}?excluded\s+by\s+(?:an?\s+|the\s+)?"
+            r"(?:[\w-]+\s+){0,3}?(?:endorsement|exclusion|form)\b|"
             # "vandalism and glass breakage are excluded": perils a clause ends by excluding
             r"\b(?:vandalism|theft|glass breakage|water damage|mold|flood|wind|hail|"
             r"earthquake|liquor liability|products|completed operations)\b[^.;,]{0,30}?"

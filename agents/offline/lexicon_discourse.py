@@ -68,8 +68,9 @@ MORE_ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "approve_with_conditions",
         re.compile(
+            # "I approve it with a dry-suit and immersion-plan condition"
             r"\b(?:approv(?:e|ed|es)|writ(?:e|es|ten)|bind|bound|accept(?:ed|s)?)\s+"
-            r"(?:it\s+|them\s+)?only\s+with\s+(?:the\s+|an?\s+)?[\w\s,&/-]{0,60}?"
+            r"(?:it\s+|them\s+)?(?:only\s+)?with\s+(?:the\s+|an?\s+)?[\w\s,&/-]{0,60}?"
             r"(?:endorsement|warranty|deductible|condition|sublimit|surcharge)s?\b|"
             r"\b(?:approved|written|bound|quoted|accepted)\s+with\s+[\w\s,$.&/-]{0,60}?"
             r"\bas\s+(?:a|the|its)\s+conditions?\b",

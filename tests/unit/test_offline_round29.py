@@ -365,3 +365,29 @@ def test_that_requirement_is_met_waives_the_check_before_it(extractor: OfflineEx
     assert [(r.action, r.mitigant_fields) for r in rules] == [
         ("verify", ["hull_surveyed_each_season"])
     ]
+
+
+def test_approving_with_a_named_condition_is_a_conditional_approval(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "If the newest deckhand has fewer than 2 years at sea, I approve it with a "
+        "buddy-watch condition.",
+        source="Interview",
+        source_type="sme",
+    )
+    assert [(r.action, [(c.field, c.operator, c.value) for c in r.conditions]) for r in rules] == [
+        ("approve_with_conditions", [("least_deckhand_years", "lt", 2)])
+    ]
+
+
+def test_what_has_a_peril_excluded_by_endorsement_is_an_exclusion(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "On the Property form, a ferry operator with more than 3 unlit gangways has storm "
+        "damage to the gangways excluded by endorsement FP-12; the vessels are unaffected.",
+        source="Manual",
+        source_type="manual",
+    )
+    assert [(r.action, r.product_type) for r in rules] == [("exclude", "Property")]

@@ -236,3 +236,22 @@ def test_an_acronym_synonym_next_to_a_case_figure_names_the_field() -> None:
     ]
     (claim,) = [c for c in with_practice([manual, log], extracted, [], fields) if c.text_id == "p1"]
     assert claim.soft_limit == 44  # the declined 38 is no practice
+
+
+def test_a_document_part_s_number_is_no_case_past_the_limit(extractor: OfflineExtractor) -> None:
+    manual = _text(
+        "GL: any apiary keeping more than 0 hives in a school yard is declined.",
+        "manual",
+        "m1",
+        "2025-08-05",
+    )
+    training = _text(
+        "Module 4 - stings. School-yard hives: if the apiary keeps any hives at a school, even a "
+        "handful, do not quote it at the desk; send it to the GL underwriter as a referral, with "
+        "the beekeeper's permit and the site plan attached.",
+        "training",
+        "t1",
+        "2025-08-05",
+    )
+    claims = _of(_claims(extractor, manual, training), "t1")
+    assert all(c.soft_limit is None for c in claims)  # "Module 4" bends no limit
