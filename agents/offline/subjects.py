@@ -8,6 +8,7 @@ ineligible ..." -> ["bar", "tavern", "nightclub"]. Words that belong to other fi
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 
@@ -130,6 +131,18 @@ _ONE_MEASURED = re.compile(r"^an?\s+(?:[a-z][\w-]*\s+){1,3}[a-z][\w-]*[^s\W]$", 
 _ENUMERATED = 8
 #: Nouns that name a business by its trade word ("a handyman shop", "roofing outfits").
 _BUSINESS_HEADS = frozenset("shop business outfit firm company operation operator".split())
+
+
+def _akin(a: str, b: str) -> bool:
+    """Two forms of one word: "private" and "privately", "stevedore" and "stevedoring"."""
+    if a == b:
+        return True
+    common = len(os.path.commonprefix([a, b]))
+    return common >= _AKIN_LETTERS and common >= min(len(a), len(b)) - 3
+
+
+#: Letters two forms of one word share at least.
+_AKIN_LETTERS = 6
 
 
 class SubjectReader:
@@ -440,6 +453,9 @@ class SubjectReader:
         listed = " ".join([*low_words[:-1], singular(low_words[-1])]) if low_words else low
         if listed in self.example_set:
             return listed  # the dictionary names it a class: "helicopter tour operators"
+        akin = self._akin_listed(low_words) if self.enumerated else None
+        if akin is not None:
+            return akin  # "privately operated correctional facilities", "wafer fabs"
         for value in self.enum_values:
             low = value_pattern(value.lower()).sub(" ", low)
         tokens = content_tokens(low)
@@ -501,6 +517,24 @@ class SubjectReader:
         if self.enumerated and value not in self.example_set:
             return None  # a dictionary that enumerates its classes does not list it
         return None if value in lxs.GENERIC_HEADS else value
+
+    def _akin_listed(self, words: list[str]) -> str | None:
+        """The one listed class whose every word a subject says, in other forms.
+
+        "privately operated correctional facilities" names the private correctional
+        facility: each of its words said, the subject ending on its head. Never a part of
+        a class ("dive shops" is no scuba dive shop: the rule may be about something else).
+        """
+        said = [singular(w) for w in words if w not in lxs.DETERMINERS]
+        if not said:
+            return None
+        found = [
+            value
+            for value in self.listed
+            if _akin(said[-1], value.split()[-1])
+            and all(any(_akin(a, b) for b in said) for a in value.split())
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _measured_head(self, kept: list[str]) -> bool:
         """True when the words end in a measured field's phrase ("bowling lanes")."""

@@ -391,3 +391,42 @@ def test_what_has_a_peril_excluded_by_endorsement_is_an_exclusion(
         source_type="manual",
     )
     assert [(r.action, r.product_type) for r in rules] == [("exclude", "Property")]
+
+
+ENUMERATED = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "occupancy": {
+                "type": "str",
+                "synonyms": ["class of business"],
+                "description": "Business class, lower case; one of: ferry operator, marina, "
+                "houseboat rental, harbour tour operator, private moorage association, "
+                "river sand dredging contractor, boat wrap shop, floating sauna",
+            },
+        }
+    }
+)
+
+
+def test_a_long_list_after_one_of_names_classes_of_four_words() -> None:
+    reader = OfflineExtractor(ENUMERATED)
+    rules = reader.extract(
+        "River sand dredging contractors are declined.", source="Manual", source_type="manual"
+    )
+    assert [c.value for r in rules for c in r.conditions] == ["river sand dredging contractor"]
+    # the list is the whole set of classes: a business it does not list is none of them
+    assert (
+        reader.extract("Kayak rental kiosks are declined.", source="M", source_type="manual") == []
+    )
+
+
+def test_a_subject_saying_every_word_of_a_class_in_other_forms_names_it() -> None:
+    rules = OfflineExtractor(ENUMERATED).extract(
+        "We do not write privately run moorage associations in Florida; submissions from "
+        "that state are declined.",
+        source="Bulletin",
+        source_type="compliance",
+    )
+    said = {(c.field, str(c.value)) for r in rules for c in r.conditions}
+    assert ("occupancy", "private moorage association") in said

@@ -77,12 +77,18 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
         if len(quoted) >= _QUOTED_LIST and all(len(q.split()) <= _QUOTED_WORDS for q in quoted):
             return quoted, False
     items = [i.strip(" .'\"") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .'\"")]
+    # a long list may hold a class of four words ("crime scene cleanup contractor")
+    longest = _LONG_ITEM_WORDS if len(items) >= _LONG_LIST else 3
     ok = len(items) >= (2 if paren else 3) and all(
-        1 <= len(i.split()) <= 3 and (not re.search(r"\d", i) or _CODE.fullmatch(i)) for i in items
+        1 <= len(i.split()) <= longest and (not re.search(r"\d", i) or _CODE.fullmatch(i))
+        for i in items
     )
     return (items if ok else []), False
 
 
+#: A list of this many items may hold values of up to `_LONG_ITEM_WORDS` words.
+_LONG_LIST = 6
+_LONG_ITEM_WORDS = 5
 #: Quoted values after a colon that make a list, and the most words one may have.
 _QUOTED_LIST = 3
 _QUOTED_WORDS = 6
