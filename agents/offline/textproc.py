@@ -136,10 +136,24 @@ def extract_source(text: str) -> tuple[str, str | None]:
     return text[: match.start()].rstrip(), match.group("source").rstrip(". ")
 
 
-def _is_abbreviation(before: str) -> bool:
+def _is_abbreviation(before: str, after: str = "") -> bool:
+    """True when the full stop ends an abbreviation or an initial ("J. Petrov"), not a sentence.
+
+    A letter before a sentence's opening word ("... under Subchapter M. A tugboat operator
+    ...") ends the sentence.
+    """
     word = before.split()[-1] if before.split() else ""
     word = word.lower().rstrip(".")
-    return len(word) == 1 and word.isalpha() or word in _ABBREVIATIONS
+    if len(word) == 1 and word.isalpha():
+        return not _OPENER.match(after)
+    return word in _ABBREVIATIONS
+
+
+#: A sentence's first word after a single letter and a full stop: no surname follows.
+_OPENER = re.compile(
+    r"^\s+(?:A|An|The|This|That|These|Those|If|When|Where|Any|All|Each|Every|No|Our|We|"
+    r"It|Its|In|On|For)\s+[a-z]"
+)
 
 
 def answers_to(sentences: Sequence[Sentence], question: re.Pattern[str]) -> set[int]:
@@ -177,7 +191,7 @@ def split_sentences(text: str) -> list[Sentence]:
         line = _BULLET.sub("", line.strip())
         start = 0
         for match in _SENTENCE_END.finditer(line):
-            if _is_abbreviation(line[start : match.start()]):
+            if _is_abbreviation(line[start : match.start()], line[match.end() :]):
                 continue
             pieces.append((line[start : match.end()].strip(), row))
             start = match.end()

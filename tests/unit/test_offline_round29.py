@@ -430,3 +430,38 @@ def test_a_subject_saying_every_word_of_a_class_in_other_forms_names_it() -> Non
     )
     said = {(c.field, str(c.value)) for r in rules for c in r.conditions}
     assert ("occupancy", "private moorage association") in said
+
+
+def test_a_letter_before_a_sentence_s_first_word_ends_the_sentence(
+    extractor: OfflineExtractor,
+) -> None:
+    said = _read(
+        extractor,
+        "Since 2022 ferries of 26 feet or more need a high-water bilge alarm under Subchapter "
+        "T. A ferry operator that cannot show a current bilge alarm is declined.",
+    )
+    assert said == [("occupancy", "eq", "ferry operator"), ("bilge_alarm_installed", "eq", False)]
+
+
+def test_a_reflector_in_metres_fits_a_field_counted_in_m() -> None:
+    fields = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "largest_dish_m": {
+                    "type": "float",
+                    "unit": "m",
+                    "synonyms": ["dish size", "reflector diameter"],
+                    "description": "Diameter of the largest antenna reflector, in metres",
+                },
+                "square_feet": {
+                    "type": "int",
+                    "unit": "sq ft",
+                    "synonyms": ["floor area"],
+                    "description": "Total floor area",
+                },
+            }
+        }
+    )
+    said = _read(OfflineExtractor(fields), "Anything more than 13 metres across is verified.")
+    assert said == [("largest_dish_m", "gt", 13)]

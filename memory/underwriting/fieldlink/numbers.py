@@ -111,6 +111,8 @@ _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "six and a half megawatts" in a field counted in "MW"
     ("mw", re.compile(r"^[\s-]*(?:megawatts?|mw)\b", re.I)),
     ("kw", re.compile(r"^[\s-]*(?:kilowatts?|kw)\b", re.I)),
+    # "13 metres across" in a field counted in "m"
+    ("meter", re.compile(r"^[\s-]*(?:met(?:er|re)s?|m)\b", re.I)),
 )
 _PLUS = re.compile(r"^(?:-?plus\b|\+)", re.I)
 _POST_CMP = re.compile(
