@@ -207,7 +207,8 @@ def _about(
     near = best_spoken([r for r in rules if field_near(r, line, number, fields)], words)
     if near or "\n" not in words.strip():
         return near
-    after = unit_words(line[number.end : number.end + 20])
+    # the unit after this number, not the next number's ("two stories | treads 8.5 in")
+    after = unit_words(re.split(r"\d", line[number.end : number.end + 20], maxsplit=1)[0])
     same = [
         r
         for r in rules

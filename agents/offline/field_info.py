@@ -145,8 +145,8 @@ def field_info(name: str, spec: FieldSpec) -> FieldInfo:
         and s not in NUMBER_WORDS  # "losses in the last three years": "three" names no field
     }
     # "heaters are used for frost protection": what a thing is for does not make it one
-    described = _FOR_PROTECTION.sub(" ", spec.description)
-    words = set(re.findall(r"[a-z]+", " ".join([name, *spec.synonyms, described]).lower()))
+    said = " ".join([name.replace("_", " "), *spec.synonyms, spec.description])
+    words = set(re.findall(r"[a-z]+", _FOR_PROTECTION.sub(" ", said).lower()))
     info = FieldInfo(
         name=name,
         spec=spec,
@@ -192,7 +192,9 @@ _FOR_PROTECTION = re.compile(
     r"\b(?:used|needed|run|lit|installed)\s+(?:for|as)\s+(?:[\w-]+\s+){0,2}?protection\b|"
     # "The field inspection recorded power strips plugged into ...": who found the hazard
     r"\b(?:inspections?|inspectors?|surveys?|surveyors?)\s+(?:recorded|records|found|finds|"
-    r"noted|notes|reported|reports|observed|observes|identified|identifies|showed|shows)\b",
+    r"noted|notes|reported|reports|observed|observes|identified|identifies|showed|shows)\b|"
+    # "an application completed by hand", "a hand-completed form": how it was made
+    r"\bhand[\s-]+completed\b|\bcompleted\s+(?:by\s+hand|on\s+paper)\b",
     re.I,
 )
 #: "protected only by a volunteer fire department": a protection's limit is a hazard.

@@ -465,3 +465,21 @@ def test_a_reflector_in_metres_fits_a_field_counted_in_m() -> None:
     )
     said = _read(OfflineExtractor(fields), "Anything more than 13 metres across is verified.")
     assert said == [("largest_dish_m", "gt", 13)]
+
+
+def test_a_form_completed_by_hand_is_no_protection() -> None:
+    fields = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "handwritten_manifest": {
+                    "type": "bool",
+                    "synonyms": ["handwritten manifest", "hand-completed manifest"],
+                    "description": "The passenger manifest was completed by hand rather than "
+                    "printed from the booking system",
+                },
+            }
+        }
+    )
+    said = _read(OfflineExtractor(fields), "A handwritten manifest must be verified.")
+    assert said == [("handwritten_manifest", "eq", True)]

@@ -255,3 +255,48 @@ def test_a_document_part_s_number_is_no_case_past_the_limit(extractor: OfflineEx
     )
     claims = _of(_claims(extractor, manual, training), "t1")
     assert all(c.soft_limit is None for c in claims)  # "Module 4" bends no limit
+
+
+def test_a_log_s_count_in_another_unit_is_no_case_past_the_limit() -> None:
+    fields = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "stories": {
+                    "type": "int",
+                    "unit": "stories",
+                    "synonyms": ["floors"],
+                    "description": "Stories",
+                },
+                "ladder_rung_spacing_in": {
+                    "type": "float",
+                    "unit": "in",
+                    "synonyms": ["rung spacing", "rungs"],
+                    "description": "Spacing of the ladder rungs, in inches",
+                },
+            }
+        }
+    )
+    reader = OfflineExtractor(fields)
+    manual = _text(
+        "LRO: where the rung spacing is under 10 inches, the submission is referred.",
+        "manual",
+        "m1",
+        "2024-01-10",
+    )
+    log = _text(
+        "LRO referral log - ladders with rungs under the 10-inch guideline.\n"
+        "AL-24-8812 | three-story hive house | rungs 9 in | referred; accepted | QA: aligned\n"
+        "AL-24-8840 | barn, two stories | rungs 8.5 in | referred; accepted | QA: aligned\n"
+        "AL-24-8867 | honey house | rungs 7.5 in | referred; not accepted",
+        "production",
+        "p1",
+        "2025-03-02",
+    )
+    extracted = [
+        r
+        for t in (manual, log)
+        for r in reader.extract(t.text, source=t.source, source_type=t.source_type, text_id=t.id)
+    ]
+    (claim,) = [c for c in with_practice([manual, log], extracted, [], fields) if c.text_id == "p1"]
+    assert claim.soft_limit == 8.5  # not the barn's two stories
