@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from agents.ingestion.amendments import moves_a_figure
 from agents.ingestion.evidence import best_spoken, evidenced, field_share
 from agents.ingestion.matching import direction_of, limit_value
 from agents.offline import lexicon as lx
@@ -128,7 +129,12 @@ def earlier_figures(text: str) -> list[float]:
 
 def changes_known(text: str) -> bool:
     """True when a statement says it changes rules already written (so they must be read)."""
-    return bool(_AMENDS.search(text) or lx.WITHDRAWN.search(text) or earlier_figures(text))
+    return bool(
+        _AMENDS.search(text)
+        or lx.WITHDRAWN.search(text)
+        or earlier_figures(text)
+        or moves_a_figure(text)  # "the trigger moves from 30% to 20%"
+    )
 
 
 def _stepped(condition: Condition) -> Condition | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from agents.ingestion.amendments import amendments_of
 from agents.ingestion.approvals import asked_mitigants, practice_revision, read_approvals
 from agents.ingestion.conform import changes_known, conform, withdrawals_of
 from agents.ingestion.evidence import best_spoken, evidenced, limit_said, mentions, spoken_of
@@ -367,6 +368,7 @@ def with_practice(
         mine = conform([r for r in extracted if r.text_id == text.id], text.text, known, fields)
         if text.source_type in STATEMENT_TYPES:  # a manual or a bulletin states rules
             mine += withdrawals_of(text, mine, known)
+            mine += amendments_of(text, mine, known)  # "moves from 30% to 20%"
             out += mine
             known += mine
             continue

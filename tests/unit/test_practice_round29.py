@@ -300,3 +300,27 @@ def test_a_log_s_count_in_another_unit_is_no_case_past_the_limit() -> None:
     ]
     (claim,) = [c for c in with_practice([manual, log], extracted, [], fields) if c.text_id == "p1"]
     assert claim.soft_limit == 8.5  # not the barn's two stories
+
+
+def test_a_bulletin_moving_a_limit_from_one_figure_to_another_amends_it(
+    extractor: OfflineExtractor,
+) -> None:
+    manual = _text(
+        "Where more than 4 sting complaints were made in three years, refer the submission; "
+        "this applies on every line.",
+        "manual",
+        "m1",
+        "2024-01-10",
+    )
+    bulletin = _text(
+        "CB-2025-08. Effective July 1, 2025, the sting-complaint count that triggers a "
+        "referral moves from 4 to 2. This applies to all lines.",
+        "compliance",
+        "c1",
+        "2025-07-01",
+    )
+    claims = _of(_claims(extractor, manual, bulletin), "c1")
+    assert [
+        (c.action, c.product_type, [(x.field, x.operator, x.value) for x in c.conditions])
+        for c in claims
+    ] == [("refer", "ALL", [("sting_complaints_3yr", "gt", 2)])]

@@ -1,0 +1,127 @@
+"""A statement that moves a known limit from one figure to another, as a claim.
+
+"The gap between audited and estimated exposure that triggers referral moves from 30% to
+20%", "the senior-referral threshold for reserves is lowered from $150,000 to $100,000":
+the text names the limit by its field and its old figure, not by a rule of its own (read
+alone it says no direction, so the extractor reads no rule). Bound to the one known rule
+whose field the text names and whose limit is the old figure, it claims that rule's terms
+at the new figure, from the text's date. Split from `agents.ingestion.conform`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agents.ingestion.evidence import best_spoken, evidenced, field_share, unit_fits
+from agents.ingestion.matching import limit_signature, limit_value
+from agents.offline.pipeline import find_product, single_product
+from agents.offline.practice_text import SQFT
+from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+from schemas.ingestion import KnowledgeText
+from schemas.rules import Condition, ExtractedRule, Threshold
+
+#: "from 30% to 20%", "from $150,000 to $100,000": an old figure, then the new one.
+_TO = re.compile(r"^\s*(?:%|percent|per cent)?\s*to\s*\$?\s*$", re.I)
+#: "moves from", "lowered from a Pavement Condition Index of": the old figure follows.
+_FROM = re.compile(r"\bfrom\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,5}?(?:of\s+)?\$?\s*$", re.I)
+#: How far before the old figure "from" may stand.
+_FROM_REACH = 60
+
+
+def amendments_of(
+    text: KnowledgeText, claims: Sequence[ExtractedRule], known: Sequence[ExtractedRule]
+) -> list[ExtractedRule]:
+    """The known limits a statement moves from one figure to another, at the new figure.
+
+    Args:
+        text: A statement (a manual, a bulletin).
+        claims: What the text was read to say (a limit it states itself is not moved).
+        known: Rules stored or stated by earlier texts.
+
+    Returns:
+        One claim for each move the text makes of exactly one known rule.
+    """
+    words = SQFT.sub("sqft", text.text).lower()
+    numbers = find_numbers(words)
+    product = find_product(text.text) or single_product(text.source)
+    stated = {(c.product_type, c.threshold.field) for c in claims if c.threshold is not None}
+    out: list[ExtractedRule] = []
+    for old, new in zip(numbers, numbers[1:], strict=False):
+        if not _moved(words, old, new):
+            continue
+        rules = [
+            k
+            for k in known
+            if limit_value(k) == old.value
+            and (product in (None, "ALL") or k.product_type == product)
+            and unit_fits(k, old)
+            and evidenced(k, words)
+            and field_share(k, words) >= _NAMED
+        ]
+        rules = best_spoken(rules, words)
+        if len({limit_signature(k) for k in rules}) != 1:
+            continue
+        rule = rules[-1]
+        if rule.threshold is None or (rule.product_type, rule.threshold.field) in stated:
+            continue
+        out.append(_at(rule, new.value, text))
+    return out
+
+
+#: The share of a limit field's words a text must say to name it.
+_NAMED = 0.5
+
+
+def moves_a_figure(text: str) -> bool:
+    """True when a text says a figure moves to another ("from 30% to 20%")."""
+    numbers = find_numbers(text)
+    return any(_moved(text, a, b) for a, b in zip(numbers, numbers[1:], strict=False))
+
+
+def _moved(words: str, old: NumberMention, new: NumberMention) -> bool:
+    """True for "from <old> to <new>" with "from" shortly before the old figure."""
+    between = words[old.end : new.start]
+    if not _TO.match(between) or old.value == new.value:
+        return False
+    return _FROM.search(words[max(0, old.start - _FROM_REACH) : old.start]) is not None
+
+
+def _at(rule: ExtractedRule, value: float, text: KnowledgeText) -> ExtractedRule:
+    """The rule's terms with its limit at `value`, as the text's claim (no practice kept)."""
+    assert rule.threshold is not None  # checked by the caller
+    field = rule.threshold.field
+    number: float | int = int(value) if float(value).is_integer() else value
+    threshold = Threshold(
+        field=field, operator=rule.threshold.operator, value=number, unit=rule.threshold.unit
+    )
+    conditions = [
+        Condition(field=c.field, operator=c.operator, value=number)
+        if c.field == field and isinstance(c.value, int | float) and not isinstance(c.value, bool)
+        else c
+        for c in rule.conditions
+    ]
+    return rule.model_copy(
+        update={
+            "threshold": threshold,
+            "conditions": conditions,
+            "threshold_type": "hard",
+            "soft_limit": None,
+            "historical_exceptions": None,
+            "mitigants": [],
+            "mitigant_fields": [],
+            "decision_quality": None,
+            "source": text.source,
+            "source_type": text.source_type,
+            "text_id": text.id,
+            "date": text.date,
+            "sources": [],
+            "conflicts": [],
+            "valid_from": None,
+            "valid_to": None,
+            "outcome_description": text.text.strip()[:500],
+        }
+    )
+
+
+__all__ = ["amendments_of", "moves_a_figure"]
