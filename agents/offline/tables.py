@@ -198,7 +198,7 @@ _IF_NOT_MET = re.compile(
     r"otherwise|failing\s+that|below\s+(?:the\s+)?(?:minimum|standard)|"
     # "| Exposure | Acceptable | Action when outside |"
     r"(?:(?:action|result|outcome|response)\s+)?(?:if|when)\s+(?:outside|unacceptable|"
-    r"not\s+acceptable|exceeded|breached)|"
+    r"not\s+acceptable)|"
     r"above\s+(?:the\s+)?maximum)\b",
     re.I,
 )
@@ -226,7 +226,9 @@ def _unmet_row(header: list[str], cells: list[str]) -> str:
 #: "| Program | Buildings (limit) | What the desk does above the limit |": the last column
 #: acts past each row's limit.
 _PAST_LIMIT = re.compile(
-    r"\b(?:above|over|beyond|past|exceeding)\s+(?:the\s+)?(?:limit|maximum|cap|threshold)\b",
+    r"\b(?:above|over|beyond|past|exceeding)\s+(?:the\s+)?(?:limit|maximum|cap|threshold)\b|"
+    # "| Line | Hydrogen on site | Action when exceeded |": each row's figure is a limit
+    r"\b(?:if|when)\s+(?:exceeded|breached)\b",
     re.I,
 )
 _LIMIT_MARK = re.compile(r"\s*\((?:limit|maximum|max\.?|cap|threshold)\)\s*", re.I)
@@ -235,7 +237,12 @@ _LIMIT_MARK = re.compile(r"\s*\((?:limit|maximum|max\.?|cap|threshold)\)\s*", re
 def _past_limit_row(header: list[str], cells: list[str]) -> str:
     """A row whose figures are limits: "BOP package, buildings on the grounds above 3: refer"."""
     said = [
-        f"{_LIMIT_MARK.sub(' ', h).strip()} above {c}" if re.match(r"\s*\$?\d", c) else c
+        f"{_LIMIT_MARK.sub(' ', h).strip()} above {c}"
+        if re.match(r"\s*\$?\d", c)
+        # "above 500 kg": the cell says its own comparison, the column names the field
+        else f"{_LIMIT_MARK.sub(' ', h).strip()} {c}"
+        if re.search(r"\d", c)
+        else c
         for h, c in zip(header[:-1], cells[:-1], strict=True)
     ]
     return f"{', '.join(said)}: {cells[-1]}."

@@ -49,7 +49,8 @@ READ: list[tuple[str, list[Mention]]] = [
     ("$2.5 billion", [(2500000000.0, "usd", "$2.5 billion", "$2.5 billion", False, False, False)]),
     ("5k employees", [(5000.0, "employee", "5k employees", "5k", False, False, False)]),
     ("5K", [(5000.0, None, "5K", "5K", False, False, False)]),
-    ("3 mm", [(3000000.0, None, "3 mm", "3 mm", False, False, False)]),
+    # "35 mm hail": a spaced lower-case "mm" without money is millimetres
+    ("3 mm", [(3.0, "mm", "3 mm", "3", False, False, False)]),
     ("$3mm", [(3000000.0, "usd", "$3mm", "$3mm", False, False, False)]),
     ("2 bn", [(2000000000.0, None, "2 bn", "2 bn", False, False, False)]),
     ("$4 b", [(4000000000.0, "usd", "$4 b", "$4 b", False, False, False)]),

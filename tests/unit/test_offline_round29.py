@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from agents.offline.extractor import OfflineExtractor
+from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary
 
 FIELDS = {
@@ -483,3 +484,25 @@ def test_a_form_completed_by_hand_is_no_protection() -> None:
     )
     said = _read(OfflineExtractor(fields), "A handwritten manifest must be verified.")
     assert said == [("handwritten_manifest", "eq", True)]
+
+
+def test_a_column_acting_when_exceeded_makes_each_row_a_limit(extractor: OfflineExtractor) -> None:
+    table = (
+        "Line | Party barges in the fleet | Action when exceeded\n"
+        "Property | above 5 | refer to a senior property underwriter\n"
+        "General Liability | above 2 | refer to the GL product underwriter"
+    )
+    rules = extractor.extract(table, source="Quick reference", source_type="training")
+    assert [
+        (r.product_type, [(c.field, c.operator, c.value) for c in r.conditions]) for r in rules
+    ] == [
+        ("Property", [("party_barge_count", "gt", 5)]),
+        ("GL", [("party_barge_count", "gt", 2)]),
+    ]
+
+
+def test_millimetres_are_no_millions() -> None:
+    [said] = find_numbers("modules rated below 35 mm hail")
+    assert (said.value, said.unit) == (35, "mm")
+    [money] = find_numbers("stock over $35mm")
+    assert (money.value, money.unit) == (35_000_000, "usd")

@@ -344,14 +344,17 @@ def _digit_mentions(text: str) -> list[NumberMention]:
             value = float(raw.replace(",", ""))
         scale = (match.group("scale") or "").strip().lower()
         money = bool(match.group("dollar"))
+        num_end = match.end()
         if scale and (money or scale in {"million", "billion", "thousand"}):
             value *= _SCALE_LETTER.get(scale, 1.0)
         elif scale:
             # "100k records", "1M records" (a capital M glued to the number is a million;
-            # a lower-case or spaced "m" may be metres or minutes)
+            # a lower-case or spaced "m" may be metres or minutes, "35 mm" millimetres)
             glued_m = match.group("scale") in {"M", "MM"}
-            value *= _SCALE_LETTER.get(scale, 1.0) if scale in {"k", "mm", "bn"} or glued_m else 1.0
-        num_end = match.end()
+            if scale in {"k", "bn"} or glued_m:
+                value *= _SCALE_LETTER.get(scale, 1.0)
+            elif scale == "mm" or match.group("scale") == " m":
+                num_end = match.start("scale")  # the unit after the number reads it
         if match.group("pct"):
             found.append(NumberMention(value, "percent", match.start(), num_end, num_end))
             continue
