@@ -32,6 +32,12 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     # SI prefixes of power: "one megawatt (1,000 kW)"
     ("mw", "kw"): 1000.0,
     ("kw", "mw"): 0.001,
+    # "more than six tons of powder" in a field counted in pounds (US short tons)
+    ("ton", "lbs"): 2000.0,
+    ("ton", "lb"): 2000.0,
+    ("ton", "pound"): 2000.0,
+    # "when that time exceeds two hours" in a field counted in minutes
+    ("hour", "minut"): 60.0,
 }
 _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: The years a written year may name.

@@ -506,3 +506,30 @@ def test_millimetres_are_no_millions() -> None:
     assert (said.value, said.unit) == (35, "mm")
     [money] = find_numbers("stock over $35mm")
     assert (money.value, money.unit) == (35_000_000, "usd")
+
+
+def test_tons_fit_a_field_counted_in_pounds() -> None:
+    fields = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "rope_stock_lbs": {
+                    "type": "float",
+                    "unit": "lbs",
+                    "synonyms": ["rope stock", "mooring rope on hand"],
+                    "description": "Mooring rope stored on premises, in pounds",
+                },
+                "roof_age_years": {
+                    "type": "int",
+                    "unit": "years",
+                    "synonyms": ["roof age"],
+                    "description": "Age of the roof",
+                },
+            }
+        }
+    )
+    said = _read(
+        OfflineExtractor(fields),
+        "A ferry operator holding more than six tons of rope stock is referred.",
+    )
+    assert ("rope_stock_lbs", "gt", 12000) in said
