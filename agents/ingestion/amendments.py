@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from agents.ingestion.evidence import best_spoken, evidenced, field_share, unit_fits
-from agents.ingestion.matching import limit_signature, limit_value
+from agents.ingestion.matching import limit_signature, limit_value, text_claim
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import SQFT
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
@@ -101,26 +101,19 @@ def _at(rule: ExtractedRule, value: float, text: KnowledgeText) -> ExtractedRule
         else c
         for c in rule.conditions
     ]
-    return rule.model_copy(
-        update={
-            "threshold": threshold,
-            "conditions": conditions,
-            "threshold_type": "hard",
-            "soft_limit": None,
-            "historical_exceptions": None,
-            "mitigants": [],
-            "mitigant_fields": [],
-            "decision_quality": None,
-            "source": text.source,
-            "source_type": text.source_type,
-            "text_id": text.id,
-            "date": text.date,
-            "sources": [],
-            "conflicts": [],
-            "valid_from": None,
-            "valid_to": None,
-            "outcome_description": text.text.strip()[:500],
-        }
+    return text_claim(
+        rule,
+        text,
+        threshold=threshold,
+        conditions=conditions,
+        threshold_type="hard",
+        soft_limit=None,
+        historical_exceptions=None,
+        mitigants=[],
+        mitigant_fields=[],
+        decision_quality=None,
+        valid_from=None,
+        valid_to=None,
     )
 
 

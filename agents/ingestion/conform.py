@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 
 from agents.ingestion.amendments import moves_a_figure
 from agents.ingestion.evidence import best_spoken, evidenced, field_share
-from agents.ingestion.matching import direction_of, limit_value
+from agents.ingestion.matching import direction_of, limit_value, text_claim
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product
 from agents.offline.practice_text import CITED, SQFT
@@ -293,20 +293,7 @@ def withdrawals_of(
     rule = _named_rule(text.text, product, known)
     if rule is None:
         return []
-    return [
-        rule.model_copy(
-            update={
-                "withdrawn": True,
-                "source": text.source,
-                "source_type": text.source_type,
-                "text_id": text.id,
-                "date": text.date,
-                "sources": [],
-                "conflicts": [],
-                "outcome_description": text.text.strip()[:500],
-            }
-        )
-    ]
+    return [text_claim(rule, text, withdrawn=True)]
 
 
 def conform(

@@ -17,7 +17,7 @@ from memory import GraphMemory, Namespace
 from memory.graph.names import canonical_name, label_names
 from memory.model import as_namespace
 from memory.underwriting import OUTCOME_NAMES
-from schemas.ingestion import EntityMatch, MatchMethod
+from schemas.ingestion import EntityMatch, KnowledgeText, MatchMethod
 from schemas.rules import ExtractedRule
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -250,6 +250,23 @@ def revision_targets(current: list[ExtractedRule], revision: RuleRevision) -> li
         if (sig := limit_signature(h)) and any(w in words for w in _field_words(sig[1]))
     ]
     return named or found
+
+
+def text_claim(rule: ExtractedRule, text: KnowledgeText, **update: object) -> ExtractedRule:
+    """A known rule's terms as a text's own claim: its source, date and words, no links.
+
+    `update` holds what the text changes (a withdrawal, a new limit).
+    """
+    said: dict[str, object] = {
+        "source": text.source,
+        "source_type": text.source_type,
+        "text_id": text.id,
+        "date": text.date,
+        "sources": [],
+        "conflicts": [],
+        "outcome_description": text.text.strip()[:500],
+    }
+    return rule.model_copy(update={**said, **update})
 
 
 def revision_claim(rule: ExtractedRule, revision: RuleRevision) -> ExtractedRule:

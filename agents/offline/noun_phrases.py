@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from agents.offline import lexicon_subjects as lxs
@@ -142,3 +143,15 @@ def singular(word: str) -> str:
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
         return word[:-1]
     return word
+
+
+def akin(a: str, b: str, letters: int) -> bool:
+    """Two forms of one word ("molder" and "molding", "private" and "privately").
+
+    They are one word, or share at least `letters` first letters and differ only in the
+    last three letters of the shorter.
+    """
+    if a == b:
+        return True
+    common = len(os.path.commonprefix([a, b]))
+    return common >= letters and common >= min(len(a), len(b)) - 3

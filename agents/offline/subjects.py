@@ -8,13 +8,19 @@ ineligible ..." -> ["bar", "tavern", "nightclub"]. Words that belong to other fi
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import replace
 
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_subjects as lxs
-from agents.offline.noun_phrases import drop_adverb, kept_words, noun_phrase, plural, singular
+from agents.offline.noun_phrases import (
+    akin,
+    drop_adverb,
+    kept_words,
+    noun_phrase,
+    plural,
+    singular,
+)
 from agents.offline.textproc import content_tokens, find_phrase, strip_connectors
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
@@ -133,15 +139,7 @@ _ENUMERATED = 8
 _BUSINESS_HEADS = frozenset("shop business outfit firm company operation operator".split())
 
 
-def _akin(a: str, b: str) -> bool:
-    """Two forms of one word: "private" and "privately", "stevedore" and "stevedoring"."""
-    if a == b:
-        return True
-    common = len(os.path.commonprefix([a, b]))
-    return common >= _AKIN_LETTERS and common >= min(len(a), len(b)) - 3
-
-
-#: Letters two forms of one word share at least.
+#: Letters two forms of one word of a class share at least ("private", "privately").
 _AKIN_LETTERS = 6
 
 
@@ -531,8 +529,8 @@ class SubjectReader:
         found = [
             value
             for value in self.listed
-            if _akin(said[-1], value.split()[-1])
-            and all(any(_akin(a, b) for b in said) for a in value.split())
+            if akin(said[-1], value.split()[-1], _AKIN_LETTERS)
+            and all(any(akin(a, b, _AKIN_LETTERS) for b in said) for a in value.split())
         ]
         return found[0] if len(found) == 1 else None
 

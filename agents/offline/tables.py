@@ -236,15 +236,15 @@ _LIMIT_MARK = re.compile(r"\s*\((?:limit|maximum|max\.?|cap|threshold)\)\s*", re
 
 def _past_limit_row(header: list[str], cells: list[str]) -> str:
     """A row whose figures are limits: "BOP package, buildings on the grounds above 3: refer"."""
-    said = [
-        f"{_LIMIT_MARK.sub(' ', h).strip()} above {c}"
-        if re.match(r"\s*\$?\d", c)
-        # "above 500 kg": the cell says its own comparison, the column names the field
-        else f"{_LIMIT_MARK.sub(' ', h).strip()} {c}"
-        if re.search(r"\d", c)
-        else c
-        for h, c in zip(header[:-1], cells[:-1], strict=True)
-    ]
+    said = []
+    for h, c in zip(header[:-1], cells[:-1], strict=True):
+        name = _LIMIT_MARK.sub(" ", h).strip()
+        if re.match(r"\s*\$?\d", c):
+            said.append(f"{name} above {c}")
+        elif re.search(r"\d", c):
+            said.append(f"{name} {c}")  # "above 500 kg": the cell says its own comparison
+        else:
+            said.append(c)
     return f"{', '.join(said)}: {cells[-1]}."
 
 

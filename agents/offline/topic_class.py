@@ -14,13 +14,12 @@ several words; the question needs exactly one class to name.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from agents.offline import lexicon_subjects as lxs
-from agents.offline.noun_phrases import singular
+from agents.offline.noun_phrases import akin, singular
 from agents.offline.subjects import SubjectReader
 from agents.offline.textproc import Sentence
 from schemas.rules import Condition
@@ -252,18 +251,12 @@ def heading_class(sentences: Sequence[Sentence], classes: Sequence[str]) -> str 
     named = mentioned(" ".join(s.raw for s in sentences), classes)
     if len(named) > 1:
         return None
-    said = [c for c in classes if all(any(_akin(p, w) for w in words) for p in _words(c))]
+    said = [
+        c for c in classes if all(any(akin(p, w, _STEM_LETTERS) for w in words) for p in _words(c))
+    ]
     if named:
         return named[0] if said == named else None
     return said[0] if len(said) == 1 else None
-
-
-def _akin(a: str, b: str) -> bool:
-    """Two forms of one word: "molder" and "molding", "theater" and "theatre"."""
-    if a == b:
-        return True
-    common = len(os.path.commonprefix([a, b]))
-    return common >= _STEM_LETTERS and common >= min(len(a), len(b)) - 3
 
 
 #: "the CGL goes out with ...", "every policy is issued with ...": the policy is the subject.
