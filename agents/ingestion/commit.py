@@ -256,6 +256,14 @@ async def _write_rules(
             key = memory.entity_key(namespace, "Rule", w.rule.rule_name)
             for tid in w.text_ids:
                 out.cited.setdefault(tid, []).append(key)
+        # A claim heard before writes nothing, yet its text still mentions the rule it
+        # joined: a job redone after a crash between its two commits links as a clean run.
+        for rule in batch:
+            if rule.text_id:
+                joined = plan.joined.get(rule.rule_name, rule.rule_name)
+                key = memory.entity_key(namespace, "Rule", joined)
+                if key not in out.cited.get(rule.text_id, []):
+                    out.cited.setdefault(rule.text_id, []).append(key)
 
     try:
         await write(rules)

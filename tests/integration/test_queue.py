@@ -183,6 +183,42 @@ async def test_killed_worker_job_is_redelivered_and_graph_equals_a_clean_run(
     await clean_q.reset()
 
 
+async def test_a_job_killed_between_its_rules_and_its_sources_redoes_like_a_clean_run(
+    memory: GraphMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The worker above can be killed at any point of its job; this one dies at the worst:
+    # its rules are committed, its source episode is not. The redone job hears the same
+    # claim again (nothing to write) and must still link its source to the rule.
+    tag = uuid.uuid4().hex[:8]
+    killed_ns, clean_ns = Namespace.agent(f"k-{tag}"), Namespace.agent(f"c-{tag}")
+    for ns in (killed_ns, clean_ns):
+        await ingest_rules(memory, ns, [CAP])
+    clean_q, queue = new_queue(memory), new_queue(memory)
+    for q, ns in ((clean_q, clean_ns), (queue, killed_ns)):
+        await enqueue_transcript(
+            q, conversation_id=f"conv-{tag}", namespace=ns, transcript=LEARNING
+        )
+    await work(memory, clean_q, drain=True)
+    add_sources, calls = type(memory).add_sources, []
+
+    async def dies_once(self: GraphMemory, *args: Any, **kwargs: Any) -> Any:
+        calls.append(any(r.threshold_type == "soft" for r in await stored_rules(self, killed_ns)))
+        if len(calls) == 1:
+            raise ConnectionError("the worker was killed before its sources were written")
+        return await add_sources(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(memory), "add_sources", dies_once)
+    assert await work(memory, queue, drain=True) == 1
+    assert calls == [True, True]  # the rules were in when it died, and when it was redone
+    [job] = await queue.jobs()
+    assert (job.status, job.attempts) == ("done", 2)
+    [source] = [s for s in (await memory.export(killed_ns))["sources"] if "conv" in s["source_id"]]
+    assert {"label": "Rule", "name": CAP.rule_name} in source["mentions"]
+    assert _normalised(await memory.export(killed_ns)) == _normalised(await memory.export(clean_ns))
+    await queue.reset()
+    await clean_q.reset()
+
+
 async def test_worker_survives_the_server_restarting_under_it(tmp_path: Path) -> None:
     from memory import Settings
     from memory.backend.server import ensure_server, server_status, stop_server
