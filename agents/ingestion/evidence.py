@@ -93,8 +93,10 @@ def said_as_synonym(spec: FieldSpec | None, sentence: str, number: NumberMention
         return False
     for synonym in spec.synonyms:
         said = re.findall(r"[a-z]+", synonym.lower())
-        if len(said) < 2 or len(said) > 3 or set(said) & _LINKS:
-            continue  # "share of base rent from credit tenants" ends on no head noun
+        # "distress signals on hand": the counted thing comes before the link word
+        said = said[: next((i for i, w in enumerate(said) if w in _LINKS), len(said))]
+        if len(said) < 2 or len(said) > 3:
+            continue  # "share of base rent from credit tenants" has no head noun before it
         if after[: len(said)] == said or (after[0] == said[-1] and len(after[0]) > 3):
             return True
     return False

@@ -48,6 +48,8 @@ class ClauseAnalysis:
     anaphor_size: bool = False
     anaphor_op: str | None = None
     continuation: bool = False
+    #: "... the decline stands": the rule's outcome kept (see `lexicon.STANDING`)
+    standing: bool = False
     waivable: bool = False
     from_to: bool = False
     otherwise: bool = False

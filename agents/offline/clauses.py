@@ -182,6 +182,7 @@ class ClauseAnalyzer:
         result.continuation = bool(lx.CONTINUATION.search(trigger)) and bool(
             re.search(r"\b(?:it|that|this|they)\b", trigger, re.I)
         )
+        result.standing = bool(lx.STANDING.search(trigger))
         from_to = lx.FROM_TO_ACTION.search(trigger)
         ended = lx.NO_LONGER_ACTION.search(trigger)
         if from_to:

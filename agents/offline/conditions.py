@@ -593,7 +593,7 @@ def _token_index(tokens: list[Token], offset: int) -> int:
 #: A number that names a part of a document: "Section 5.4", "Class Note 41", "Table 12".
 _DOC_PART = re.compile(
     r"\b(?:sections?|chapters?|clauses?|articles?|paragraphs?|appendix|tables?|notes?|"
-    r"bulletins?|manual)\s*$",
+    r"bulletins?|manual|(?-i:Parts?|Modules?|Rules?|Items?|Steps?))\s*$",
     re.I,
 )
 #: A calendar year with a prefix: "pre-1950", "post-2000".

@@ -472,7 +472,15 @@ COMBINATION = re.compile(
 #: A clause that restates an existing rule's boundary ("it stays a referral").
 #: "I'll still write it" is a concession (a rule of its own), not a continuation.
 CONTINUATION = re.compile(
-    r"\b(?:stays|remains|(?:is|are|it's|that's)\s+still)\b (?:a |an )?\w+", re.I
+    r"\b(?:stays|remains|(?:is|are|it's|that's)\s+still)\b (?:a |an )?\w+|"
+    r"\bthey (?:stay|remain) (?:on |in |a |an )?\w+",
+    re.I,
+)
+#: "Where nobody can explain the lapse, the decline stands": the rule's own outcome, kept
+#: when its protection is missing (with a figure, "past 200 the referral stands" is a rule).
+STANDING = re.compile(
+    r"\bthe (?:decline|declination|referral|exclusion|refusal) (?:still )?(?:stands|holds)\b",
+    re.I,
 )
 
 # --- hedges ----------------------------------------------------------------------------------

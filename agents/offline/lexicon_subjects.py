@@ -105,6 +105,9 @@ SECTOR_NOUNS = frozenset("retailer wholesaler manufacturer merchant vendor".spli
 NON_BUSINESS_WORDS = frozenset(
     """
     folk folks team teams staff department departments desk desks committee roundtable
+    underwriter underwriters broker brokers producer producers reviewer reviewers
+    adjuster adjusters inspector inspectors surveyor surveyors trainee trainees
+    instructor instructors auditor auditors
     attendee attendees chair lead leads manager managers head member members group groups
     log logs faq memo memos minutes item items table tables email e-mail thread threads
     file files record records

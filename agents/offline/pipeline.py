@@ -288,7 +288,10 @@ class TextReader:
                 or (not a.protective_pos and bool(_STATED_TERMS.search(a.text)))
             )
         )
-        if a.action and (conditions or lone_flag) and not a.continuation:
+        # "Where nobody can explain the lapse, the decline stands": a missing protection
+        # keeps a rule the text states with its figure, no rule of its own
+        kept = a.standing and all(isinstance(c.value, bool) for c in conditions)
+        if a.action and (conditions or lone_flag) and not (a.continuation or kept):
             alternative = instead(self.drafts, a, conditions, sentence.index)
             if alternative:
                 self._attach(alternative, [a.text])

@@ -103,6 +103,8 @@ APPROVED = re.compile(
     r"referred and written|"
     # "In practice I've taken a handful of them past that"
     r"(?:I'?ve|I have|we'?ve|we have) taken|"
+    # "The underwriter offered terms anyway because ...", "the risk was written"
+    r"offered terms|terms were offered|(?:was|were) written|"
     r"attached)\b",
     re.I,
 )
@@ -182,7 +184,9 @@ _DENIED = re.compile(r"^\s*(?:a|answer)\s*:\s*(?:no|not really|not always)\b", r
 CITED = re.compile(
     r"\b(?:sections?|rules?|chapters?|clauses?|parts?|articles?|paragraphs?|items?|steps?|"
     r"forms?|bulletins?|standards?|slides?|modules?|manual|guide|notes?|tables?|appendix)"
-    r"\s*(?:[a-z]{1,2}[-.]?\s*)?$|§\s*$",
+    r"\s*(?:[a-z]{1,2}[-.]?\s*)?$|§\s*$|"
+    # "the 300 in GL 22.2": a product's manual section; "(1) PR-24-0419, ...": a list's item
+    r"\b(?-i:GL|BOP|LRO|CGL)\s*$|(?:^|\n)\s*\($",
     re.I,
 )
 _LOOK_AHEAD = 5  # sentences after a guideline in which its approvals may follow

@@ -103,6 +103,12 @@ _LIMIT_FOR = re.compile(
     re.I,
 )
 _LY_OF = re.compile(r"^[A-Za-z]+ly\s+(?:of|from)\s+[^,]{1,40},\s*", re.I)
+#: "Following saltwater intrusion in the basin, no new business ...": a cause, no subject.
+_CAUSE = re.compile(
+    r"^(?:following|given|due to|because of|in light of|in view of|in response to)\s+"
+    r"[^,]{1,160},\s*(?=\S)",
+    re.I,
+)
 #: "First, ...", "Second, ...": an ordinal that opens a step.
 _ORDINAL = re.compile(r"^(?:first|second|third|fourth|fifth|next|then|finally|lastly),\s*", re.I)
 #: "'bale' means ...", "A hot desk is defined as ...": a definition names no class.
@@ -234,6 +240,7 @@ class SubjectReader:
             text = text[prep.end() :]
         text = _REQUESTS_FOR.sub("", text)
         text = _LY_OF.sub("", text)  # "Independently of volume, any stack ..."
+        text = _CAUSE.sub("", text)
         text = _LIMIT_FOR.sub("", text)
         text = _ORDINAL.sub("", text)  # "Second, know where the line sits"
         opening = self._listed_opening(text)
