@@ -112,11 +112,19 @@ def negated_within(tokens: list[Token], first: int, last: int, own: int = 0) -> 
     return sum(_negation_at(tokens, i) for i in range(first + 1, last)) > own
 
 
+#: Verbs of writing a risk: "We do not write saturation diving" refuses what it names.
+_REFUSING_VERBS = frozenset("write insure quote bind accept entertain underwrite touch".split())
+
+
 def _negation_at(tokens: list[Token], i: int) -> bool:
-    """A negation word, or "anything other (than)" ("a status anything other than active")."""
+    """A negation word, or "anything other (than)" ("a status anything other than active").
+
+    A negation of a verb of writing ("we do not write X") refuses X; it does not deny it.
+    """
     word = tokens[i].text.lower()
     if word in NEGATION_WORDS:
-        return True
+        following = tokens[i + 1].text.lower() if i + 1 < len(tokens) else ""
+        return following not in _REFUSING_VERBS
     return word == "other" and i > 0 and tokens[i - 1].text.lower() in {"anything", "something"}
 
 

@@ -46,6 +46,13 @@ _PREPOSITION = re.compile(r"\s+(?:for|to|by|in|at|on|under|from|as|through)\b", 
 _NP_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*|[,;:()/]")
 
 
+#: Generic words that are adjectives: "every commercial diving contractor" is one phrase.
+_ADJECTIVES = frozenset(
+    "commercial small large big mid-size new young old older aged existing standard other "
+    "such certain high low hazardous habitational total overall single multiple combined".split()
+)
+
+
 def noun_phrase(text: str) -> str:
     """The leading noun phrase of a clause, ending right before a verb or preposition.
 
@@ -74,7 +81,7 @@ def noun_phrase(text: str) -> str:
             and low.endswith("ing")
             and (
                 words[-1].lower().endswith("s")
-                or words[-1].lower() in lxs.GENERIC_NOUNS
+                or (words[-1].lower() in lxs.GENERIC_NOUNS and words[-1].lower() not in _ADJECTIVES)
                 or words[-1].lower() in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
             )
         ):  # "roofers using torches", "any insured running ten trucks": a participle

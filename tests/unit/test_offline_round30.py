@@ -1,0 +1,79 @@
+"""Offline extraction round 30: a refusal to write names what it refuses; a generic
+adjective opens a class name.
+
+Every field and sentence below is made up for these tests (a bell-foundry dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from agents.offline.noun_phrases import noun_phrase
+from schemas.fields import DataDictionary
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'bell foundry', 'organ builder')",
+    },
+    "open_pit_casting": {
+        "type": "bool",
+        "synonyms": ["open pit casting", "pit pours"],
+        "description": "The foundry pours bells in an open casting pit",
+    },
+    "tower_hanging_jobs": {
+        "type": "int",
+        "unit": "jobs",
+        "synonyms": ["tower hanging jobs", "bells hung in towers"],
+        "description": "Bells hung in towers by the applicant in the past year",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We do not write open pit casting in any form.",
+        "We won't write open pit casting.",
+        "We do not insure open pit casting, whatever the size of the foundry.",
+    ],
+)
+def test_a_refusal_to_write_declines_what_it_names(
+    extractor: OfflineExtractor, sentence: str
+) -> None:
+    (rule,) = extractor.extract(sentence, source_type="manual")
+    assert rule.action == "decline"
+    assert [(c.field, c.value) for c in rule.conditions] == [("open_pit_casting", True)]
+
+
+def test_a_denied_flag_is_still_denied(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "A foundry that does not use open pit casting is approved with conditions.",
+        source_type="manual",
+    )
+    assert [(c.field, c.value) for c in rule.conditions] == [("open_pit_casting", False)]
+
+
+@pytest.mark.parametrize(
+    ("clause", "phrase"),
+    [
+        (
+            "Every commercial diving contractor must carry the exclusion",
+            "Every commercial diving contractor",
+        ),
+        ("Commercial roofing firms are referred", "Commercial roofing firms"),
+        ("roofers using torches are declined", "roofers"),
+    ],
+)
+def test_a_generic_adjective_does_not_end_a_class_name(clause: str, phrase: str) -> None:
+    assert noun_phrase(clause) == phrase
