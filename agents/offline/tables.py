@@ -123,6 +123,37 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in _CELL_SPLIT.split(text.strip("|")) if c.strip()]
 
 
+#: A cell of a table written with runs of spaces: words with single spaces inside.
+_SPACED_CELL = re.compile(r"\S+(?: \S+)*")
+#: A continuation line starts this far in: it goes on a cell of the row above.
+_CONTINUED_INDENT = 8
+
+
+def join_continuations(lines: list[str]) -> list[str]:
+    """Put a spaced table's wrapped cells back on their rows.
+
+    "Vintage stock   over $250K   Refer, unless kept in locked showcases" followed by a
+    line indented to the last column ("or protected by a central-station alarm") is one
+    row: the continuation joins the cell it starts under, and the row is written with
+    pipes.
+    """
+    out: list[str] = []
+    row: list[list[object]] | None = None  # [start, text] of each cell of the row above
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        if row is not None and line.strip() and indent >= _CONTINUED_INDENT:
+            for part in _SPACED_CELL.finditer(line):
+                under = [cell for cell in row if int(str(cell[0])) <= part.start() + 2]
+                if under:
+                    under[-1][1] = f"{under[-1][1]} {part.group(0)}"
+            out[-1] = "| " + " | ".join(str(cell[1]) for cell in row) + " |"
+            continue
+        parts = list(_SPACED_CELL.finditer(line)) if "  " in line.strip() else []
+        row = [[m.start(), m.group(0)] for m in parts] if len(parts) >= 2 else None
+        out.append(line)
+    return out
+
+
 def table_rows(lines: list[str]) -> list[str]:
     """Rewrite tables written as text into one sentence per row (or grid cell).
 
@@ -135,6 +166,7 @@ def table_rows(lines: list[str]) -> list[str]:
     Returns:
         The lines with table rows rewritten.
     """
+    lines = join_continuations(lines)
     # a row right above a markdown rule ("| --- |") is a header, digits or not
     ruled = {
         line for line, after in zip(lines, lines[1:], strict=False) if _SEPARATOR.fullmatch(after)

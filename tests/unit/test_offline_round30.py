@@ -25,6 +25,11 @@ FIELDS = {
         "synonyms": ["open pit casting", "pit pours"],
         "description": "The foundry pours bells in an open casting pit",
     },
+    "rigging_warranty": {
+        "type": "bool",
+        "synonyms": ["rigging warranty"],
+        "description": "A rigging warranty is attached to every tower job",
+    },
     "tower_hanging_jobs": {
         "type": "int",
         "unit": "jobs",
@@ -77,3 +82,17 @@ def test_a_denied_flag_is_still_denied(extractor: OfflineExtractor) -> None:
 )
 def test_a_generic_adjective_does_not_end_a_class_name(clause: str, phrase: str) -> None:
     assert noun_phrase(clause) == phrase
+
+
+def test_a_spaced_table_with_wrapped_cells_reads_every_row(extractor: OfflineExtractor) -> None:
+    text = (
+        "Bell foundries are eligible for the GL. Apply the grid below.\n\n"
+        "EXPOSURE                 THRESHOLD                 TREATMENT\n"
+        "Tower hanging            more than 12 jobs         Refer, unless a rigging\n"
+        "                                                   warranty is on every job\n"
+        "Pit pours                any                       Write subject to a fenced\n"
+        "                                                   pit\n"
+    )
+    rules = extractor.extract(text, source_type="manual")
+    hanging = [r for r in rules if any(c.field == "tower_hanging_jobs" for c in r.conditions)]
+    assert [(r.action, r.mitigant_fields) for r in hanging] == [("refer", ["rigging_warranty"])]
