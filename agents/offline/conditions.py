@@ -593,7 +593,9 @@ def _token_index(tokens: list[Token], offset: int) -> int:
 #: A number that names a part of a document: "Section 5.4", "Class Note 41", "Table 12".
 _DOC_PART = re.compile(
     r"\b(?:sections?|chapters?|clauses?|articles?|paragraphs?|appendix|tables?|notes?|"
-    r"bulletins?|manual|(?-i:Parts?|Modules?|Rules?|Items?|Steps?))\s*$",
+    r"bulletins?|manual|(?-i:Parts?|Modules?|Rules?|Items?|Steps?)|"
+    # "referred to a Property underwriter of grade 3 or above": who handles it, no limit
+    r"\w*(?:writers?|viewers?|authority) (?:of |at )?(?:grade|level|tier))\s*$",
     re.I,
 )
 #: A calendar year with a prefix: "pre-1950", "post-2000".

@@ -53,7 +53,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "refer",
         re.compile(
-            r"\b(?:refer(?:s|red|ral|rals|ring)?|escalat(?:e|es|ed|ion)|"
+            # (not "these referrals have routinely been approved": practice approving)
+            r"\b(?:refer(?:s|red|ring)?|referrals?(?! (?:have |had |are |were )?(?:\w+ )?"
+            r"(?:been )?approved)|escalat(?:e|es|ed|ion)|"
             r"senior (?:underwriter |uw )?(?:review|approval|sign-off)|"
             r"(?:send|sends|sent|route|routes|routed|forward|forwards|forwarded|pass|passes|"
             r"passed|goes|go) (?:\w+ ){0,3}?(?:up the line|"

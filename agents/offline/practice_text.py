@@ -103,6 +103,8 @@ APPROVED = re.compile(
     r"referred and written|"
     # "In practice I've taken a handful of them past that"
     r"(?:I'?ve|I have|we'?ve|we have) taken|"
+    # "I've recommended approval on buildings as low as 60% grounded"
+    r"(?:I'?ve|I have|we'?ve|we have) recommended approval|"
     # "The underwriter offered terms anyway because ...", "the risk was written"
     r"offered terms|terms were offered|(?:was|were) written|"
     r"attached)\b",

@@ -46,6 +46,11 @@ FIELDS = {
         "synonyms": ["kiln guard", "guarded kiln"],
         "description": "A guard is fitted around every glass kiln",
     },
+    "wiring_study_done": {
+        "type": "bool",
+        "synonyms": ["wiring study", "electrical wiring study on file"],
+        "description": "An electrical wiring study of the workshop is on file",
+    },
     "sale_explained": {
         "type": "bool",
         "synonyms": ["gap explained by a sale"],
@@ -214,3 +219,37 @@ def test_a_document_part_heading_gives_no_figure(extractor: OfflineExtractor) ->
     assert not any(
         c.field == "glass_kiln_age_years" and c.value == 9 for r in rules for c in r.conditions
     )
+
+
+def test_an_underwriters_grade_is_no_limit(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "Where a lantern maker keeps more than 400 bottles of lamp oil, the account is "
+        "referred to a Property underwriter of grade 3 or above.",
+        source_type="manual",
+    )
+    assert [(c.field, c.value) for c in rule.conditions if c.field != "occupancy"] == [
+        ("lamp_oil_stock", 400)
+    ]
+
+
+def test_a_recommended_approval_is_practice(extractor: OfflineExtractor) -> None:
+    sme = _text(
+        "The 400-bottle line starts a conversation; it isn't a wall. I've recommended "
+        "approval on shops as high as 480 bottles of lamp oil where the owner had signed a "
+        "contract.",
+        "sme",
+        "s1",
+        "2025-03-02",
+    )
+    claims = _of(_claims(extractor, MANUAL, sme), "s1")
+    assert [(c.action, c.soft_limit) for c in claims] == [("refer", 480)]
+
+
+def test_referrals_routinely_approved_are_no_referral_rule(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "A typical approval was a shop with 450 bottles of lamp oil, where the owner had "
+        "commissioned a wiring study; where a wiring study is on file, these referrals have "
+        "routinely been approved.",
+        source_type="training",
+    )
+    assert not [r for r in rules if r.action == "refer"]
