@@ -400,6 +400,11 @@ def _spawn(paths: _Paths) -> subprocess.Popen[bytes]:
 
 
 _LOAD_REPORT_SECONDS = 5.0
+#: A loading server that answers nothing and logs nothing for this long, plus a second
+#: per `_HUNG_BYTES_PER_SECOND` of its data, has hung (seen once in a few dozen restarts
+#: after a crash, on a small file): it is killed and started once more.
+_HUNG_BASE_SECONDS = 120.0
+_HUNG_BYTES_PER_SECOND = 2_000_000
 
 
 def _aof_tail_empty(paths: _Paths) -> bool:
@@ -518,10 +523,12 @@ def _wait_loaded(paths: _Paths, pid: int | None, deadline: float, limit: float) 
         ServerError: The server exited while loading (the message says what to do).
     """
     began, reported = time.monotonic(), time.monotonic()
+    silent: tuple[float, int] | None = None  # since when, and the log's size then
     while (state := _loading_state(paths)) is not None:
         if pid is not None and not _is_our_server(pid, paths.data_dir):
             raise _exited(paths, pid, "while loading its data")
         now = time.monotonic()
+        silent = _still_silent(paths, pid, state, silent, now)
         if now > deadline:
             raise TimeoutError(
                 f"FalkorDB in {paths.data_dir} is still {state} after {now - began:.0f} s "
@@ -532,6 +539,42 @@ def _wait_loaded(paths: _Paths, pid: int | None, deadline: float, limit: float) 
             logger.warning("waiting for FalkorDB in %s: %s", paths.data_dir, state)
             reported = now
         time.sleep(0.2)
+
+
+def _still_silent(
+    paths: _Paths, pid: int | None, state: str, silent: tuple[float, int] | None, now: float
+) -> tuple[float, int] | None:
+    """Track how long a loading server has answered and logged nothing; kill it if hung.
+
+    Raises:
+        ServerError: (retry) The server was silent past its bound and was killed.
+    """
+    if pid is None or not state.startswith("decoding"):
+        return None
+    size = _file_size(paths.log)
+    if silent is None or silent[1] != size:
+        return (now, size)
+    data = sum(_file_size(f) for f in paths.data_dir.glob("appendonlydir/*"))
+    data += _file_size(paths.data_dir / "dump.rdb")
+    bound = _HUNG_BASE_SECONDS + data / _HUNG_BYTES_PER_SECOND
+    if now - silent[0] < bound:
+        return silent
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    _wait_gone(paths, pid, time.monotonic() + 10.0)
+    raise ServerError(
+        f"FalkorDB in {paths.data_dir} answered nothing and logged nothing for "
+        f"{now - silent[0]:.0f} s while loading {data / 1e6:.1f} MB: it hung, and was killed "
+        "(nothing committed is lost: its files are read again)",
+        retry=True,
+    )
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _wait_ready(

@@ -317,3 +317,31 @@ def test_hung_server_times_out_with_log_tail_and_is_killed_by_stop(data_dir: Pat
             os.kill(status.pid, signal.SIGCONT)
     wait_dead(status.pid, timeout=1)
     assert not server_status(data_dir).running
+
+
+def test_a_server_hung_while_loading_is_killed_and_started_again(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memory.backend.server as server
+
+    status = ensure_server(data_dir)
+    assert status.pid is not None
+    client = redis.Redis(unix_socket_path=str(data_dir / SOCKET_NAME))
+    client.set("kept", "yes")
+    client.close()
+    # A start that hung while loading its data: its log says it is loading, it answers
+    # nothing and logs nothing more (a stopped process).
+    os.kill(status.pid, signal.SIGSTOP)
+    with (data_dir / LOG_NAME).open("a") as log:
+        log.write("1:M 01 Jan 2026 00:00:00.000 * Server initialized\n")
+    monkeypatch.setattr(server, "_HUNG_BASE_SECONDS", 2.0, raising=False)
+    try:
+        again = ensure_server(data_dir, timeout=10, load_timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(status.pid, signal.SIGCONT)
+    assert again.running and again.pid != status.pid
+    wait_dead(status.pid, timeout=5)
+    client = redis.Redis(unix_socket_path=str(data_dir / SOCKET_NAME))
+    assert client.get("kept") == b"yes"  # nothing committed is lost
+    client.close()
