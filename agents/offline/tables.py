@@ -182,6 +182,10 @@ def table_rows(lines: list[str]) -> list[str]:
     for i, line in enumerate(rows):
         width = len(cells[i])
         if header is not None and width == len(header):
+            if (old := _replaced_column(header)) is not None:
+                # "| | Before this bulletin | From 15 July 2024 |": the row as it now reads
+                out.append(" ".join(c for k, c in enumerate(cells[i]) if k != old) + ".")
+                continue
             if grid:
                 out.extend(_grid_cells(header, cells[i]))
             elif (status := _status_column(header)) is not None:
@@ -291,6 +295,18 @@ def _standard(header: str, cell: str) -> str:
         least = bound.group(1).lower().startswith("min")
         return f"{bound.group(2)} of {'at least' if least else 'at most'} {cell}"
     return cell
+
+
+#: Columns of an amendment table: the figure before it, and the figure from its date.
+_OLD_COLUMN = re.compile(r"^\W*(?:before|previous(?:ly)?|old|former(?:ly)?|until|prior)\b", re.I)
+_NEW_COLUMN = re.compile(r"^\W*(?:from|after|new|now|effective|revised|amended|as of)\b", re.I)
+
+
+def _replaced_column(header: list[str]) -> int | None:
+    """The column an amendment table replaces (one old column beside one new), if any."""
+    old = [k for k, h in enumerate(header) if _OLD_COLUMN.match(h)]
+    new = [k for k, h in enumerate(header) if _NEW_COLUMN.match(h)]
+    return old[0] if len(old) == 1 and len(new) == 1 and len(header) >= 3 else None
 
 
 def _plain_row(header: list[str], cells: list[str]) -> str:

@@ -96,3 +96,14 @@ def test_a_spaced_table_with_wrapped_cells_reads_every_row(extractor: OfflineExt
     rules = extractor.extract(text, source_type="manual")
     hanging = [r for r in rules if any(c.field == "tower_hanging_jobs" for c in r.conditions)]
     assert [(r.action, r.mitigant_fields) for r in hanging] == [("refer", ["rigging_warranty"])]
+
+
+def test_an_amendment_table_reads_its_new_column(extractor: OfflineExtractor) -> None:
+    text = (
+        "Effective 1 May 2025, the tower rule is amended. The referral now starts lower:\n\n"
+        "| | Before this bulletin | From 1 May 2025 |\n"
+        "|---|---|---|\n"
+        "| Tower hanging jobs that must be referred (GL) | more than 12 jobs | more than 8 jobs |\n"
+    )
+    rules = extractor.extract(text, source_type="compliance")
+    assert [(c.field, c.value) for r in rules for c in r.conditions] == [("tower_hanging_jobs", 8)]
