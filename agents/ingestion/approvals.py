@@ -77,6 +77,17 @@ def read_approvals(
     ]  # practice bends what stops a risk
     any_product = product in (None, "ALL")
     known = [k for k in usable if any_product or k.product_type in (product, "ALL")]
+    # "On the BOP name-change referrals: ...": a text opening on one product speaks of its
+    # rule, not of an all-lines one on the same field
+    opening = " ".join(text.text.split()[:_OPENING_WORDS])
+    if titled or (not any_product and single_product(opening) == product):
+        own = {sig[1] for k in known if k.product_type == product and (sig := limit_signature(k))}
+        usable = [
+            k
+            for k in usable
+            if k.product_type != "ALL" or (sig := limit_signature(k)) is None or sig[1] not in own
+        ]
+        known = [k for k in known if k in usable]
     claims: dict[str, ExtractedRule] = {}
     cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
     extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went
@@ -88,7 +99,9 @@ def read_approvals(
         numbers = [  # not "Module 4", "Section 5.2": a part of a document
             n
             for n in find_numbers(sentence)
-            if n.start >= start and not CITED.search(sentence[: n.start])
+            if n.start >= start
+            and not CITED.search(sentence[: n.start])
+            and not _STOPPED.search(_sentence_at(sentence, n.start))
         ]
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
         # sq ft in the same case line does not
@@ -137,6 +150,16 @@ def _of_product(
     """
     here = single_product(line) or single_product(_sentence_at(line, number.start))
     return known if here is None else [k for k in usable if k.product_type in (here, "ALL")]
+
+
+#: The words of a text's opening that say which product it is about.
+_OPENING_WORDS = 6
+#: "Four is where I stop": where practice ends, no case approved.
+_STOPPED = re.compile(
+    r"\b(?:is|are) where (?:I|we|they) (?:stop|draw the line|say no)\b|"
+    r"\b(?:is|are) (?:too (?:far|many|much)|a step too far)\b",
+    re.I,
+)
 
 
 def _sentence_at(text: str, at: int) -> str:

@@ -400,7 +400,9 @@ CITED_LIMIT = re.compile(
 REASON_SPAN = re.compile(
     # (not "months since the most recent loss", "twelve months have gone by since": a time)
     r"(?:,\s*|(?<!\bmonths)(?<!\byears)(?<!\bweeks)(?<!\bdays)(?<!\bpassed)(?<!\bby)"
-    r"(?<!\belapsed)\s)(?:because|since|due to|as a result of|so that|"
+    r"(?<!\belapsed)\s)(?:because|since|due to|as a result of|"
+    # (not "re-covered so that more than two coverings are stacked": the result is the rule)
+    r"so that(?![^;:.]{0,40}\b(?:more|less|fewer) than\b)|"
     r"so\b(?= (?:the |a |an |our |their )?(?:\w+ ){1,3}(?:can|could|may|will|would)\b)|"
     r"as lenders|given that|"
     # "... to verify the figure" is a purpose; "the guideline is to verify ..." is the rule

@@ -108,6 +108,7 @@ NON_BUSINESS_WORDS = frozenset(
     underwriter underwriters broker brokers producer producers reviewer reviewers
     adjuster adjusters inspector inspectors surveyor surveyors trainee trainees
     instructor instructors auditor auditors
+    however therefore moreover furthermore meanwhile instead nonetheless nevertheless
     attendee attendees chair lead leads manager managers head member members group groups
     log logs faq memo memos minutes item items table tables email e-mail thread threads
     file files record records

@@ -80,7 +80,7 @@ def noun_phrase(text: str) -> str:
             words
             and low.endswith("ing")
             and (
-                words[-1].lower().endswith("s")
+                (words[-1].lower().endswith("s") and not words[-1].lower().endswith("ss"))
                 or (words[-1].lower() in lxs.GENERIC_NOUNS and words[-1].lower() not in _ADJECTIVES)
                 or words[-1].lower() in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
             )

@@ -105,6 +105,8 @@ APPROVED = re.compile(
     r"(?:I'?ve|I have|we'?ve|we have) taken|"
     # "I've recommended approval on buildings as low as 60% grounded"
     r"(?:I'?ve|I have|we'?ve|we have) recommended approval|"
+    # "I approve three layers", "I've cleared applicants with three trade names"
+    r"\b(?:I|we) (?:approve|accept|clear)\b|(?:I'?ve|I have|we'?ve|we have) cleared|"
     # "The underwriter offered terms anyway because ...", "the risk was written"
     r"offered terms|terms were offered|(?:was|were) written|"
     r"attached)\b",

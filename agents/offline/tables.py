@@ -186,6 +186,10 @@ def table_rows(lines: list[str]) -> list[str]:
                 # "| | Before this bulletin | From 15 July 2024 |": the row as it now reads
                 out.append(" ".join(c for k, c in enumerate(cells[i]) if k != old) + ".")
                 continue
+            if (done := _TRIGGER_HEADER.match(header[-1])) is not None:
+                # "| Class | Measure | Referral trigger |": the last column's name acts
+                out.append(_trigger_row(header, cells[i], done.group(1).lower()))
+                continue
             if grid:
                 out.extend(_grid_cells(header, cells[i]))
             elif (status := _status_column(header)) is not None:
@@ -307,6 +311,31 @@ def _replaced_column(header: list[str]) -> int | None:
     old = [k for k, h in enumerate(header) if _OLD_COLUMN.match(h)]
     new = [k for k, h in enumerate(header) if _NEW_COLUMN.match(h)]
     return old[0] if len(old) == 1 and len(new) == 1 and len(header) >= 3 else None
+
+
+#: A last column named for what its figure triggers: "Referral trigger", "Decline point".
+_TRIGGER_HEADER = re.compile(
+    r"^\W*(referral|decline|declination|exclusion|review|verification)\s+"
+    r"(?:triggers?|thresholds?|points?|lines?|limits?)\W*$",
+    re.I,
+)
+_TRIGGERED = {
+    "referral": "referred",
+    "decline": "declined",
+    "declination": "declined",
+    "exclusion": "excluded",
+    "review": "flagged for review",
+    "verification": "verified",
+}
+
+
+def _trigger_row(header: list[str], cells: list[str], trigger: str) -> str:
+    """One row of a table whose last column is what triggers its action, as a rule."""
+    pairs = [
+        f"{h} {c}" if re.search(r"\d", c) or len(h.split()) > 1 else c
+        for h, c in zip(header[:-1], cells[:-1], strict=True)
+    ]
+    return f"{', '.join(pairs)}, {cells[-1]}: {_TRIGGERED[trigger]}."
 
 
 def _plain_row(header: list[str], cells: list[str]) -> str:

@@ -78,6 +78,7 @@ def test_a_denied_flag_is_still_denied(extractor: OfflineExtractor) -> None:
         ),
         ("Commercial roofing firms are referred", "Commercial roofing firms"),
         ("roofers using torches are declined", "roofers"),
+        ("Peat moss bagging plants are referred", "Peat moss bagging plants"),
     ],
 )
 def test_a_generic_adjective_does_not_end_a_class_name(clause: str, phrase: str) -> None:

@@ -253,3 +253,74 @@ def test_referrals_routinely_approved_are_no_referral_rule(extractor: OfflineExt
         source_type="training",
     )
     assert not [r for r in rules if r.action == "refer"]
+
+
+def test_where_practice_stops_is_no_approved_case(extractor: OfflineExtractor) -> None:
+    sme = _text(
+        "The 400-bottle trigger in the manual is fine. When the owner keeps the stock in a "
+        "steel cabinet, I approve 450 bottles of lamp oil. Five hundred is where I stop.",
+        "sme",
+        "s1",
+        "2025-03-02",
+    )
+    (claim,) = _of(_claims(extractor, MANUAL, sme), "s1")
+    assert claim.soft_limit == 450
+
+
+def test_a_text_opening_on_one_product_bends_its_rule_not_the_all_lines_one(
+    extractor: OfflineExtractor,
+) -> None:
+    every_line = _text(
+        "Whatever the product, a lantern maker keeping more than 300 bottles of lamp oil is "
+        "verified.",
+        "manual",
+        "m0",
+        "2024-01-01",
+    )
+    sme = _text(
+        "On the Property lamp-oil referrals: I've cleared lantern makers with 480 bottles of "
+        "lamp oil when the stock sat in a steel cabinet.",
+        "sme",
+        "s1",
+        "2025-03-02",
+    )
+    claims = _of(_claims(extractor, every_line, MANUAL, sme), "s1")
+    assert [(c.product_type, c.action, c.soft_limit) for c in claims] == [
+        ("Property", "refer", 480)
+    ]
+
+
+def test_a_result_clause_with_a_figure_is_the_rule(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "An LRO workshop whose shelving has been extended so that more than 400 bottles of "
+        "lamp oil are stored is not eligible for the program: decline the submission.",
+        source_type="manual",
+    )
+    assert (rule.action, [(c.field, c.value) for c in rule.conditions]) == (
+        "decline",
+        [("lamp_oil_stock", 400)],
+    )
+
+
+def test_a_connector_is_no_business_class(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "For the BOP program, however, where a workshop runs more than 3 wick trimmers, refer "
+        "the submission to a team lead.",
+        source_type="manual",
+    )
+    assert [c.field for c in rule.conditions] == ["wick_trimmer_count"]
+
+
+def test_a_table_whose_last_column_names_its_trigger(extractor: OfflineExtractor) -> None:
+    text = (
+        "Special classes are written within the limits shown; past the trigger the file is "
+        "referred.\n"
+        "| Class | Measure | Referral trigger |\n"
+        "| --- | --- | --- |\n"
+        "| Glass moss studio | Wick trimming stations | more than 3 trimmers |\n"
+    )
+    rules = extractor.extract(text, source_type="manual")
+    assert ("refer", [("wick_trimmer_count", 3)]) in [
+        (r.action, [(c.field, c.value) for c in r.conditions if c.field != "occupancy"])
+        for r in rules
+    ]
