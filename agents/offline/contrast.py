@@ -115,7 +115,8 @@ def instead(
         The boolean fields of a clause that says "instead" right after a rule of the
         same sentence and names nothing but flags that rule lacks ([] otherwise).
     """
-    if not drafts or not (_INSTEAD.search(a.text) or _written_if(a, drafts[-1], index)):
+    said_instead = _INSTEAD.search(a.text) or _INSTEAD_OF.search(a.text)  # "rather than"
+    if not drafts or not (said_instead or _written_if(a, drafts[-1], index)):
         return []
     last = drafts[-1]
     if last.action == a.action:

@@ -31,7 +31,12 @@ INDIRECT_QUESTION = re.compile(
 #: "Clinics that use only smokeless rolls may be written without referral": what the
 #: rule before spares.
 SPARED = re.compile(
-    r"\b(?:written|bound|quoted|accepted) without (?:a |the |any )?(?:referral|review)\b", re.I
+    r"\b(?:(?:written|bound|quoted|accepted) |"
+    # "may write the site on the standard warranty without that referral" (not a case's
+    # "the associate bound it without referral")
+    r"(?:may|can|could) (?:write|bind|quote|accept)\b[^.;]{0,60}?\s)"
+    r"without (?:a |the |that |this |any )?(?:referral|review)\b",
+    re.I,
 )
 #: "a kennel that has one needs no referral", "with rails on every trolley it's fine":
 #: what a protection the rule before lacked does once it is there.

@@ -189,8 +189,11 @@ class TextReader:
             )
             flags = [c.field for c in conditions if c.value is True]
             named = [c for c in conditions if c.field != self.vocab.occupancy]
-            if flags and not a.action and len(flags) == len(named) and spared(self.drafts, a):
-                self._attach(flags, [clause])  # "... may be written without referral"
+            # "... may be written without referral", "... may write the site on the standard
+            # warranty without that referral" (terms, yet no rule of its own)
+            approving = a.action in (None, "approve_with_conditions")
+            if flags and approving and len(flags) == len(named) and spared(self.drafts, a):
+                self._attach(flags, [clause])
                 continue
             before = pending.conditions if pending is not None and not conditions else []
             held = (

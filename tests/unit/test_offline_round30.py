@@ -25,6 +25,22 @@ FIELDS = {
         "synonyms": ["open pit casting", "pit pours"],
         "description": "The foundry pours bells in an open casting pit",
     },
+    "kiln_test_report": {
+        "type": "bool",
+        "synonyms": ["kiln-level fire test report", "UL 2000K kiln test report"],
+        "description": "The maker's UL 2000K kiln-level fire test report is on file",
+    },
+    "kiln_firewalls": {
+        "type": "bool",
+        "synonyms": ["rated firewalls between kilns", "firewalls separate the kilns"],
+        "description": "Rated firewalls separate the kilns",
+    },
+    "kiln_gap_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["clear gap between kilns", "kiln spacing"],
+        "description": "Clear distance between neighbouring kilns in feet",
+    },
     "rigging_warranty": {
         "type": "bool",
         "synonyms": ["rigging warranty"],
@@ -108,3 +124,27 @@ def test_an_amendment_table_reads_its_new_column(extractor: OfflineExtractor) ->
     )
     rules = extractor.extract(text, source_type="compliance")
     assert [(c.field, c.value) for r in rules for c in r.conditions] == [("tower_hanging_jobs", 8)]
+
+
+def test_may_write_without_that_referral_spares_the_rule_before(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(
+        "11.2 Size. A foundry whose tower hanging jobs are above twenty a year goes to the "
+        "tower desk as a referral. Where the maker's UL 2000K kiln-level fire test report is "
+        "already in the file, the line underwriter may write the foundry on the standard "
+        "foundry warranty without that referral.",
+        source_type="manual",
+    )
+    assert [(r.action, r.mitigant_fields) for r in rules] == [("refer", ["kiln_test_report"])]
+
+
+def test_referred_rather_than_declined_softens_the_decline(extractor: OfflineExtractor) -> None:
+    rules = extractor.extract(
+        "11.3 Spacing. Kilns have to stand apart. A clear gap of ten feet or more between "
+        "neighbouring kilns is acceptable; anything tighter is a decline. The one exception: "
+        "where rated firewalls separate the kilns, a tight layout is referred to the tower desk "
+        "rather than declined.",
+        source_type="manual",
+    )
+    assert [(r.action, r.mitigant_fields) for r in rules] == [("decline", ["kiln_firewalls"])]
