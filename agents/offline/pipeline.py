@@ -306,6 +306,9 @@ class TextReader:
                 self._attach(a.mitigant_fields + a.protective_pos, [a.text])
             else:
                 return self._add_from(a, conditions, pending, sentence)
+        elif not a.action and self._colon_bound(conditions, sentence, said[0]):
+            # "Big churrascarias get referred: anything seating more than 250 covers"
+            self.drafts[-1].conditions += conditions
         elif (
             not conditions
             and self.drafts
@@ -317,6 +320,21 @@ class TextReader:
         ):
             self._attach(a.mitigant_fields + a.protective_pos, [a.text])
         return False
+
+    def _colon_bound(self, conditions: list[Condition], sentence: Sentence, clause: str) -> bool:
+        """True when a clause after a colon bounds the class rule its sentence just made."""
+        if not conditions or not self.drafts:
+            return False
+        last, occupancy = self.drafts[-1], self.vocab.occupancy
+        at = sentence.text.find(clause)
+        return (
+            last.sentence_index == sentence.index
+            and bool(last.conditions)
+            and all(c.field == occupancy for c in last.conditions)
+            and all(c.field != occupancy for c in conditions)
+            and at > 0
+            and sentence.text[:at].rstrip().endswith(":")
+        )
 
     def _asked(self, sentence: Sentence, context: str) -> None:
         """A question makes no rule, but the field it compares is the topic of the answer.

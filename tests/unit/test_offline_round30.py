@@ -148,3 +148,14 @@ def test_referred_rather_than_declined_softens_the_decline(extractor: OfflineExt
         source_type="manual",
     )
     assert [(r.action, r.mitigant_fields) for r in rules] == [("decline", ["kiln_firewalls"])]
+
+
+def test_a_clause_after_a_colon_bounds_the_class_rule_before_it(
+    extractor: OfflineExtractor,
+) -> None:
+    (rule,) = extractor.extract(
+        "Bell foundries are referred: anything with more than 12 tower hanging jobs a year.",
+        source_type="sme",
+    )
+    assert rule.action == "refer"
+    assert ("tower_hanging_jobs", 12) in [(c.field, c.value) for c in rule.conditions]
