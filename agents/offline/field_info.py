@@ -162,7 +162,7 @@ def field_info(name: str, spec: FieldSpec) -> FieldInfo:
         and all(v.isupper() for v in values),
         negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
         protective=kind == "bool"
-        and bool(words & lxs.PROTECTIVE_WORDS)
+        and len(words & lxs.PROTECTIVE_WORDS) > len(words & lxs.TROUBLE_WORDS)
         and not _LIMITED.search(spec.description),
         scale=description_scale(spec, name),
         rising=_direction_words(spec.description, "higher|greater|larger|more"),

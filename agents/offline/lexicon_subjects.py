@@ -198,6 +198,16 @@ NEGATED_LIST = re.compile(
 # --- protective words and rule categories ----------------------------------------------------
 
 #: Words that mark a boolean field as protective (a mitigant) rather than a risk flag.
+#: Words of trouble: a flag that says more of them than protective words flags the risk
+#: ("appraisal or suit against the prior insurer" is a dispute, not an appraisal done; a
+#: "signed settlement letter ending the dispute" still protects).
+TROUBLE_WORDS = frozenset(
+    """
+    dispute disputes disputed disputing suit suits lawsuit lawsuits litigation violation
+    violations citation citations complaint complaints rescinded rescission cancelled
+    canceled nonpayment
+    """.split()
+)
 PROTECTIVE_WORDS = frozenset(
     """
     obtained completed satisfactory signed letter certificates clean

@@ -159,3 +159,31 @@ def test_a_clause_after_a_colon_bounds_the_class_rule_before_it(
     )
     assert rule.action == "refer"
     assert ("tower_hanging_jobs", 12) in [(c.field, c.value) for c in rule.conditions]
+
+
+def test_a_flag_of_trouble_is_a_trigger_even_with_a_protective_word() -> None:
+    dictionary = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "open_bell_dispute": {
+                    "type": "bool",
+                    "synonyms": ["disputed claim", "appraisal or suit against the insurer"],
+                    "description": "The foundry is in an open dispute with its prior insurer",
+                },
+                "dispute_letter": {
+                    "type": "bool",
+                    "synonyms": ["settlement letter", "signed release"],
+                    "description": "A signed settlement letter ending the dispute is on file",
+                },
+            }
+        }
+    )
+    rules = OfflineExtractor(dictionary).extract(
+        "Any foundry with a disputed claim is flagged for review; the flag clears once a "
+        "signed settlement letter ends the dispute.",
+        source_type="manual",
+    )
+    assert [
+        (r.action, [(c.field, c.value) for c in r.conditions], r.mitigant_fields) for r in rules
+    ] == [("flag_for_review", [("open_bell_dispute", True)], ["dispute_letter"])]
