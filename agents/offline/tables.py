@@ -343,10 +343,19 @@ def _plain_row(header: list[str], cells: list[str]) -> str:
     # A number needs its column's name ("PPC 7-8"), and so does a cell under a phrase
     # ("Required protection"); a word under a one-word label stands alone.
     pairs = [
-        f"{h} {c}" if re.search(r"\d", c) or len(h.split()) > 1 else c
+        f"{h} {c}" if (re.search(r"\d", c) or len(h.split()) > 1) and not _GENERIC.match(h) else c
         for h, c in zip(header[:-1], cells[:-1], strict=True)
     ]
     return f"{', '.join(pairs)}: {cells[-1]}."
+
+
+#: A column named for what its cells are ("Pattern on the loss run", "Situation"): the
+#: cells say it all, the name adds no subject.
+_GENERIC = re.compile(
+    r"^\W*(?:patterns?|situations?|scenarios?|circumstances?|descriptions?|"
+    r"what (?:you|we) (?:see|find))\b",
+    re.I,
+)
 
 
 def _grid_header(header: list[str], first_row: list[str]) -> bool:

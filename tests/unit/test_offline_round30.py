@@ -187,3 +187,16 @@ def test_a_flag_of_trouble_is_a_trigger_even_with_a_protective_word() -> None:
     assert [
         (r.action, [(c.field, c.value) for c in r.conditions], r.mitigant_fields) for r in rules
     ] == [("flag_for_review", [("open_bell_dispute", True)], ["dispute_letter"])]
+
+
+def test_a_column_named_for_what_its_cells_are_adds_no_subject(
+    extractor: OfflineExtractor,
+) -> None:
+    text = (
+        "Exercise table:\n"
+        "| Pattern on the foundry file | What you do |\n"
+        "| --- | --- |\n"
+        "| More than 12 tower hanging jobs in a year | Refer |\n"
+    )
+    (rule,) = extractor.extract(text, source_type="training")
+    assert [(c.field, c.value) for c in rule.conditions] == [("tower_hanging_jobs", 12)]
