@@ -61,6 +61,12 @@ _CHANGE_FROM = re.compile(
     re.I,
 )
 _THAT = re.compile(r"^\s*(?:that|this|the same)\b", re.I)
+#: What a multiple is of: "three times the limit", "twice its value", "2x annual sales".
+_RATIO_OBJECT = re.compile(
+    r"^\s*(?!(?:in|over|during|within|since|per|a|an|each|every|or|and|before|after)\b)"
+    r"(?=[a-z$])",
+    re.I,
+)
 _MULTIPLIER = re.compile(
     # "eight times an hour" is a frequency, not a ratio
     r"^(?:\s*(?:times(?!\s+(?:an?|per|each|every)\s+(?:hour|minute|day|week|month|year)\b)"
@@ -227,8 +233,13 @@ class ConditionReader:
                 hit = self._multiple(plain, mention, multiplier.end())
                 if hit is not None:
                     hits.append(hit)
-                if hit is not None or not self._counted_in_times:
-                    continue  # a field counted in times reads on: "coverage below 1.5 times"
+                # a field counted in times reads on ("coverage below 1.5 times"), and so
+                # does a count of occurrences ("moved insurers more than three times in
+                # that period"): only a multiple of something ("twice that height",
+                # "three times the limit") is a ratio
+                ratio = _RATIO_OBJECT.match(plain[mention.num_end + multiplier.end() :])
+                if hit is not None or (not self._counted_in_times and ratio):
+                    continue
             pre = plain[max(0, mention.start - 40) : mention.start]
             ago = bool(lxc.TIME_WINDOW_AFTER.match(plain[mention.end :]))
             if (

@@ -108,7 +108,9 @@ class OfflineExtractor:
         source = source or found_source
         if source_type not in SOURCE_TYPES:
             source_type = None
-        sentences = split_sentences(self._spelled_out(strip_case_ids(body)))
+        sentences = split_sentences(
+            self._spelled_out(_TWICE.sub(r"\1 two times", strip_case_ids(body)))
+        )
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)
         default = single_product(source) or header_product(sentences) or "ALL"
@@ -223,3 +225,11 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+#: "changed insurers more than twice in five years": a count of two (not "twice that").
+_TWICE = re.compile(
+    r"\b(more than|over|fewer than|less than|at least|at most|no more than|up to)\s+twice\b"
+    r"(?!\s+(?:that|the|its|their|as|this)\b)",
+    re.I,
+)

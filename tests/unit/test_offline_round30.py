@@ -200,3 +200,19 @@ def test_a_column_named_for_what_its_cells_are_adds_no_subject(
     )
     (rule,) = extractor.extract(text, source_type="training")
     assert [(c.field, c.value) for c in rule.conditions] == [("tower_hanging_jobs", 12)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        ("A foundry that has hung bells in towers more than three times in a year is referred.", 3),
+        ("A foundry that has hung bells in towers more than twice in a year is referred.", 2),
+    ],
+)
+def test_a_count_of_occurrences_is_a_threshold(
+    extractor: OfflineExtractor, sentence: str, value: int
+) -> None:
+    (rule,) = extractor.extract(sentence, source_type="manual")
+    assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
+        ("tower_hanging_jobs", "gt", value)
+    ]
