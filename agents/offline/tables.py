@@ -268,7 +268,15 @@ def _unmet_row(header: list[str], cells: list[str]) -> str:
 _PAST_LIMIT = re.compile(
     r"\b(?:above|over|beyond|past|exceeding)\s+(?:the\s+)?(?:limit|maximum|cap|threshold)\b|"
     # "| Line | Hydrogen on site | Action when exceeded |": each row's figure is a limit
-    r"\b(?:if|when)\s+(?:exceeded|breached)\b",
+    r"\b(?:if|when)\s+(?:exceeded|breached)\b|"
+    # "| Program | Upright broilers allowed | What happens once you pass it |"
+    r"\b(?:once|when|if)\s+(?:you\s+)?(?:pass|exceed|go past|go over)\s+(?:it|that|them)\b",
+    re.I,
+)
+#: A cell that is a figure, in digits or words ("two", "$40,000").
+_FIGURE_CELL = re.compile(
+    r"^\s*(?:\$?\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|hundred)\b)",
     re.I,
 )
 _LIMIT_MARK = re.compile(r"\s*\((?:limit|maximum|max\.?|cap|threshold)\)\s*", re.I)
@@ -279,7 +287,7 @@ def _past_limit_row(header: list[str], cells: list[str]) -> str:
     said = []
     for h, c in zip(header[:-1], cells[:-1], strict=True):
         name = _LIMIT_MARK.sub(" ", h).strip()
-        if re.match(r"\s*\$?\d", c):
+        if _FIGURE_CELL.match(c):
             said.append(f"{name} above {c}")
         elif re.search(r"\d", c):
             said.append(f"{name} {c}")  # "above 500 kg": the cell says its own comparison

@@ -216,3 +216,17 @@ def test_a_count_of_occurrences_is_a_threshold(
     assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
         ("tower_hanging_jobs", "gt", value)
     ]
+
+
+def test_a_table_of_limits_in_words_acts_once_you_pass_them(extractor: OfflineExtractor) -> None:
+    text = (
+        "Use the table.\n"
+        "| Program | Tower hanging jobs allowed before action | What happens once you pass it |\n"
+        "| --- | --- | --- |\n"
+        "| General Liability | twelve | Refer to the tower desk |\n"
+    )
+    (rule,) = extractor.extract(text, source_type="training")
+    assert (rule.action, rule.product_type) == ("refer", "GL")
+    assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
+        ("tower_hanging_jobs", "gt", 12)
+    ]
