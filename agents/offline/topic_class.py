@@ -185,12 +185,30 @@ def question_class(
     for earlier in reversed(sentences[: sentence.index]):
         if not (earlier.is_question and (earlier.label or "").lower() in {"q", "question"}):
             continue
-        named = mentioned(earlier.text, classes)
+        named = mentioned(earlier.text, classes) or _akin_named(earlier.text, classes)
         if named:
             return named[0] if len(named) == 1 else None
         if read is not None and read(earlier.text):
             return None  # a new topic, on a class the dictionary does not list
     return None
+
+
+#: A class's last word that a question may leave out ("Environmental consultants?" asks
+#: about the environmental consulting firm).
+_OMITTED_HEADS = frozenset("firm firms company companies service services business".split())
+
+
+def _akin_named(text: str, classes: Sequence[str]) -> list[str]:
+    """The classes a text names in other forms, their generic head word left out."""
+    words = _words(text)
+    found = []
+    for value in classes:
+        *kept, head = _words(value) or [""]
+        if head not in _OMITTED_HEADS or len(kept) < 2 or head in words:
+            continue  # only a class named without its generic head word
+        if all(any(akin(p, w, _STEM_LETTERS) for w in words) for p in kept):
+            found.append(value)
+    return found
 
 
 def context_class(

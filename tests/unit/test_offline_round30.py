@@ -230,3 +230,22 @@ def test_a_table_of_limits_in_words_acts_once_you_pass_them(extractor: OfflineEx
     assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
         ("tower_hanging_jobs", "gt", 12)
     ]
+
+
+def test_an_interview_question_may_name_a_class_without_its_generic_head() -> None:
+    fields = {
+        **FIELDS,
+        "occupancy": {
+            "type": "str",
+            "synonyms": ["class"],
+            "description": "Business class, lower case (e.g. 'bell casting firm', 'organ builder')",
+        },
+    }
+    extractor = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    rules = extractor.extract(
+        "Q: Bell casters?\nA: More than twelve tower hanging jobs a year is a referral.",
+        source_type="sme",
+    )
+    assert [(c.field, c.value) for r in rules for c in r.conditions if c.field == "occupancy"] == [
+        ("occupancy", "bell casting firm")
+    ]
