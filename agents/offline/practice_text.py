@@ -106,7 +106,9 @@ APPROVED = re.compile(
     # "I've recommended approval on buildings as low as 60% grounded"
     r"(?:I'?ve|I have|we'?ve|we have) recommended approval|"
     # "I approve three layers", "I've cleared applicants with three trade names"
-    r"\b(?:I|we) (?:approve|accept|clear)\b|(?:I'?ve|I have|we'?ve|we have) cleared|"
+    r"\b(?:I|we) approve (?=(?:up to |as many as |as much as )?(?:\d|(?:one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)\b))|"
+    r"(?:I'?ve|I have|we'?ve|we have) cleared|"
     # "The underwriter offered terms anyway because ...", "the risk was written"
     r"offered terms|terms were offered|(?:was|were) written|"
     r"attached)\b",
