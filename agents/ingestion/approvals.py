@@ -82,12 +82,13 @@ def read_approvals(
     opening = " ".join(text.text.split()[:_OPENING_WORDS])
     if titled or (not any_product and single_product(opening) == product):
         own = {sig[1] for k in known if k.product_type == product and (sig := limit_signature(k))}
-        usable = [
-            k
-            for k in usable
-            if k.product_type != "ALL" or (sig := limit_signature(k)) is None or sig[1] not in own
-        ]
-        known = [k for k in known if k in usable]
+
+        def stays(k: ExtractedRule) -> bool:
+            return (
+                k.product_type != "ALL" or (sig := limit_signature(k)) is None or sig[1] not in own
+            )
+
+        usable, known = [k for k in usable if stays(k)], [k for k in known if stays(k)]
     claims: dict[str, ExtractedRule] = {}
     cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
     extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went

@@ -41,6 +41,13 @@ _CONDITION_CUE = re.compile(
 #: "accepted only from / only if / only when X": X is required, its absence the rule.
 _ONLY_WITH = re.compile(r"\bonly\s+(?:if|when|where|from|for|after)\b", re.I)
 
+#: "changed insurers more than twice in five years": a count of two (not "twice that").
+_TWICE = re.compile(
+    r"\b(more than|over|fewer than|less than|at least|at most|no more than|up to)\s+twice\b"
+    r"(?!\s+(?:that|the|its|their|as|this)\b)",
+    re.I,
+)
+
 
 class OfflineExtractor:
     """Extracts structured underwriting rules from raw text without an LLM.
@@ -225,11 +232,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-#: "changed insurers more than twice in five years": a count of two (not "twice that").
-_TWICE = re.compile(
-    r"\b(more than|over|fewer than|less than|at least|at most|no more than|up to)\s+twice\b"
-    r"(?!\s+(?:that|the|its|their|as|this)\b)",
-    re.I,
-)

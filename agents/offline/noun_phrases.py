@@ -76,13 +76,14 @@ def noun_phrase(text: str) -> str:
             return " ".join(words).replace(" ,", ",").strip(" ,")
         if _CONTRACTION.search(low) or low in _PERSONAL:
             return ""
+        last = words[-1].lower() if words else ""
         if (
             words
             and low.endswith("ing")
             and (
-                (words[-1].lower().endswith("s") and not words[-1].lower().endswith("ss"))
-                or (words[-1].lower() in lxs.GENERIC_NOUNS and words[-1].lower() not in _ADJECTIVES)
-                or words[-1].lower() in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
+                (last.endswith("s") and not last.endswith("ss"))
+                or (last in lxs.GENERIC_NOUNS and last not in _ADJECTIVES)
+                or last in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
             )
         ):  # "roofers using torches", "any insured running ten trucks": a participle
             return " ".join(words).replace(" ,", ",").strip(" ,")

@@ -138,18 +138,20 @@ def join_continuations(lines: list[str]) -> list[str]:
     pipes.
     """
     out: list[str] = []
-    row: list[list[object]] | None = None  # [start, text] of each cell of the row above
+    starts: list[int] = []  # where each cell of the row above starts ([] after no row)
+    texts: list[str] = []  # and what it says, continuations joined
     for line in lines:
         indent = len(line) - len(line.lstrip(" "))
-        if row is not None and line.strip() and indent >= _CONTINUED_INDENT:
+        if starts and line.strip() and indent >= _CONTINUED_INDENT:
             for part in _SPACED_CELL.finditer(line):
-                under = [cell for cell in row if int(str(cell[0])) <= part.start() + 2]
+                under = [k for k, start in enumerate(starts) if start <= part.start() + 2]
                 if under:
-                    under[-1][1] = f"{under[-1][1]} {part.group(0)}"
-            out[-1] = "| " + " | ".join(str(cell[1]) for cell in row) + " |"
+                    texts[under[-1]] = f"{texts[under[-1]]} {part.group(0)}"
+            out[-1] = "| " + " | ".join(texts) + " |"
             continue
         parts = list(_SPACED_CELL.finditer(line)) if "  " in line.strip() else []
-        row = [[m.start(), m.group(0)] for m in parts] if len(parts) >= 2 else None
+        starts = [m.start() for m in parts] if len(parts) >= 2 else []
+        texts = [m.group(0) for m in parts] if len(parts) >= 2 else []
         out.append(line)
     return out
 

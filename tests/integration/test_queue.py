@@ -143,9 +143,10 @@ async def _wait_for(predicate: Any, timeout: float) -> None:
         await asyncio.sleep(0.1)
 
 
-async def test_killed_worker_job_is_redelivered_and_graph_equals_a_clean_run(
-    memory: GraphMemory, falkordb_dir: Path
-) -> None:
+async def _a_clean_run_and_a_job_to_kill(
+    memory: GraphMemory,
+) -> tuple[Namespace, Namespace, JobQueue, JobQueue]:
+    """Two namespaces holding the cap: one's learning job run clean, the other's queued."""
     tag = uuid.uuid4().hex[:8]
     killed_ns, clean_ns = Namespace.agent(f"k-{tag}"), Namespace.agent(f"c-{tag}")
     for ns in (killed_ns, clean_ns):
@@ -156,6 +157,13 @@ async def test_killed_worker_job_is_redelivered_and_graph_equals_a_clean_run(
             q, conversation_id=f"conv-{tag}", namespace=ns, transcript=LEARNING
         )
     await work(memory, clean_q, drain=True)
+    return killed_ns, clean_ns, queue, clean_q
+
+
+async def test_killed_worker_job_is_redelivered_and_graph_equals_a_clean_run(
+    memory: GraphMemory, falkordb_dir: Path
+) -> None:
+    killed_ns, clean_ns, queue, clean_q = await _a_clean_run_and_a_job_to_kill(memory)
 
     env = {**os.environ, "ATHENA_DATA_DIR": str(falkordb_dir), "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "agents.cli", "worker", "--drain", "--queue", queue.prefix]
@@ -189,16 +197,7 @@ async def test_a_job_killed_between_its_rules_and_its_sources_redoes_like_a_clea
     # The worker above can be killed at any point of its job; this one dies at the worst:
     # its rules are committed, its source episode is not. The redone job hears the same
     # claim again (nothing to write) and must still link its source to the rule.
-    tag = uuid.uuid4().hex[:8]
-    killed_ns, clean_ns = Namespace.agent(f"k-{tag}"), Namespace.agent(f"c-{tag}")
-    for ns in (killed_ns, clean_ns):
-        await ingest_rules(memory, ns, [CAP])
-    clean_q, queue = new_queue(memory), new_queue(memory)
-    for q, ns in ((clean_q, clean_ns), (queue, killed_ns)):
-        await enqueue_transcript(
-            q, conversation_id=f"conv-{tag}", namespace=ns, transcript=LEARNING
-        )
-    await work(memory, clean_q, drain=True)
+    killed_ns, clean_ns, queue, clean_q = await _a_clean_run_and_a_job_to_kill(memory)
     add_sources, calls = type(memory).add_sources, []
 
     async def dies_once(self: GraphMemory, *args: Any, **kwargs: Any) -> Any:
