@@ -44,6 +44,7 @@ from memory.underwriting.consolidate import STATEMENT_TYPES, signature
 from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.profile import field_kind
 from memory.underwriting.fieldlink.stems import stem
+from memory.underwriting.history import retired_rules
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -282,7 +283,16 @@ async def known_rules(
         if e is not None
         and (fields & set(e.per_field) or any(_named(c.value, talk, numbers) for c in e.conditions))
     ]
-    return await GraphAnalytics(memory, namespace).rules(names) if names else []
+    current = await GraphAnalytics(memory, namespace).rules(names) if names else []
+    # A text of an earlier day read again after a rule it spoke of ended reads it too.
+    days = [t.date for t in texts if t.date]
+    ended = await retired_rules(memory, namespace, days) if days else []
+    return current + [
+        r
+        for r in ended
+        if {c.field for c in r.conditions} & fields
+        or any(_named(c.value, talk, numbers) for c in r.conditions)
+    ]
 
 
 def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
@@ -330,6 +340,24 @@ def _case_of(read: ExtractedRule, known: Sequence[ExtractedRule]) -> bool:
     )
 
 
+def _in_force(known: Sequence[ExtractedRule], day: str | None) -> list[ExtractedRule]:
+    """The known rules a text of `day` reads against: a rule that ended, only while it held.
+
+    Read again after a withdrawal, a training note of the rule's time still speaks of
+    it (its "every line" limit is not the one product rule left). A text of no day
+    reads the rules in force now.
+    """
+
+    def held(rule: ExtractedRule) -> bool:
+        if rule.valid_to is None:
+            return True
+        if not day:
+            return False
+        return (rule.valid_from or "")[:10] <= day[:10] < rule.valid_to[:10]
+
+    return [k for k in known if held(k)]
+
+
 def _stated_by(known: Sequence[ExtractedRule], day: str | None) -> list[ExtractedRule]:
     """The known rules first stated on or before a text's day (all when it has none).
 
@@ -365,14 +393,15 @@ def with_practice(
     known = list(current)
     out: list[ExtractedRule] = []
     for text in texts:
-        mine = conform([r for r in extracted if r.text_id == text.id], text.text, known, fields)
+        held = _in_force(known, text.date)
+        mine = conform([r for r in extracted if r.text_id == text.id], text.text, held, fields)
         if text.source_type in STATEMENT_TYPES:  # a manual or a bulletin states rules
-            mine += withdrawals_of(text, mine, known)
-            mine += amendments_of(text, mine, known)  # "moves from 30% to 20%"
+            mine += withdrawals_of(text, mine, held)
+            mine += amendments_of(text, mine, held)  # "moves from 30% to 20%"
             out += mine
             known += mine
             continue
-        known_then = _stated_by(known, text.date)  # a log speaks of rules stated by its day
+        known_then = _stated_by(held, text.date)  # a log speaks of rules stated by its day
         if not single_product(text.source):  # a product said in passing ("not on the GL")
             mine = [_retargeted(r, known_then, text) for r in mine]  # is no rule's product
         words = SQFT.sub("sqft", text.text).lower()
@@ -419,8 +448,8 @@ def with_practice(
         kept = [r for r in mine if not any(_bends(p, r) for p in practice)]
         practice = _with_dropped_mitigants(practice, [r for r in mine if r not in kept])
         if text.source_type == "production":
-            kept = [r for r in kept if not (_case_of(r, known) or _logged_place(r, fields))]
-        practice, kept = _relieve(reliefs, known, text, practice, kept)
+            kept = [r for r in kept if not (_case_of(r, held) or _logged_place(r, fields))]
+        practice, kept = _relieve(reliefs, held, text, practice, kept)
         out += practice + kept
         known += kept
     return out

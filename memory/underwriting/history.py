@@ -26,6 +26,10 @@ _ALL_RULES = (
     "MATCH (n:Entity) WHERE n.label = 'Rule' "
     "RETURN n.name AS name, n.props_json AS props, n.created_at AS created ORDER BY n.name"
 )
+_RETIRED_RULES = (
+    "MATCH (n:Entity) WHERE n.label = 'Rule' AND n.invalid_at IS NOT NULL "
+    "RETURN n.name AS name, n.props_json AS props, n.created_at AS created ORDER BY n.name"
+)
 _SPACE = "rule-versions"  # the read cache's space for every rule's versions
 _ONE_RULE = (
     "MATCH (n:Entity) WHERE n.label = 'Rule' AND n.name = $name "
@@ -90,6 +94,28 @@ async def _every_rule(memory: GraphMemory, namespace: Namespace) -> list[list[Ex
         rows = await memory.db.query(namespace.group_id, _ALL_RULES, {}, read_only=True)
         found = [versions for row in rows if (versions := _versions(row))]
         cache.put(_SPACE, "all", found)
+    return found
+
+
+async def retired_rules(
+    memory: GraphMemory, namespace: Namespace, days: Iterable[str]
+) -> list[ExtractedRule]:
+    """Rules no longer in force, as they stood on any of `days` (ISO days or times).
+
+    A text read again after a rule it spoke of was withdrawn must read against that
+    rule as its own day knew it (the condition index holds current rules only). One
+    version per rule and day it held, in name order; none for a rule that held on
+    none of the days.
+    """
+    wanted = sorted({iso_day(day) for day in days})
+    if not wanted:
+        return []
+    rows = await memory.db.query(namespace.group_id, _RETIRED_RULES, {}, read_only=True)
+    found: list[ExtractedRule] = []
+    for row in rows:
+        versions = _versions(row)
+        held = [v for day in wanted if (v := version_at(versions, day)) is not None]
+        found += [v for at, v in enumerate(held) if v not in held[:at]]
     return found
 
 
@@ -177,6 +203,7 @@ __all__ = [
     "OpenConflict",
     "flagged_conflicts",
     "open_conflicts",
+    "retired_rules",
     "rule_history",
     "rules_as_of",
     "version_at",
