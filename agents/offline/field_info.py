@@ -99,6 +99,22 @@ def description_scale(spec: FieldSpec, name: str = "") -> tuple[float, float] | 
     return (low, high) if low < high else None
 
 
+def _denied_protection(words: list[str]) -> set[str]:
+    """Protective words the field denies: "no fence or barrier", "unfenced", "not sprinklered".
+
+    A flag for a protection missing names a risk, not a mitigant.
+    """
+    denied = set()
+    for at, word in enumerate(words):
+        for prefix in ("un", "non"):
+            rest = word.removeprefix(prefix)
+            if rest != word and rest in lxs.PROTECTIVE_WORDS:
+                denied.add(word)
+        if word in lxs.PROTECTIVE_WORDS and set(words[max(0, at - 2) : at]) & NEGATION_WORDS:
+            denied.add(word)
+    return denied
+
+
 #: A word that names a kind by a range after it ("class 7-8", "type 1-3").
 _LABEL_BEFORE = re.compile(r"\b(class|type|category|group|tier|grade|division|zone)\s*$", re.I)
 
@@ -146,7 +162,9 @@ def field_info(name: str, spec: FieldSpec) -> FieldInfo:
     }
     # "heaters are used for frost protection": what a thing is for does not make it one
     said = " ".join([name.replace("_", " "), *spec.synonyms, spec.description])
-    words = set(re.findall(r"[a-z]+", _FOR_PROTECTION.sub(" ", said).lower()))
+    plain = re.findall(r"[a-z]+", _FOR_PROTECTION.sub(" ", said).lower())
+    words = set(plain)
+    denied = _denied_protection(plain)
     info = FieldInfo(
         name=name,
         spec=spec,
@@ -162,7 +180,7 @@ def field_info(name: str, spec: FieldSpec) -> FieldInfo:
         and all(v.isupper() for v in values),
         negative_below=bool(_NEGATIVE_BELOW.search(spec.description)),
         protective=kind == "bool"
-        and len(words & lxs.PROTECTIVE_WORDS) > len(words & lxs.TROUBLE_WORDS)
+        and len(words & lxs.PROTECTIVE_WORDS - denied) > len(words & lxs.TROUBLE_WORDS | denied)
         and not _LIMITED.search(spec.description),
         scale=description_scale(spec, name),
         rising=_direction_words(spec.description, "higher|greater|larger|more"),

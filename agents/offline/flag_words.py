@@ -41,8 +41,15 @@ NEGATION_WORDS = frozenset(
     }
 )
 _AFTER_NEGATION = frozenset({"not", "isn't", "aren't", "never"})
-#: Verbs of holding whose denial denies their object: "does not hold a certificate".
-_POSSESSION = frozenset("hold holds have has carry carries keep keeps maintain maintains".split())
+#: Verbs of holding whose denial denies their object: "does not hold a certificate";
+#: of showing it: "cannot show disposal at a permitted plant", "fails to produce a permit".
+_POSSESSION = frozenset(
+    "hold holds have has carry carries keep keeps maintain maintains".split()
+    + "show shows produce produces provide provides document documents prove proves".split()
+    + "demonstrate demonstrates evidence furnish furnishes submit submits".split()
+)
+#: Words that deny a showing only: "fails to show a permit" ("a failed inspection" is none).
+_FAILING = frozenset("fail fails failed failing".split())
 #: Words a denied possession's object may have before the field's own words.
 _OBJECT_WORDS = 6
 
@@ -99,7 +106,8 @@ def negated_before(tokens: list[Token], index: int) -> bool:
     if any(_negation_at(tokens, i) for i in range(start, index)):
         return True
     return any(
-        _negation_at(tokens, i) and tokens[i + 1].text.lower() in _POSSESSION
+        (_negation_at(tokens, i) or tokens[i].text.lower() in _FAILING)
+        and tokens[i + 1].text.lower() in _POSSESSION
         for i in range(max(0, index - _OBJECT_WORDS - 2), index - 1)
     )
 

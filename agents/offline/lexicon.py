@@ -145,7 +145,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "flag_for_review",
         re.compile(
-            r"\b(?:flag(?:s|ged)?|red[- ]flag)\b|"
+            # ("paint and flags ahead of excavators", "Environmental flags:" are things)
+            r"\b(?:flag|flagged|flags(?!\s*[.:,;]|\s+(?:are|is|were|was|ahead|and|or)\b)|"
+            r"red[- ]flag)\b|"
             # "route the file for review before you quote": a second look, no referral
             r"\broute[sd]? (?:the |this |that |each )?(?:file|account|submission|risk|it|them) "
             r"(?:\w+ ){0,2}?for (?:a |an )?(?:second |further |manual |internal )?review\b",

@@ -119,7 +119,13 @@ _SOFTENED = (
 SOFTENED_ACTION = re.compile(_SOFTENED, re.I)
 NAMED_MITIGANT = re.compile(
     r"\b(?:is|are|counts? as|serves? as|qualif(?:y|ies) as|(?:accepted|recogni[sz]ed|"
-    r"treated|taken) as)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?:[\w-]+\s+){0,2}?mitigants?\b|"
+    r"treated|taken) as)\s+(?:the\s+|a\s+|an\s+|our\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:mitigants?|mitigating factors?)\b|"
+    # "X is the one thing that makes her comfortable", "treated that repair as the deciding
+    # factor", "treats the setback concern as answered"
+    r"\bmakes? (?:me|us|her|him|them) comfortable\b|"
+    r"\btreat(?:s|ed)? (?:[\w-]+\s+){1,4}?as (?:answered|resolved|satisfied|(?:the )?"
+    r"(?:deciding|decisive) factor)\b|"
     # "A documented two-person rule ... is the control we expect at that volume"
     r"\b(?:is|are) the (?:control|protection|safeguard)s? (?:we|the desk|underwriting|you) "
     r"(?:expect|want|require|look for|ask for|need)\b|"

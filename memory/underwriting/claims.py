@@ -223,7 +223,9 @@ async def plan_rules(
         for name, document in [*named.get(sig, []), *retired.get(sig, [])]:
             if document.get("valid_from"):
                 documents.setdefault(name, document)
-        writes, joined = _consolidated(documents, incoming, stamp)
+        # By name: the stored rules' claims fold in one order whatever the store's keys
+        # (uuids of the namespace) would give; same-day claims of two rules keep it.
+        writes, joined = _consolidated(dict(sorted(documents.items())), incoming, stamp)
         plan.writes += writes
         for claim, mine in zip(given, incoming, strict=True):
             plan.joined[claim.rule_name] = joined.get(_claim_key(mine), mine.rule_name)

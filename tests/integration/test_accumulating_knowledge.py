@@ -234,3 +234,29 @@ def test_a_settled_conflict_is_listed_with_all(falkordb_dir: Path) -> None:
     assert status[frozenset(listed[0]["text_ids"])] == "open"
     text = athena(falkordb_dir, "conflicts", "--all", "--namespace", ns)
     assert text.stdout.count("settled since") == 1
+
+
+def test_a_set_scores_the_same_in_any_namespace(falkordb_dir: Path) -> None:
+    """The same texts in two namespaces end as the same rules and the same decisions.
+
+    Stored rules are keyed by uuids of their namespace; the claims they were derived from
+    must not fold in key order (blind45 scored 0.68 or 0.80 as of, by namespace name).
+    """
+    blind45 = ROOT / "agents" / "data" / "consolidation" / "blind45"
+    runs = [
+        ok(
+            athena(
+                falkordb_dir,
+                "eval",
+                str(blind45),
+                "--mode",
+                "extract",
+                "--json",
+                "--namespace",
+                f"agent:eval-{name}",
+            )
+        )  # fmt: skip
+        for name in ("x1", "x2")
+    ]
+    first, second = ({k: r[k] for k in ("consolidation", "decisions")} for r in runs)
+    assert first == second

@@ -1,0 +1,157 @@
+"""Offline extraction round 31: a denied showing denies what it shows; a missing protection
+names a risk; flags that are things; what practice credits with its approvals.
+
+Every field and sentence below is made up for these tests (a chimney-sweep dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.ingestion.practice import with_practice
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from schemas.rules import ExtractedRule
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'chimney sweep', 'stove fitter')",
+    },
+    "soot_disposal_licensed": {
+        "type": "bool",
+        "synonyms": ["licensed soot disposal", "ash tip receipt"],
+        "description": "Soot is taken to a licensed tip",
+    },
+    "roof_anchor_certificate": {
+        "type": "bool",
+        "synonyms": ["roof anchor certificate", "anchor test certificate"],
+        "description": "A current roof anchor test certificate is held",
+    },
+    "flue_pits_unguarded": {
+        "type": "bool",
+        "synonyms": ["unguarded flue pits", "open flue pits"],
+        "description": "Flue pits on the yard have no guard or fence",
+    },
+    "chimney_jobs_weekly": {
+        "type": "int",
+        "unit": "jobs",
+        "synonyms": ["chimney jobs a week", "weekly sweeps"],
+        "description": "Chimneys swept in a typical week",
+    },
+    "sweeps_sprinklered": {
+        "type": "bool",
+        "synonyms": ["sprinklered", "fully sprinklered"],
+        "description": "The workshop is protected by automatic sprinklers",
+    },
+    "brushes_stored_sealed": {
+        "type": "bool",
+        "synonyms": ["brushes kept in sealed bins", "sealed brush bins"],
+        "description": "Used brushes are kept in sealed metal bins",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+def _flags(extractor: OfflineExtractor, sentence: str) -> list[tuple[str, object]]:
+    (rule,) = extractor.extract(sentence, source_type="manual")
+    return [(c.field, c.value) for c in rule.conditions if c.field != "occupancy"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "A sweep that cannot show licensed soot disposal or an ash tip receipt is declined.",
+        "A sweep that fails to produce an ash tip receipt is declined.",
+        "A sweep unable to provide the yard's current ash tip receipt is declined.",
+    ],
+)
+def test_a_denied_showing_denies_what_it_shows(extractor: OfflineExtractor, sentence: str) -> None:
+    assert _flags(extractor, sentence) == [("soot_disposal_licensed", False)]
+
+
+def test_a_shown_protection_stays_shown(extractor: OfflineExtractor) -> None:
+    sentence = "A sweep that shows an ash tip receipt is approved with conditions."
+    assert _flags(extractor, sentence) == [("soot_disposal_licensed", True)]
+
+
+def test_a_missing_protection_is_a_risk_not_a_mitigant(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "A sweep with unguarded flue pits is referred.", source_type="manual"
+    )
+    assert [(c.field, c.value) for c in rule.conditions] == [("flue_pits_unguarded", True)]
+    assert rule.mitigant_fields == []
+
+
+def test_flags_that_are_things_are_no_flag_for_review(extractor: OfflineExtractor) -> None:
+    said = (
+        "This section covers sweeps who log weekly sweeps and mark roofs with paint and "
+        "flags ahead of the crew."
+    )
+    assert extractor.extract(said, source_type="manual") == []
+    (rule,) = extractor.extract(
+        "The guide flags any sweep doing more than 40 chimney jobs a week.", source_type="manual"
+    )
+    assert rule.action == "flag_for_review"
+
+
+def _practice(extractor: OfflineExtractor, body: str) -> list[ExtractedRule]:
+    manual = KnowledgeText(
+        id="m1",
+        text="BOP: a sweep doing more than 40 chimney jobs a week is referred.",
+        source="Sweep Manual",
+        source_type="manual",
+        date="2024-01-10",
+    )
+    note = KnowledgeText(
+        id="s1", text=body, source="Sweep desk notes", source_type="sme", date="2024-06-01"
+    )
+    extracted = [
+        rule
+        for t in (manual, note)
+        for rule in extractor.extract(
+            t.text, source=t.source, source_type=t.source_type, text_id=t.id
+        )
+    ]
+    return [
+        c for c in with_practice([manual, note], extracted, [], DICTIONARY) if c.text_id == "s1"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "field"),
+    [
+        (
+            "Forty chimney jobs a week is where the desk stops. A fully sprinklered workshop "
+            "is the one thing that makes her comfortable with any number.",
+            "sweeps_sprinklered",
+        ),
+        (
+            "Forty chimney jobs a week is where the desk stops. Keeping used brushes in "
+            "sealed brush bins is now accepted as a mitigating factor.",
+            "brushes_stored_sealed",
+        ),
+        (
+            "Forty chimney jobs a week is where the desk stops, but the underwriters treated "
+            "sealed brush bins as the deciding factor.",
+            "brushes_stored_sealed",
+        ),
+    ],
+)
+def test_what_practice_credits_is_a_mitigant_of_the_rule(
+    extractor: OfflineExtractor, said: str, field: str
+) -> None:
+    claims = _practice(extractor, said)
+    assert [c.mitigant_fields for c in claims] == [[field]]
+    assert [(c.conditions[0].field, c.conditions[0].value) for c in claims] == [
+        ("chimney_jobs_weekly", 40)
+    ]
