@@ -379,7 +379,13 @@ def _habitual_present(trigger: str) -> str:
 
 
 #: The order after a condition's comma: "..., verify why the risk left the market".
-_ORDER_AFTER = re.compile(r",\s*(?:then\s+)?" + lx.ORDER_VERB, re.I)
+_ORDER_AFTER = re.compile(
+    r",\s*(?:then\s+)?" + lx.ORDER_VERB + "|"
+    # "If more than two evictions were filed, the submission is referred": a present rule
+    r",\s*(?:the|this|that|such|it|they)\b[^.;,]{0,40}?\b(?:is|are)\s+(?:\w+ly\s+)?"
+    r"(?:referred|declined|excluded|flagged|verified)\b",
+    re.I,
+)
 
 
 def _op_of(word: str) -> str:

@@ -207,7 +207,14 @@ class ConditionReader:
             listed = scale_ends(listed_values(trigger, out.numbers), self.vocab)
             out.conditions.extend(c for c in listed if c.operator != "in")
         out.conditions = scale_ends(out.conditions, self.vocab)
-        out.conditions.extend(enum_conditions(trigger, self.vocab))
+        # "less than 50% of the exterior walls are noncombustible": the value names the
+        # measured field ("noncombustible exterior pct"), not a construction class
+        fields = self.vocab.fields
+        measured = [fields[c.field] for c in out.conditions if c.field in fields]
+        measured = [info for info in measured if info.kind == "numeric"]
+        out.conditions.extend(
+            c for c in enum_conditions(trigger, self.vocab) if not _names_measure(c, measured)
+        )
         denied = denied_by_name(trigger, self.vocab)
         out.conditions.extend(c for c, _, _ in denied)
         out.conditions.extend(
@@ -497,6 +504,14 @@ def _counts_other(after: str, mention: NumberMention, info: FieldInfo) -> bool:
         return False  # "even one party bus", a field of party buses counted in vehicles
     unit = {stem(singular(w)) for w in re.findall(r"[a-z]+", info.unit.lower())}
     return not unit & {stem(singular(w)) for w in re.findall(r"[a-z]+", " ".join(counted))}
+
+
+def _names_measure(condition: Condition, measured: list[FieldInfo]) -> bool:
+    """True when a class value's words are all words of a measured field's name."""
+    values = condition.value if isinstance(condition.value, list) else [condition.value]
+    words = {t.stem for v in values if isinstance(v, str) for t in content_tokens(v)}
+    named = [{t.stem for t in content_tokens(info.name.replace("_", " "))} for info in measured]
+    return bool(words) and any(words <= name for name in named)
 
 
 def _says(words: list[str], phrase: tuple[str, ...]) -> bool:

@@ -202,13 +202,33 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCES.split(text) if s.strip()]
 
 
+#: "Four is the most I've approved": the furthest practice went, said before its cue.
+_FURTHEST_SAID = re.compile(
+    r"\b(?:is|was) (?:about |roughly )?the " + SUPERLATIVE + r"[^.;]{0,40}?"
+    r"\b(?:signed off|signed|approved|written|wrote|accepted|bound|gone|taken|cleared)\b",
+    re.I,
+)
+
+
 def _approved_values(sentence: str) -> list[float]:
     """Values a sentence says practice went up (or down) to: "approved up to 23"."""
+    said = _FURTHEST_SAID.search(sentence)
+    if said is not None:
+        before = [n.value for n in find_numbers(sentence) if n.end <= said.start()][-1:]
+        if before:
+            return before
     cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
     cue = cue or FURTHEST.search(sentence)
     if cue is None:
         return []
     return [n.value for n in find_numbers(sentence) if n.start >= cue.end()][:1]
+
+
+def _furthest(sentence: str) -> list[float]:
+    """The furthest practice went, when a sentence says it: "Four is the most I've approved"."""
+    if not (FURTHEST.search(sentence) or _FURTHEST_SAID.search(sentence)):
+        return []
+    return _approved_values(sentence)
 
 
 def _answered(question: str, answer: str) -> list[float]:
@@ -342,9 +362,13 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
             approved = _approved_values(sentence)
             window = sentences[number + 1 : number + 1 + _LOOK_AHEAD]
             for at, later in enumerate(window if not approved else []):
-                after = window[at + 1] if at + 1 < len(window) else ""
+                beyond = number + 2 + at  # the sentence after `later` (past the window too)
+                after = sentences[beyond] if beyond < len(sentences) else ""
                 approved = _approved_values(later) or _answered(later, after)
-                if approved:
+                furthest = _furthest(after) if approved else []
+                if furthest:  # "signed off on three and on four. Four is the most ..."
+                    approved, later = furthest, f"{later} {after}"
+                elif approved:
                     later = f"{later} {after}" if not _approved_values(later) else later
                     sentence = f"{sentence} {later}"
                     break

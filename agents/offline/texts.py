@@ -42,7 +42,9 @@ def strip_case_ids(text: str) -> str:
     """
     text = _CASE_LINE.sub(f"{lx.CASE_RECORD}: ", text)
     # the blanks before an id go with it: "Case PR-2291 (..." must not read as table cells
-    return re.sub(r"[ \t]*\b[A-Z]{2,}-\d{2,4}(?:-\d+)*\b", "", text)
+    # "since CB-2025-06 an LRO landlord ... is a declination": the time of a document,
+    # not "since" opening a clause of its own
+    return re.sub(r"[ \t]*\b(?:since[ \t]+)?[A-Z]{2,}-\d{2,4}(?:-\d+)*\b", "", text)
 
 
 _CASE_LINE = re.compile(

@@ -53,6 +53,17 @@ FIELDS = {
         "synonyms": ["brushes kept in sealed bins", "sealed brush bins"],
         "description": "Used brushes are kept in sealed metal bins",
     },
+    "masonry_chimney_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["share of masonry chimneys", "masonry chimney share"],
+        "description": "Share of the chimneys swept that are masonry",
+    },
+    "chimney_build": {
+        "type": "str",
+        "synonyms": ["chimney construction"],
+        "description": "How the main chimney is built: 'masonry', 'steel' or 'clay'",
+    },
 }
 DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 
@@ -155,3 +166,45 @@ def test_what_practice_credits_is_a_mitigant_of_the_rule(
     assert [(c.conditions[0].field, c.conditions[0].value) for c in claims] == [
         ("chimney_jobs_weekly", 40)
     ]
+
+
+def test_a_past_tense_condition_of_a_present_rule_is_a_rule(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "If more than forty chimney jobs a week were booked, the account is referred.",
+        source_type="manual",
+    )
+    assert (rule.action, [(c.field, c.value) for c in rule.conditions]) == (
+        "refer",
+        [("chimney_jobs_weekly", 40)],
+    )
+
+
+def test_since_a_document_is_no_clause_of_its_own(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "Remember that since CB-2031-04 a sweep doing more than forty chimney jobs a week "
+        "is a declination.",
+        source_type="training",
+    )
+    assert rule.action == "decline"
+
+
+def test_a_word_of_the_measured_field_is_no_class_of_its_own(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "Where less than 50% of the chimneys swept are masonry, refer to the team lead.",
+        source_type="manual",
+    )
+    assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
+        ("masonry_chimney_pct", "lt", 50)
+    ]
+    (rule,) = extractor.extract("A masonry chimney build is referred.", source_type="manual")
+    assert [(c.field, c.value) for c in rule.conditions] == [("chimney_build", "masonry")]
+
+
+def test_the_furthest_practice_went_is_said_after_the_cases(extractor: OfflineExtractor) -> None:
+    claims = _practice(
+        extractor,
+        "Q: The guidelines refer more than forty chimney jobs a week. What do you do? "
+        "A: It's a guideline, not a wall. I've signed off on forty-five and on fifty chimney "
+        "jobs a week. Fifty is the most I've approved.",
+    )
+    assert [c.soft_limit for c in claims] == [50]
