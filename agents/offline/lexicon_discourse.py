@@ -124,8 +124,10 @@ NAMED_MITIGANT = re.compile(
     # "X is the one thing that makes her comfortable", "treated that repair as the deciding
     # factor", "treats the setback concern as answered"
     r"\bmakes? (?:me|us|her|him|them) comfortable\b|"
-    r"\btreat(?:s|ed)? (?:[\w-]+\s+){1,4}?as (?:answered|resolved|satisfied|(?:the )?"
-    r"(?:deciding|decisive) factor)\b|"
+    r"\btreat(?:s|ed)? (?:[\w-]+\s+){0,4}?as (?:answered|resolved|satisfied|sufficient|"
+    r"adequate|enough|(?:the )?(?:deciding|decisive) factor)\b|"
+    # "a sacrificial coating changes the picture for me whatever the count"
+    r"\bchanges? the (?:picture|answer|calculus)\b|"
     # "A documented two-person rule ... is the control we expect at that volume"
     r"\b(?:is|are) the (?:control|protection|safeguard)s? (?:we|the desk|underwriting|you) "
     r"(?:expect|want|require|look for|ask for|need)\b|"

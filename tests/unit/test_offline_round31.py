@@ -156,6 +156,16 @@ def _practice(extractor: OfflineExtractor, body: str) -> list[ExtractedRule]:
             "sealed brush bins as the deciding factor.",
             "brushes_stored_sealed",
         ),
+        (
+            "Forty chimney jobs a week is where the desk stops. Sealed brush bins change the "
+            "picture for me whatever the count.",
+            "brushes_stored_sealed",
+        ),
+        (
+            "Forty chimney jobs a week is where the desk stops. Learning: sealed brush bins "
+            "have been treated as sufficient.",
+            "brushes_stored_sealed",
+        ),
     ],
 )
 def test_what_practice_credits_is_a_mitigant_of_the_rule(
