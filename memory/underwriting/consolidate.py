@@ -300,7 +300,15 @@ def _apply_statements(lineages: list[Lineage], day: str, claims: list[ExtractedR
     a higher standing (compliance) settles a disagreement of its day; equals that
     disagree stay current side by side and open a conflict.
     """
-    ordered = sorted(claims, key=lambda c: -_STANDING.get(c.source_type, 1))
+    live_now = _live(lineages)
+
+    def fit(claim: ExtractedRule) -> int:
+        return max((_match(claim, rule)[0] for _, rule in live_now), default=-1)
+
+    # Higher standing first; then a claim that restates a rule before one that would
+    # amend it, whatever order the claims came in ("refer over 180" keeps its rule when
+    # the same text's "verify under 90" is read beside it).
+    ordered = sorted(claims, key=lambda c: (-_STANDING.get(c.source_type, 1), -fit(c)))
     touched: list[_Day] = []
     conflicts: list[tuple[_Day, _Day]] = []
     for claim in ordered:

@@ -600,3 +600,25 @@ def test_practice_sharing_only_the_limit_or_only_the_action_softens_the_stated_r
         assert current is not None
         assert (current.action, current.conditions[0].value) == ("decline", 20)
         assert (current.threshold_type, current.soft_limit) == ("soft", 24)
+
+
+@pytest.mark.parametrize("order", [("tier", "again"), ("again", "tier")])
+def test_a_restatement_keeps_its_rule_whatever_order_its_text_gave(order: tuple[str, ...]) -> None:
+    """A note restating "decline over 20" beside a new tier "refer over 10" amends nothing.
+
+    Read in either order, the restatement joins the manual's rule and the tier starts its
+    own; the tier read first used to amend the manual's rule, the restatement then stood
+    alone as a second copy of it.
+    """
+    manual = claim("manual", "2023-01-10")
+    said = {
+        "tier": claim("note", "2024-02-01", limit=10, action="refer"),
+        "again": claim("note", "2024-02-01"),
+    }
+    lineages = consolidate([manual, *(said[k] for k in order)])
+    current = sorted(
+        (lin.current.action, lin.current.conditions[0].value, _texts(lin.current))
+        for lin in lineages
+        if lin.current
+    )
+    assert current == [("decline", 20, ["manual", "note"]), ("refer", 10, ["note"])]
