@@ -157,6 +157,7 @@ class ClauseAnalyzer:
         """
         # "don't quote until you have confirmed X" -> "verify X": a check, not a decline
         text = lxd.HOLD_UNTIL_CHECKED.sub("verify", strip_connectors(clause))
+        text = lxd.HELD_TO_CHECK.sub("must ", text)  # "is held to verify X": "must verify X"
         trigger, mitigants = split_mitigant(text)
         trigger = lx.PERSON_RELATIVE.sub(" ", lx.DESCRIPTIVE_SPAN.sub(",", trigger))
         # "verifies the location (photos, parcel lookup)": how the check is done, no trigger

@@ -18,6 +18,21 @@ HOLD_UNTIL_CHECKED = re.compile(
     re.I,
 )
 
+#: "Every air show submission is held to verify the waiver": a check before binding.
+HELD_TO_CHECK = re.compile(
+    r"\b(?:is|are) (?:held|pended|parked|put on hold) (?:to|until|for) (?:we |you |the desk )?"
+    r"(?=verif|confirm|validat|check)",
+    re.I,
+)
+
+#: "Where that detection is installed, this item needs nothing further": the other side of
+#: the rule's condition (no action), not a mitigant of it.
+NOTHING_FURTHER = re.compile(
+    r"\b(?:needs?|requires?) nothing (?:further|more|else)\b|\bno further (?:action|review|"
+    r"referral)\b|\bnothing (?:further|more) is (?:needed|required)\b",
+    re.I,
+)
+
 #: "Trainees ask whether that's a referral": a question reported, not a rule.
 INDIRECT_QUESTION = re.compile(
     r"\b(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering|query|queries|queried)\s+"

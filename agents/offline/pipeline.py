@@ -480,7 +480,8 @@ class TextReader:
                 self.heard += [(h, a.text) for h in a.numbers if h.field and h.soft_evidence]
             return
         exception = bool(lx.EXCEPTION_EVIDENCE.search(text) or lx.SOFT_LIMIT_CUE.search(text))
-        if exception or lx.MITIGANT_CUE.search(text):
+        cue = lx.MITIGANT_CUE.search(text) and not lxd.NOTHING_FURTHER.search(text)
+        if exception or cue:
             fields = self.analyzer.mitigant_fields(text)
             self._attach(fields, [text] if fields else [])
         if exception:

@@ -149,6 +149,12 @@ _BUSINESS_HEADS = frozenset("shop business outfit firm company operation operato
 _AKIN_LETTERS = 6
 
 
+#: What a file on a class is called: "every air show producer submission".
+_FILE_WORDS = r"(?:submissions?|risks?|accounts?|polic(?:y|ies)|applicants?|insureds?)"
+#: A verb opening a rule's predicate right after its subject.
+_SUBJECT_VERB = r"(?:is|are|must|has|have|should|shall|will|may|gets?|needs?)\b"
+
+
 class SubjectReader:
     """Reads occupancy values from clause subjects using the field vocabulary."""
 
@@ -167,8 +173,15 @@ class SubjectReader:
         self.enumerated = len(self.example_set) >= _ENUMERATED
         # a listed class of several words opening a clause before its comma, longest first
         several = sorted((e for e in self.example_set if " " in e), key=len, reverse=True)
+        listed = "|".join(re.escape(e) for e in several)
         self._opening: re.Pattern[str] | None = (
-            re.compile(rf"(?:an?\s+|the\s+)?({'|'.join(re.escape(e) for e in several)})s?\s*,")
+            re.compile(
+                rf"(?:an?\s+|the\s+)?({listed})s?\s*,|"
+                # "Every air show producer submission is held ...", "Every policy on a vein
+                # clinic risk must carry ...": the listed class and a verb
+                rf"(?:(?:every|each|any|an?|the)\s+)?(?:{_FILE_WORDS}\s+(?:on|for|of)\s+"
+                rf"(?:an?|the|any)\s+)?({listed})s?(?:\s+{_FILE_WORDS})?\s+{_SUBJECT_VERB}"
+            )
             if self.enumerated and several
             else None
         )
@@ -298,7 +311,7 @@ class SubjectReader:
     def _listed_opening(self, text: str) -> str | None:
         """The listed class a clause opens with, word for word, before a comma or a verb."""
         said = self._opening.match(text.lower().lstrip()) if self._opening else None
-        return said.group(1) if said else None
+        return (said.group(1) or said.group(2)) if said else None
 
     def _opens_a_field(self, text: str, phrase: str) -> bool:
         """True when the subject is the first words of another field's name, said in full.

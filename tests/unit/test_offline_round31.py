@@ -218,3 +218,56 @@ def test_the_furthest_practice_went_is_said_after_the_cases(extractor: OfflineEx
         "jobs a week. Fifty is the most I've approved.",
     )
     assert [c.soft_limit for c in claims] == [50]
+
+
+LISTED = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "occupancy": {
+                "type": "str",
+                "synonyms": ["class of business"],
+                "description": "Business class, lower case, one of: 'chimney sweep', 'stove "
+                "fitter', 'flue liner shop', 'log store', 'ash tip', 'bell foundry', 'kiln "
+                "yard', 'coal merchant', 'soot works building'",
+            },
+        }
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action", "named"),
+    [
+        (
+            "Every chimney sweep submission is held to verify the state licence.",
+            "verify",
+            "chimney sweep",
+        ),
+        (
+            "Every policy on a chimney sweep risk must carry the soot exclusion.",
+            "exclude",
+            "chimney sweep",
+        ),
+        (
+            "On BOP, every soot works building has to be verified for its flue pits.",
+            "verify",
+            "soot works building",
+        ),
+    ],
+)
+def test_a_listed_class_opens_its_file_and_verb(sentence: str, action: str, named: str) -> None:
+    rules = OfflineExtractor(LISTED).extract(sentence, source_type="manual")
+    assert [(r.action, [(c.field, c.value) for c in r.conditions]) for r in rules] == [
+        (action, [("occupancy", named)])
+    ]
+
+
+def test_the_other_side_of_a_condition_is_no_mitigant(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "A sweep without a roof anchor certificate is declined. Where that certificate is "
+        "installed and current, this item needs nothing further.",
+        source_type="manual",
+    )
+    assert [(c.field, c.value) for c in rule.conditions] == [("roof_anchor_certificate", False)]
+    assert rule.mitigant_fields == []
