@@ -520,10 +520,21 @@ CASE_LABEL = re.compile(
 
 # --- clause structure ------------------------------------------------------------------------
 
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?"
+)
+#: A calendar date: "March 9, 2026", "9 March 2026", "March 2026", "2026-03-09".
+_DATE = (
+    rf"(?:\d{{1,2}}\s+{_MONTH}(?:,?\s+\d{{4}})?|{_MONTH}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?"
+    r"(?:,?\s+\d{4})?|\d{4}-\d{2}-\d{2})\b"
+)
 LEADING_CONNECTOR = re.compile(
     r"^\s*(?:(?:because of|due to|owing to|in light of|as a result of)\b[^,;:]{0,80},\s*|"
     # "Effective immediately and until further notice, ...": when the rule starts
     r"effective (?:immediately|today|now|at once)(?: and until further notice)?,?\s*|"
+    # "From March 9, 2026, sea salt works ... are declined": when, not what
+    r"(?:effective|from|as of|beginning|starting|since|on and after)\s+" + _DATE + r",?\s*|"
     r"(?:however|separately|also|additionally|likewise|similarly|in addition|"
     r"going forward|in practice|honestly|otherwise|then|finally|moreover|note|yeah|so|"
     r"but|and|taken alone|on its own|by contrast|in short)\b,?\s*|"

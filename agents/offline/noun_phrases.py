@@ -143,7 +143,12 @@ def plural(word: str) -> bool:
 
 
 def singular(word: str) -> str:
-    """The singular of a plural noun ("bakeries" -> "bakery"), else the word."""
+    """The singular of a plural noun ("bakeries" -> "bakery"), else the word.
+
+    "works" (a plant: "sea salt works", "gas works") is one or many alike.
+    """
+    if word.lower() == "works":
+        return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("ches", "shes", "sses", "xes")):

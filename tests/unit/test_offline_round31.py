@@ -271,3 +271,30 @@ def test_the_other_side_of_a_condition_is_no_mitigant(extractor: OfflineExtracto
     )
     assert [(c.field, c.value) for c in rule.conditions] == [("roof_anchor_certificate", False)]
     assert rule.mitigant_fields == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "From March 9, 2031, soot works are declined; they are no longer referred.",
+        "Effective 9 March 2031 soot works are declined.",
+        "As of March 2031, soot works are declined.",
+    ],
+)
+def test_a_date_opening_a_rule_is_when_not_what(sentence: str) -> None:
+    dictionary = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "occupancy": {
+                    "type": "str",
+                    "synonyms": ["class of business"],
+                    "description": "Business class, lower case (e.g. 'chimney sweep')",
+                },
+            }
+        }
+    )
+    rules = OfflineExtractor(dictionary).extract(sentence, source_type="compliance")
+    assert [(r.action, [(c.field, c.value) for c in r.conditions]) for r in rules] == [
+        ("decline", [("occupancy", "soot works")])  # a works is one or many alike
+    ]
