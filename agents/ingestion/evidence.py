@@ -57,6 +57,8 @@ def field_near(
             # "Lowest ratio you've approved? 0.95": an unusual unit names the field (not
             # "years" or "feet", which any number of a text may carry)
             words.append(unit)
+    if spec is not None and _synonym_head(spec, number):
+        return True  # "a building with five filings": the head of "eviction filings"
     around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
     # "Surveyed PCI 44": a short synonym (an acronym) names the field as a word of its own
     short = [s for s in (spec.synonyms if spec is not None else []) if 1 < len(s) <= 3]
@@ -69,6 +71,27 @@ def field_near(
         or _head_fits(rule, sentence, number)
         or said_as_synonym(spec, sentence, number)
     )
+
+
+#: Words that end a synonym's head noun: a preposition, or "a" / "each" of a rate ("chimney
+#: jobs a week" counts jobs).
+_PREPOSITIONS = frozenset("in of from for per on at with by over under to a an each every".split())
+
+
+def _synonym_head(spec: FieldSpec, number: NumberMention) -> bool:
+    """True when the number counts the head noun of one of the field's longer synonyms.
+
+    The head is the last word before a preposition ("water claims in five years" is
+    counted in claims, not years; "share of base rent from credit tenants" in no tenants).
+    """
+    unit = (number.unit or "").lower().rstrip("s")
+    heads = set()
+    for synonym in spec.synonyms:
+        words = synonym.lower().split()
+        before = next((at for at, w in enumerate(words) if w in _PREPOSITIONS), len(words))
+        if before > 1:
+            heads.add(words[before - 1].rstrip("s"))
+    return len(unit) > 3 and unit in heads
 
 
 def limit_spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec | None:

@@ -125,8 +125,9 @@ REFUSED = re.compile(
     r"withdrawn by the (?:agent|broker|producer|insured|applicant)|before a decision)\b",
     re.I,
 )
-#: "declined at the desk; overturned on appeal ... and approved with conditions".
-_OVERTURNED = re.compile(r"\b(?:overturned|reversed)\b", re.I)
+#: "declined at the desk; overturned on appeal ... and approved with conditions", "were
+#: declined ... Three went to the regional manager on appeal and were approved".
+_OVERTURNED = re.compile(r"\b(?:overturned|reversed|on appeal)\b", re.I)
 
 
 def approved_outcome(sentence: str) -> bool:

@@ -298,3 +298,57 @@ def test_a_date_opening_a_rule_is_when_not_what(sentence: str) -> None:
     assert [(r.action, [(c.field, c.value) for c in r.conditions]) for r in rules] == [
         ("decline", [("occupancy", "soot works")])  # a works is one or many alike
     ]
+
+
+def test_cases_approved_on_appeal_say_how_far_practice_went(extractor: OfflineExtractor) -> None:
+    claims = _practice(
+        extractor,
+        "Nine sweeps were declined under the manual this quarter. Two went to the regional "
+        "manager on appeal and were approved with conditions: one with 44 jobs and one "
+        "with 48 jobs, both with sealed brush bins. The other seven declinations stood.",
+    )
+    assert [c.soft_limit for c in claims] == [48]
+
+
+def test_a_rate_or_a_period_is_no_count_of_the_field(extractor: OfflineExtractor) -> None:
+    claims = _practice(
+        extractor,
+        "Two sweeps went to the regional manager on appeal and were approved over 8 weeks "
+        "of review. Nothing else changed.",
+    )
+    assert claims == []
+
+
+def test_a_case_counts_the_head_of_a_synonym() -> None:
+    from agents.ingestion.evidence import field_near
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    dictionary = DataDictionary.model_validate(
+        {
+            "fields": {
+                "flue_fires_5yr": {
+                    "type": "int",
+                    "unit": "fires",
+                    "synonyms": ["chimney fire callouts", "callouts in five years"],
+                    "description": "Chimney fires attended by the fire service in five years",
+                }
+            }
+        }
+    )
+    rule = ExtractedRule.model_validate(
+        {
+            "rule_name": "Flue Fires Over 2 Referral",
+            "risk_factor": "Flue fires",
+            "risk_category": "eligibility",
+            "product_type": "BOP",
+            "action": "refer",
+            "threshold": {"field": "flue_fires_5yr", "operator": "gt", "value": 2},
+            "conditions": [{"field": "flue_fires_5yr", "operator": "gt", "value": 2}],
+            "source": "Manual",
+            "source_type": "manual",
+        }
+    )
+    line = "approved: a sweep with five callouts and one over 9 years"
+    five, _, nine = find_numbers(line)  # five, one, 9
+    assert field_near(rule, line, five, dictionary)
+    assert not field_near(rule, line, nine, dictionary)  # years end "callouts in five years"
