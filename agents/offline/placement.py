@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.assemble import RuleDraft
+from agents.offline.clauses import detect_action
 from agents.offline.textproc import Sentence
 from agents.offline.texts import single_product
 
@@ -70,6 +71,32 @@ _OPENS_ON = re.compile(
 )
 
 
+#: A sentence that opens on every product: "On every product, compare ...".
+_OPENS_ON_ALL = re.compile(
+    r"^\W*(?:on|for|across|under|in)\s+(?:every|all|each|any)\s+(?:products?|lines?"
+    r"(?: of business)?|programs?)\s*,",
+    re.I,
+)
+#: What may follow "every product" that names lines, not goods: an end, a pronoun.
+_LINES_END = re.compile(r"\s*(?:[,.;:)]|$|(?:we|you|alike|and|or)\b)", re.I)
+
+
+def _scopes_all(sentence: str) -> bool:
+    """True for a sentence that sets every product as the scope of what follows.
+
+    "On every product, compare the acreage with the FSA report" (no rule of its own); not
+    "Nitrate film is a decline on every product" (its own rule's product).
+    """
+    if _OPENS_ON_ALL.match(sentence):
+        return True
+    # "This applies to every class and every product"; not "Ask for every product recall"
+    # (goods, not lines)
+    lines = [
+        m for m in lxs.ALL_PRODUCTS.finditer(sentence) if _LINES_END.match(sentence[m.end() :])
+    ]
+    return bool(lines) and detect_action(sentence) is None
+
+
 #: A sentence that opens a numbered section: "11.5 Bulk oil.", "4.3 Ladders.".
 _SECTION_START = re.compile(r"^\s*(?:\d{1,2}\.\d{1,2}(?:\.\d{1,2})?|§\s*\d[\d.]*)\s+[A-Z]")
 
@@ -124,7 +151,10 @@ def rule_product(
     # ... is referred": the one product named before the rule; in an interview, in the
     # answer since the last question.
     start = max((s.index for s in sentences[: sentence.index] if s.is_question), default=0)
-    product = single_product(" ".join(s.raw for s in sentences[start : sentence.index]))
+    said = " ".join(s.raw for s in sentences[start : sentence.index])
+    if any(_scopes_all(s.raw) for s in sentences[start : sentence.index]):
+        return "ALL", False  # "On every product, compare the acreage ...": then the table
+    product = single_product(said)
     if product is None and _placed_on_several_products(sentences):
         product = "ALL"  # "gyms may be written on the GL or the BOP": not the title's only
     return product, False

@@ -352,3 +352,20 @@ def test_a_case_counts_the_head_of_a_synonym() -> None:
     five, _, nine = find_numbers(line)  # five, one, 9
     assert field_near(rule, line, five, dictionary)
     assert not field_near(rule, line, nine, dictionary)  # years end "callouts in five years"
+
+
+def test_every_product_set_as_the_scope_places_what_follows(extractor: OfflineExtractor) -> None:
+    text = (
+        "Sweep counts drive GL rating. On every product, count the chimney jobs from the "
+        "diary. More than 40 chimney jobs a week are referred."
+    )
+    assert [r.product_type for r in extractor.extract(text, source_type="training")] == ["ALL"]
+    # a rule of its own on every product scopes nothing after it
+    text = (
+        "Sweeps without an ash tip receipt are a decline on every product. "
+        "On the GL, more than 40 chimney jobs a week are referred."
+    )
+    assert [r.product_type for r in extractor.extract(text, source_type="manual")] == [
+        "ALL",
+        "GL",
+    ]
