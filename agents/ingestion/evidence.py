@@ -79,11 +79,13 @@ _PREPOSITIONS = frozenset("in of from for per on at with by over under to a an e
 
 
 def _synonym_head(spec: FieldSpec, number: NumberMention) -> bool:
-    """True when the number counts the head noun of one of the field's longer synonyms.
+    """True when the number counts the head noun of one of a count field's longer synonyms.
 
     The head is the last word before a preposition ("water claims in five years" is
     counted in claims, not years; "share of base rent from credit tenants" in no tenants).
     """
+    if spec.type != "int":
+        return False  # a count of "armed officers" is no share of them
     unit = (number.unit or "").lower().rstrip("s")
     heads = set()
     for synonym in spec.synonyms:
