@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from agents.offline.analysis import ClauseAnalysis
+from agents.offline.textproc import IMPERATIVE
 from schemas.rules import Condition
 
 #: Words that open a restrictive modifier of the subject's noun.
@@ -52,6 +53,8 @@ def unread_qualifier(a: ClauseAnalysis, conditions: list[Condition], occupancy: 
         return False
     if a.protective_pos or a.protective_neg or any(h.field for h in a.numbers):
         return False
+    if IMPERATIVE.match(a.trigger):
+        return False  # "Honey packing plant: write with conditions": the order has no subject
     said = _REFUSED_OBJECT.sub("", a.trigger)  # "We will not insure a grower that ..."
     # the subject's verb, not the verb of its relative clause ("a grower that is not ...")
     end = next(

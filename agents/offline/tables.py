@@ -355,8 +355,17 @@ def _plain_row(header: list[str], cells: list[str]) -> str:
     pairs = [
         f"{h} {c}" if (re.search(r"\d", c) or len(h.split()) > 1) and not _GENERIC.match(h) else c
         for h, c in zip(header[:-1], cells[:-1], strict=True)
+        if not _EVERY_CASE.match(c)
     ]
     return f"{', '.join(pairs)}: {cells[-1]}."
+
+
+#: A cell that narrows nothing: "All submissions (wood-fired pans)", "Eligible; ...".
+_EVERY_CASE = re.compile(
+    r"^\W*(?:(?:all|any|every)(?:\s+(?:submissions?|risks?|accounts?|cases?|locations?))?"
+    r"\s*(?:\([^()]*\))?\s*$|eligible\b)",
+    re.I,
+)
 
 
 #: A column named for what its cells are ("Pattern on the loss run", "Situation"): the

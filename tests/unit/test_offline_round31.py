@@ -369,3 +369,21 @@ def test_every_product_set_as_the_scope_places_what_follows(extractor: OfflineEx
         "ALL",
         "GL",
     ]
+
+
+def test_a_class_row_that_narrows_nothing_is_the_class_rule() -> None:
+    text = (
+        "| Class | Requirement | Action |\n|---|---|---|\n"
+        "| Chimney sweep | All submissions (soot handling) | Refer to a senior |\n"
+        "| Stove fitter | Eligible; flue tests are conditions of the quote | Approve with "
+        "conditions |\n"
+    )
+    rules = OfflineExtractor(LISTED).extract(text, source_type="manual")
+    assert sorted((r.action, [(c.field, c.value) for c in r.conditions]) for r in rules) == [
+        ("approve_with_conditions", [("occupancy", "stove fitter")]),
+        ("refer", [("occupancy", "chimney sweep")]),
+    ]
+    (rule,) = OfflineExtractor(LISTED).extract(
+        "Stove fitter: write with the flue test condition.", source_type="manual"
+    )
+    assert (rule.action, rule.conditions[0].value) == ("approve_with_conditions", "stove fitter")
