@@ -111,6 +111,8 @@ def detect_action(text: str) -> str | None:
                 continue  # "work we can verify", "what the desk could confirm": no duty
             if _EARLIER_EVENT.search(before):
                 continue  # "carrier shopping after a declination": a past event, no rule
+            if _USED_TO_BE.search(before):
+                continue  # "is a referral - it used to be a straight decline": history
             word = match.group(0).split()[0].lower()
             past = word.endswith("ed") and word not in {"need", "exceed", "proceed"}
             if (
@@ -124,6 +126,13 @@ def detect_action(text: str) -> str | None:
     if not found:
         return None
     return min(found)[2]
+
+
+#: What the rule was before, said right before an action word: "it used to be a (straight)".
+_USED_TO_BE = re.compile(
+    r"\b(?:used to be|was (?:previously|formerly|once)|had been)\s+(?:an?\s+)?(?:[\w-]+\s+)?$",
+    re.I,
+)
 
 
 def action_from_word(word: str) -> str | None:

@@ -387,3 +387,12 @@ def test_a_class_row_that_narrows_nothing_is_the_class_rule() -> None:
         "Stove fitter: write with the flue test condition.", source_type="manual"
     )
     assert (rule.action, rule.conditions[0].value) == ("approve_with_conditions", "stove fitter")
+
+
+def test_what_a_rule_used_to_be_is_history(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "If a sweep does more than 40 chimney jobs a week, the account is a referral to the "
+        "team lead - it used to be a straight decline, but that changed last July.",
+        source_type="training",
+    )
+    assert rule.action == "refer"
