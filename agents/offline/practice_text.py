@@ -366,13 +366,15 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
                 beyond = number + 2 + at  # the sentence after `later` (past the window too)
                 after = sentences[beyond] if beyond < len(sentences) else ""
                 approved = _approved_values(later) or _answered(later, after)
-                furthest = _furthest(after) if approved else []
+                if not approved:
+                    continue
+                furthest = _furthest(after)
                 if furthest:  # "signed off on three and on four. Four is the most ..."
-                    approved, later = furthest, f"{later} {after}"
-                elif approved:
-                    later = f"{later} {after}" if not _approved_values(later) else later
-                    sentence = f"{sentence} {later}"
-                    break
+                    approved = furthest
+                if furthest or not _approved_values(later):
+                    later = f"{later} {after}"
+                sentence = f"{sentence} {later}"
+                break
             seen = {(r.product, r.value, r.soft_limit) for r in found}
             if limits and approved and (product, limits[0].value, approved[0]) not in seen:
                 found.append(LimitReading(product, limits[0].value, approved[0], sentence))

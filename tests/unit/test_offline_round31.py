@@ -396,3 +396,15 @@ def test_what_a_rule_used_to_be_is_history(extractor: OfflineExtractor) -> None:
         source_type="training",
     )
     assert rule.action == "refer"
+
+
+def test_the_furthest_said_keeps_the_cases_it_follows() -> None:
+    from agents.offline.practice_text import read_limits
+
+    (reading,) = read_limits(
+        "Q: The guidelines refer more than forty chimney jobs a week. A: It's a guideline. "
+        "I've signed off on forty-five and on fifty chimney jobs a week. Fifty is the most "
+        "I've approved. Q: Anything else? A: No."
+    )
+    assert reading.soft_limit == 50
+    assert "signed off on forty-five and on fifty" in reading.sentence
