@@ -232,6 +232,24 @@ async def plan_rules(
     return plan
 
 
+_RETIRED_RULES = (
+    "MATCH (n:Rule) WHERE n.invalid_at IS NOT NULL "
+    "RETURN n.name AS name, n.props_json AS props, n.created_at AS created ORDER BY n.name"
+)
+
+
+async def retired_rows(memory: GraphMemory, namespace: Namespace) -> list[dict[str, Any]]:
+    """The stored Rule nodes no longer in force (withdrawn, settled): name, props, created.
+
+    In name order. Read by the commit path (`plan_rules`) and by the practice reader
+    (`memory.underwriting.history.retired_rules`).
+    """
+    rows: list[dict[str, Any]] = await memory.db.query(
+        namespace.group_id, _RETIRED_RULES, {}, read_only=True
+    )
+    return rows
+
+
 async def _retired(
     memory: GraphMemory, namespace: Namespace
 ) -> dict[str, list[tuple[str, dict[str, Any]]]]:
@@ -240,15 +258,8 @@ async def _retired(
     A text heard again about one of them must find it, though the condition index
     holds current rules only.
     """
-    rows = await memory.db.query(
-        namespace.group_id,
-        "MATCH (n:Rule) WHERE n.invalid_at IS NOT NULL RETURN n.name AS name, "
-        "n.props_json AS props",
-        {},
-        read_only=True,
-    )
     documents = []
-    for row in rows:
+    for row in await retired_rows(memory, namespace):
         try:
             documents.append((row["name"], json.loads(row["props"] or "{}")))
         except ValueError:
@@ -401,6 +412,7 @@ __all__ = [
     "document_claims",
     "document_versions",
     "plan_rules",
+    "retired_rows",
     "rule_graphs",
     "write_claims",
     "now",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memory.backend.readcache import read_cache
-from memory.underwriting.claims import document_versions
+from memory.underwriting.claims import document_versions, retired_rows
 from memory.underwriting.condition_kind import condition_index
 from memory.underwriting.paths import canonical_product
 from schemas.rules import ExtractedRule, iso_day
@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 
 _ALL_RULES = (
     "MATCH (n:Entity) WHERE n.label = 'Rule' "
-    "RETURN n.name AS name, n.props_json AS props, n.created_at AS created ORDER BY n.name"
-)
-_RETIRED_RULES = (
-    "MATCH (n:Entity) WHERE n.label = 'Rule' AND n.invalid_at IS NOT NULL "
     "RETURN n.name AS name, n.props_json AS props, n.created_at AS created ORDER BY n.name"
 )
 _SPACE = "rule-versions"  # the read cache's space for every rule's versions
@@ -110,9 +106,8 @@ async def retired_rules(
     wanted = sorted({iso_day(day) for day in days})
     if not wanted:
         return []
-    rows = await memory.db.query(namespace.group_id, _RETIRED_RULES, {}, read_only=True)
     found: list[ExtractedRule] = []
-    for row in rows:
+    for row in await retired_rows(memory, namespace):
         versions = _versions(row)
         held = [v for day in wanted if (v := version_at(versions, day)) is not None]
         found += [v for at, v in enumerate(held) if v not in held[:at]]

@@ -220,19 +220,15 @@ def test_the_furthest_practice_went_is_said_after_the_cases(extractor: OfflineEx
     assert [c.soft_limit for c in claims] == [50]
 
 
-LISTED = DataDictionary.model_validate(
-    {
-        "fields": {
-            **FIELDS,
-            "occupancy": {
-                "type": "str",
-                "synonyms": ["class of business"],
-                "description": "Business class, lower case, one of: 'chimney sweep', 'stove "
-                "fitter', 'flue liner shop', 'log store', 'ash tip', 'bell foundry', 'kiln "
-                "yard', 'coal merchant', 'soot works building'",
-            },
-        }
-    }
+def _with_classes(description: str) -> DataDictionary:
+    """The chimney dictionary with an occupancy field described as given."""
+    occupancy = {"type": "str", "synonyms": ["class of business"], "description": description}
+    return DataDictionary.model_validate({"fields": {**FIELDS, "occupancy": occupancy}})
+
+
+LISTED = _with_classes(
+    "Business class, lower case, one of: 'chimney sweep', 'stove fitter', 'flue liner shop', "
+    "'log store', 'ash tip', 'bell foundry', 'kiln yard', 'coal merchant', 'soot works building'"
 )
 
 
@@ -282,18 +278,7 @@ def test_the_other_side_of_a_condition_is_no_mitigant(extractor: OfflineExtracto
     ],
 )
 def test_a_date_opening_a_rule_is_when_not_what(sentence: str) -> None:
-    dictionary = DataDictionary.model_validate(
-        {
-            "fields": {
-                **FIELDS,
-                "occupancy": {
-                    "type": "str",
-                    "synonyms": ["class of business"],
-                    "description": "Business class, lower case (e.g. 'chimney sweep')",
-                },
-            }
-        }
-    )
+    dictionary = _with_classes("Business class, lower case (e.g. 'chimney sweep')")
     rules = OfflineExtractor(dictionary).extract(sentence, source_type="compliance")
     assert [(r.action, [(c.field, c.value) for c in r.conditions]) for r in rules] == [
         ("decline", [("occupancy", "soot works")])  # a works is one or many alike
