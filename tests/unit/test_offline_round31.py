@@ -53,6 +53,16 @@ FIELDS = {
         "synonyms": ["brushes kept in sealed bins", "sealed brush bins"],
         "description": "Used brushes are kept in sealed metal bins",
     },
+    "yard_unfenced": {
+        "type": "bool",
+        "synonyms": ["unfenced yard"],
+        "description": "The stacking yard is unfenced, though a fence is planned",
+    },
+    "loft_unsprinklered": {
+        "type": "bool",
+        "synonyms": ["unsprinklered loft"],
+        "description": "The brush loft is unsprinklered",
+    },
     "masonry_chimney_pct": {
         "type": "float",
         "unit": "percent",
@@ -100,6 +110,14 @@ def test_a_missing_protection_is_a_risk_not_a_mitigant(extractor: OfflineExtract
         "A sweep with unguarded flue pits is referred.", source_type="manual"
     )
     assert [(c.field, c.value) for c in rule.conditions] == [("flue_pits_unguarded", True)]
+    assert rule.mitigant_fields == []
+    (rule,) = extractor.extract(
+        "A sweep with an unsprinklered loft is referred.", source_type="manual"
+    )
+    assert [(c.field, c.value) for c in rule.conditions] == [("loft_unsprinklered", True)]
+    assert rule.mitigant_fields == []
+    (rule,) = extractor.extract("A sweep with an unfenced yard is referred.", source_type="manual")
+    assert [(c.field, c.value) for c in rule.conditions] == [("yard_unfenced", True)]
     assert rule.mitigant_fields == []
 
 
@@ -337,6 +355,20 @@ def test_a_case_counts_the_head_of_a_synonym() -> None:
     five, _, nine = find_numbers(line)  # five, one, 9
     assert field_near(rule, line, five, dictionary)
     assert not field_near(rule, line, nine, dictionary)  # years end "callouts in five years"
+    # a share's synonym head is no count of it: "48 callouts" is no share of callouts
+    share = DataDictionary.model_validate(
+        {
+            "fields": {
+                "flue_fires_5yr": {
+                    "type": "float",
+                    "unit": "percent",
+                    "synonyms": ["chimney fire callouts"],
+                    "description": "Share of jobs that ended in a callout, in percent",
+                }
+            }
+        }
+    )
+    assert not field_near(rule, line, five, share)
 
 
 def test_every_product_set_as_the_scope_places_what_follows(extractor: OfflineExtractor) -> None:
@@ -354,12 +386,20 @@ def test_every_product_set_as_the_scope_places_what_follows(extractor: OfflineEx
         "ALL",
         "GL",
     ]
+    text = (
+        "8.1 Sweeps on the GL need care. 8.2 Sweeps without an ash tip receipt are a decline "
+        "on every product. 8.3 More than 40 chimney jobs a week are referred."
+    )
+    assert [r.product_type for r in extractor.extract(text, source_type="manual")] == [
+        "ALL",
+        "GL",
+    ]
 
 
 def test_a_class_row_that_narrows_nothing_is_the_class_rule() -> None:
     text = (
         "| Class | Requirement | Action |\n|---|---|---|\n"
-        "| Chimney sweep | All submissions (soot handling) | Refer to a senior |\n"
+        "| Chimney sweep | All submissions (masonry chimneys) | Refer to a senior |\n"
         "| Stove fitter | Eligible; flue tests are conditions of the quote | Approve with "
         "conditions |\n"
     )

@@ -36,7 +36,7 @@ NOTE = KnowledgeText(
 )
 
 
-def _read(known: list[ExtractedRule], date: str) -> list[tuple[str, float | None]]:
+def _read(known: list[ExtractedRule], date: str | None) -> list[tuple[str, float | None]]:
     note = NOTE.model_copy(update={"date": date})
     claim = _rule(
         "ALL", 25, "flag_for_review", source="Desk Handout", source_type="training", text_id="t1"
@@ -54,5 +54,9 @@ def test_a_note_read_again_after_a_withdrawal_still_speaks_of_the_rule_of_its_da
     assert _read([lro, every_line], "2024-11-12") == [("ALL", 25.0)]
     # A note of a day after the withdrawal knows only the LRO rule: read as about it.
     assert _read([lro, every_line], "2025-10-01") == [("LRO", 25.0)]
+    # On the withdrawal's own day the every-line rule no longer holds; a note of no day
+    # reads the rules in force now.
+    assert _read([lro, every_line], "2025-09-02") == [("LRO", 25.0)]
+    assert _read([lro, every_line], None) == [("LRO", 25.0)]
     # Without the ended rule known at all, even the note of 2024 was read as LRO's.
     assert _read([lro], "2024-11-12") == [("LRO", 25.0)]
