@@ -19,7 +19,9 @@ from schemas.fields import FieldSpec
 
 _UNIT_NAME_TOKENS = frozenset({"usd", "pct", "3yr", "5yr", "sqft", "ft", "miles", "days"})
 _NEGATIVE_BELOW = re.compile(
-    r"-\s?\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*%?\s*(?:below|under|short of)|"
+    # "-37 = 37% below minimum", "-30 means 30% below the minimum", "-25 is 25 percent under"
+    r"-\s?\d+(?:\.\d+)?\s*(?:=|means|is|denotes|indicates)\s*\d+(?:\.\d+)?\s*"
+    r"(?:%|percent|per cent|pct)?\s*(?:below|under|short of|less than)|"
     # "-18 = an 18% reduction": a reduction is the negative side
     r"-\s?\d+(?:\.\d+)?\s*=\s*(?:an?\s+)?\d+(?:\.\d+)?\s*%?\s*"
     r"(?:reduction|decrease|cut|drop|discount)|"

@@ -81,6 +81,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:wind|windstorm|hail|coverage|flood|liquor|abuse|earthquake)|"
             r"\b(?:coverage|cover|endorsement|peril)(?: parts?| sections?)? "
             r"(?:is |are |will be |must be )?excluded\b|"
+            # "we exclude products liability for those items"
+            r"\b(?:we|I|you|underwriters?)\s+(?:will\s+|would\s+|always\s+|then\s+|just\s+)?"
+            r"exclude\b(?!\s+(?:it|them|that|those|these|this|the (?:account|risk|class|"
+            r"business|submission))\b)|"
             r"\b(?:is|are|be) (?:excluded|removed) (?:from [\w\s-]{0,40}?)?by (?:an? |the )?"
             r"[\w\s-]{0,40}?(?:endorsement|exclusion)\b|"
             r"\b(?:is|are|be) excluded (?:from|under|on) (?:the |this |that )?(?:policy|coverage|"
@@ -108,7 +112,10 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:inspection|survey|report|appraisal|valuation|documentation|proof) "
             r"(?:before|prior to) (?:quot|bind|issu)\w*|"
             # "the permit must be obtained and checked against the applicant's name"
-            r"check(?:s|ed)? (?:\w+ )?against)\b",
+            r"check(?:s|ed)? (?:\w+ )?against|"
+            # "find out why before quoting", "establish whether the alarm works"
+            r"(?:find|finds|found) out (?:why|whether|if)|"
+            r"(?:establish|ascertain)(?:es|ed)? (?:why|whether|if))\b",
             re.I,
         ),
     ),
@@ -146,11 +153,18 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "flag_for_review",
         re.compile(
             # ("paint and flags ahead of excavators", "Environmental flags:" are things)
+            # ("including flag illumination fixtures", "of flag poles": the thing)
+            r"(?<!\bincluding )(?<!\bof )(?<!\bits )(?<!\btheir )"
             r"\b(?:flag|flagged|flags(?!\s*[.:,;]|\s+(?:are|is|were|was|ahead|and|or)\b)|"
             r"red[- ]flag)\b|"
             # "route the file for review before you quote": a second look, no referral
             r"\broute[sd]? (?:the |this |that |each )?(?:file|account|submission|risk|it|them) "
-            r"(?:\w+ ){0,2}?for (?:a |an )?(?:second |further |manual |internal )?review\b",
+            r"(?:\w+ ){0,2}?for (?:a |an )?(?:second |further |manual |internal )?review\b|"
+            # "goes to the loss control review queue", "I send it to review"
+            r"\b(?:goes|go|going|went|sent|send|sends|sending|put|puts|placed?|routed?|routes|"
+            r"passe[sd]|land|lands) (?:\w+ ){0,3}?(?:to|into|on|onto|for) (?:the |a |an |our |"
+            r"their )?(?:[\w-]+ ){0,2}?review(?: (?:queue|list|pile|desk|team))?\b(?! of\b)|"
+            r"\breview queue\b",
             re.I,
         ),
     ),
@@ -172,6 +186,8 @@ ORDER_VERB = r"(?:verify|refer|decline|flag|exclude)\b"
 #: Words that cancel an action cue found just after them.
 NEGATORS = re.compile(
     r"\bno longer (?:requires?|needs?|calls? for)\W+(?:\w+\W+){0,3}$|"
+    # "are not subject to the accumulation referral", "exempt from the review"
+    r"\b(?:not subject to|exempt(?:ed)? from|outside the scope of)\W+(?:\w+\W+){0,3}$|"
     r"\b(?:don't|do not|doesn't|does not|never) (?:want|let)\W+(?:\w+\W+){0,3}$|"
     r"\b(?:cannot|can't|unable to)\s+(?:\w+\s+)?$|"
     r"\b(?:no|not|without|never|nor|instead of|rather than|don't|do not|does not|"

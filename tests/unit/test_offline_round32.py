@@ -1,0 +1,135 @@
+"""Offline extraction round 32: review queues, "we exclude", finding out why, signed
+figures described in words, rules a class is not subject to, flags that are things.
+
+Every field and sentence below is made up for these tests (a bell-foundry dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'bell foundry', 'carillon tuner')",
+    },
+    "tower_climbs_monthly": {
+        "type": "int",
+        "unit": "climbs",
+        "synonyms": ["tower climbs a month", "monthly tower climbs"],
+        "description": "Bell tower climbs made in a typical month",
+    },
+    "clappers_chained": {
+        "type": "bool",
+        "synonyms": ["clappers chained", "clapper safety chains"],
+        "description": "Every clapper hangs on a safety chain",
+    },
+    "bell_warranty_years": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["warranty length", "bell warranty term"],
+        "description": "Length of the warranty given on a cast bell, years",
+    },
+    "prior_policy_cancelled": {
+        "type": "bool",
+        "synonyms": ["prior policy cancelled", "cancelled by the prior insurer"],
+        "description": "The prior insurer cancelled the policy",
+    },
+    "quote_vs_floor_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["quote versus floor", "below the floor premium"],
+        "description": "Quoted premium against the floor premium, in percent (-20 means 20% "
+        "below the floor)",
+    },
+    "bronze_stock_tons": {
+        "type": "float",
+        "unit": "tons",
+        "synonyms": ["bronze stock", "bronze on hand"],
+        "description": "Tons of bronze held on site",
+    },
+    "pennant_lighting_wired": {
+        "type": "bool",
+        "synonyms": ["pennant lighting wiring", "wired pennant lights"],
+        "description": "The foundry wires lighting for pennants on its towers",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+def _read(extractor: OfflineExtractor, sentence: str) -> list[tuple[str, str, object]]:
+    return [
+        (rule.action, c.field, c.value)
+        for rule in extractor.extract(sentence, source_type="manual")
+        for c in rule.conditions
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Where the clappers are not chained, the foundry goes to the loss control review queue.",
+        "Once a foundry makes more than 30 tower climbs a month I send it to review.",
+        "More than 30 monthly tower climbs goes to review.",
+    ],
+)
+def test_a_review_queue_is_a_flag_for_review(extractor: OfflineExtractor, sentence: str) -> None:
+    (found,) = _read(extractor, sentence)
+    assert found[0] == "flag_for_review"
+    assert found[1] in {"clappers_chained", "tower_climbs_monthly"}
+
+
+def test_a_review_of_a_thing_is_no_queue(extractor: OfflineExtractor) -> None:
+    said = "The foundry sent its clapper safety chains for a review of their welds last year."
+    assert extractor.extract(said, source_type="manual") == []
+
+
+def test_we_exclude_names_an_exclusion(extractor: OfflineExtractor) -> None:
+    said = (
+        "For a warranty length longer than ten years we exclude the warranty obligation "
+        "beyond the standard form; ten years or less is fine."
+    )
+    assert _read(extractor, said) == [("exclude", "bell_warranty_years", 10)]
+
+
+def test_we_exclude_the_account_is_no_exclusion(extractor: OfflineExtractor) -> None:
+    said = "With more than 30 tower climbs a month we exclude the account from the program."
+    assert [a for a, _, _ in _read(extractor, said)] != ["exclude"]
+
+
+def test_finding_out_why_before_quoting_is_a_check(extractor: OfflineExtractor) -> None:
+    said = "When the prior insurer cancelled the policy, find out why before quoting."
+    assert _read(extractor, said) == [("verify", "prior_policy_cancelled", True)]
+
+
+def test_a_signed_figure_described_in_words_reads_below_as_negative(
+    extractor: OfflineExtractor,
+) -> None:
+    said = "When our quote comes out more than forty percent below the floor premium, we decline."
+    assert _read(extractor, said) == [("decline", "quote_vs_floor_pct", -40)]
+
+
+def test_what_is_not_subject_to_a_referral_is_no_referral(extractor: OfflineExtractor) -> None:
+    said = "Foundries with 12 tons of bronze on hand or less are not subject to the stock referral."
+    assert extractor.extract(said, source_type="manual") == []
+
+
+def test_a_flag_that_is_a_thing_is_no_flag_for_review(extractor: OfflineExtractor) -> None:
+    said = (
+        "Licensing boards require a licensed electrician for any wiring of tower lighting, "
+        "including flag illumination on the pennant lighting wiring."
+    )
+    assert [a for a, _, _ in _read(extractor, said)] == []
+    (found,) = _read(extractor, "We flag any foundry with wired pennant lights.")
+    assert found[0] == "flag_for_review"
