@@ -27,7 +27,7 @@ from agents.offline.texts import (
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary, load_data_dictionary
-from schemas.rules import SOURCE_TYPES, ExtractedRule
+from schemas.rules import SOURCE_TYPES, Condition, ExtractedRule
 
 #: Words that make a sentence conditional ("if", "over", "without"): with an action cue,
 #: the sentence reads like a rule.
@@ -133,6 +133,7 @@ class OfflineExtractor:
             draft.product = draft.product or default
             rules.append(self.assembler.build(draft, meta, taken))
         rules = [k for r in rules if (k := self._protections_only(r, source_type)) is not None]
+        rules = _without_partial_twins(rules)
         if source_type in PRACTICE_KINDS:  # a protection practice accepts: bound later
             rules += read_reliefs(self.analyzer, sentences, reader.used, meta, default)
         uncovered = [s.raw for s in sentences if s.index not in reader.used and self._rule_like(s)]
@@ -180,6 +181,34 @@ class OfflineExtractor:
             or _CONDITION_CUE.search(text)
             or self.analyzer.subjects.read(text)
         )
+
+
+def _key(condition: Condition) -> tuple[str, str, str]:
+    return condition.field, condition.operator, repr(condition.value)
+
+
+def _without_partial_twins(rules: list[ExtractedRule]) -> list[ExtractedRule]:
+    """The rules, less any one a fuller reading of its own sentence contains.
+
+    "New Jersey requires the pollution exclusion on roll-off accounts: every roll-off
+    dumpster service located in New Jersey is written with the exclusion attached" reads
+    the state alone before the colon and the class and the state after it; one rule was
+    said, the fuller one.
+    """
+    keys = [{_key(c) for c in r.conditions} for r in rules]
+    kept = []
+    for i, rule in enumerate(rules):
+        partial = any(
+            j != i
+            and other.action == rule.action
+            and other.product_type == rule.product_type
+            and other.outcome_description == rule.outcome_description
+            and keys[i] < keys[j]
+            for j, other in enumerate(rules)
+        )
+        if not partial:
+            kept.append(rule)
+    return kept
 
 
 def evaluate_dataset(dataset: str | Path) -> tuple[object, list[ExtractedRule]]:

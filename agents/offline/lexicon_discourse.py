@@ -81,7 +81,26 @@ MORE_ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:the\s+|an?\s+|its\s+|their\s+)?(?:[\w/&-]+\s+){1,4}?(?:excluded|carved out)\b|"
             r"\b(?:is|are|be)\s+excluded\s+(?:from|under|on)\s+(?:the\s+|this\s+|that\s+|its\s+|"
             r"their\s+|our\s+)?(?:[\w'-]+\s+){0,3}?(?:policy|coverage|cover|form|package|"
-            r"bop|lro|gl|property)\b",
+            r"bop|lro|gl|property)\b|"
+            # "hot-tub bodily injury is excluded", "spoilage is excluded outright": a loss or
+            # cover named before "excluded" (a class or a risk excluded is out of appetite)
+            r"\b(?:injury|injuries|damage|liability|coverage|cover|spoilage|loss|losses|claims?|"
+            r"theft|hazard|exposure|products|operations|payments|contents|equipment|units|"
+            r"work|activit(?:y|ies))\s+(?:[\w-]+\s+){0,6}?(?:is|are)\s+(?:always\s+|simply\s+)?"
+            r"excluded\b|"
+            # "the care, custody and control exclusion for boarded horses is attached",
+            # "the liquor liability exclusion goes on every one", "... stays on every ..."
+            r"\bexclusion\b[^.;:]{0,50}?\b(?:is|are|must be|will be|shall be|should be)\s+"
+            r"(?:always\s+|then\s+)?(?:attached|endorsed|added|applied|mandatory|required)\b|"
+            r"\bexclusion\s+(?:endorsement\s+)?(?:goes|go|stays|stay|belongs|sits)\s+on\b|"
+            r"\b(?:requires?|triggers?|receives?|signs?)\s+(?:an?\s+|the\s+|our\s+)?"
+            r"[\w\s&/()'’,-]{0,50}?exclusion\b|"
+            # "exclude them by endorsement", "exclude the vats from the property cover"
+            r"\bexclude\b[^.;:]{0,60}?\b(?:by endorsement|from (?:the |its |their )?"
+            r"(?:[\w-]+ ){0,3}?(?:cover|coverage|policy|form|schedule))\b|"
+            # "spectator injury comes off the GL", "comes off the building coverage"
+            r"\bcomes?\s+off\s+(?:the\s+)?(?:gl|bop|lro|property|(?:[\w-]+\s+){0,2}?"
+            r"(?:coverage|cover|form|policy))\b",
             re.I,
         ),
     ),

@@ -133,3 +133,38 @@ def test_a_flag_that_is_a_thing_is_no_flag_for_review(extractor: OfflineExtracto
     assert [a for a, _, _ in _read(extractor, said)] == []
     (found,) = _read(extractor, "We flag any foundry with wired pennant lights.")
     assert found[0] == "flag_for_review"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Where a foundry makes more than 30 tower climbs a month, bell-hanging injury is excluded.",
+        "The tower work exclusion for steeplejacks is attached wherever a foundry makes more "
+        "than 30 tower climbs a month.",
+        "The tower work exclusion goes on every foundry making more than 30 tower climbs a month.",
+        "More than 30 tower climbs a month requires the tower work exclusion.",
+        "With more than 30 tower climbs a month, exclude the climbing crew by endorsement.",
+        "With more than 30 tower climbs a month, climbing injury comes off the GL.",
+    ],
+)
+def test_an_exclusion_said_many_ways_is_an_exclusion(
+    extractor: OfflineExtractor, sentence: str
+) -> None:
+    assert _read(extractor, sentence) == [("exclude", "tower_climbs_monthly", 30)]
+
+
+def test_a_class_excluded_is_no_exclusion_of_cover(extractor: OfflineExtractor) -> None:
+    said = "Foundries making more than 30 tower climbs a month are excluded."
+    assert [a for a, _, _ in _read(extractor, said)] != ["exclude"]
+
+
+def test_a_partial_reading_of_a_sentence_gives_way_to_the_full_one(
+    extractor: OfflineExtractor,
+) -> None:
+    said = (
+        "The tower work exclusion applies to chained clappers: every bell foundry with more "
+        "than 30 tower climbs a month and clappers chained carries the tower work exclusion."
+    )
+    rules = extractor.extract(said, source_type="manual")
+    assert len(rules) == 1
+    assert {c.field for c in rules[0].conditions} >= {"tower_climbs_monthly", "clappers_chained"}
