@@ -108,6 +108,8 @@ def read_approvals(
         # sq ft in the same case line does not
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
         for number in said or numbers:
+            if titled and _others_own(_sentence_at(sentence, number.start), titled):
+                continue  # "The Property people have their own number, a hundred gallons"
             # a log titled for one product speaks of it, whatever a line says in passing
             rules = known if titled else _of_product(usable, known, sentence, number)
             about = (
@@ -151,6 +153,18 @@ def _of_product(
     """
     here = single_product(line) or single_product(_sentence_at(line, number.start))
     return known if here is None else [k for k in usable if k.product_type in (here, "ALL")]
+
+
+#: "have their own number", "I don't touch that one": another limit, left alone.
+_OWN_LIMIT = re.compile(
+    r"\b(?:has|have) (?:its|their) own\b|\b(?:don't|do not|never) touch\b", re.I
+)
+
+
+def _others_own(sentence: str, titled: str) -> bool:
+    """True when a sentence gives another product's own limit (not the titled product's)."""
+    other = single_product(sentence)
+    return other not in (None, "ALL", titled) and _OWN_LIMIT.search(sentence) is not None
 
 
 #: The words of a text's opening that say which product it is about.

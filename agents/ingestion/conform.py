@@ -287,13 +287,58 @@ def withdrawals_of(
     whose limit field and value it names. None when the text was read to say anything
     else (its claims are what it says), or it names no single rule.
     """
-    if claims or not lx.WITHDRAWN.search(text.text):
+    if claims or not (lx.WITHDRAWN.search(text.text) or _REMOVED_FROM.search(text.text)):
+        return []
+    by_document = _withdrawn_by_document(text, known)
+    if by_document:
+        return [text_claim(rule, text, withdrawn=True) for rule in by_document]
+    if not lx.WITHDRAWN.search(text.text):
         return []
     product = find_product(text.text) or single_product(text.source) or "ALL"
     rule = _named_rule(text.text, product, known)
     if rule is None:
         return []
     return [text_claim(rule, text, withdrawn=True)]
+
+
+#: A document named by its number or part: "CB-24-07", "Appendix C", "Bulletin 12".
+_DOC_REF = re.compile(
+    r"(?<![\w-])(?:[A-Z]{1,6}-\d{1,4}(?:[-.]\d{1,4})*|(?:Appendix|Schedule|Bulletin|Part)\s+"
+    r"[A-Z0-9][\w.]*(?<![.]))(?![\w-])"
+)
+#: "... are removed from Appendix C": classes taken off a document's list.
+_REMOVED_FROM = re.compile(r"\b(?:is|are|has been|have been)\s+removed\s+from\b", re.I)
+_ENDS = r"(?:withdrawn|rescinded|revoked|repealed|cancell?ed|lifted|retired)"
+
+
+def _withdrawn_by_document(
+    text: KnowledgeText, known: Sequence[ExtractedRule]
+) -> list[ExtractedRule]:
+    """The known rules a text ends by naming the document that stated them.
+
+    "CB-24-07 is withdrawn" ends every rule bulletin CB-24-07 stated; "bottle redemption
+    centers ... are removed from Appendix C" ends the rules of Appendix C on the classes
+    it names. The text's own document is never one it ends.
+    """
+    ended: dict[str, ExtractedRule] = {}
+    for ref in dict.fromkeys(_DOC_REF.findall(text.text)):
+        if ref in (text.source or ""):
+            continue
+        whole = re.search(
+            rf"(?<![\w-]){re.escape(ref)}\s+(?:is|has been)\s+(?:hereby\s+|now\s+)?{_ENDS}\b",
+            text.text,
+        )
+        words = SQFT.sub("sqft", text.text).lower()
+        for rule in known:
+            source = rule.source or ""
+            if rule.withdrawn or not re.search(rf"(?<![\w-]){re.escape(ref)}(?![\w-])", source):
+                continue
+            named = any(not isinstance(c.value, bool) for c in rule.conditions) and evidenced(
+                rule, words
+            )
+            if whole or named:
+                ended[signature(rule.product_type, rule.conditions)] = rule
+    return list(ended.values())
 
 
 def conform(

@@ -60,6 +60,14 @@ _EARLIER_EVENT = re.compile(
     r"|\b(?:prior|previous|earlier|past)\s+$",
     re.I,
 )
+#: Who else acted, after an action word: "declined by more than two carriers", "referred
+#: by three other markets" (the applicant's history, not what the rule does).
+_BY_OTHERS = re.compile(
+    r"^\s+by\s+(?:(?:more than|over|at least|fewer than|less than|only|just|two|three|four|"
+    r"five|six|several|multiple|other|another|one|any|its|their|a|the|prior|previous|"
+    r"\d+)\s+)*(?:carriers?|insurers?|markets?|underwriting companies|companies|writers?)\b",
+    re.I,
+)
 #: Classes named only as examples of any risk: "swim school, lodging or otherwise".
 _OR_OTHERWISE = re.compile(r"\bor otherwise\b|\bor any other (?:class|kind|type|business)", re.I)
 #: The action a withdrawal names by its noun: "the review flag for X is no longer applied".
@@ -111,6 +119,8 @@ def detect_action(text: str) -> str | None:
                 continue  # "work we can verify", "what the desk could confirm": no duty
             if _EARLIER_EVENT.search(before):
                 continue  # "carrier shopping after a declination": a past event, no rule
+            if _BY_OTHERS.match(text[match.end() :]):
+                continue  # "declined by more than two carriers": what other markets did
             if _USED_TO_BE.search(before):
                 continue  # "is a referral - it used to be a straight decline": history
             word = match.group(0).split()[0].lower()

@@ -139,6 +139,13 @@ _LONE_SINGULAR = re.compile(r"^(?:an?|the|this|that|each|every|any)\s+[a-z][\w-]
 #: "A scenic shop storing more than 8,000 sq ft": one business, singular, measured by a
 #: figure; the class is the text's topic, not the rule's condition.
 _ONE_MEASURED = re.compile(r"^an?\s+(?:[a-z][\w-]*\s+){1,3}[a-z][\w-]*[^s\W]$", re.I)
+#: Nouns of a report about cases, not of a rule: "Q3 review of rodeo arena referrals".
+_ACCOUNT_OF = frozenset(
+    "review summary note list log analysis discussion report audit sample study breakdown "
+    "memo survey look recap round-up roundup update".split()
+)
+#: The "of" / "on" phrase right after a subject: "Makers of toys", "the hold on bakeries".
+_OF_PHRASE = re.compile(r"^\s+(?:of|on)\s+(?:the\s+|all\s+|any\s+)?([a-z][\w\s-]{0,60})", re.I)
 #: A dictionary listing this many business classes enumerates them, not examples.
 _ENUMERATED = 8
 #: Nouns that name a business by its trade word ("a handyman shop", "roofing outfits").
@@ -280,6 +287,9 @@ class SubjectReader:
                 return []
         if singular(head) in lxs.INSTRUMENT_NOUNS:
             return []  # "the glue burn exclusion is attached ...": an instrument, no class
+        related = self._related(text, phrase)
+        if related is not None:
+            return related
         values = self._values(phrase)
         # "For a shotcrete contractor, if fewer than 75% ...": a class the rule is scoped to
         scoped = prep is not None and prep.group(0).lower().startswith("for")
@@ -307,6 +317,27 @@ class SubjectReader:
             # "On the Property side, a sign shop in ...": the subject follows the comma
             return self.read(text.split(",", 1)[1])
         return values
+
+    def _related(self, text: str, phrase: str) -> list[str] | None:
+        """The class a subject's "of" / "on" phrase names, or [] for a bare relational noun.
+
+        "The California hold on appliance demanufacturers" speaks of the listed class after
+        "on", not of a class "hold"; "Makers of toys, rattles ..." names what is made, not a
+        class "maker". None when the subject has no such phrase (read it as it is).
+        """
+        at = text.find(phrase) if phrase else -1
+        after = _OF_PHRASE.match(text[at + len(phrase) :]) if at >= 0 else None
+        if after is None:
+            return None
+        said = [singular(w) for w in re.findall(r"[a-z][\w-]*", after.group(1).lower())]
+        named = [e for e in self.example_set if said[: len(e.split())] == e.split()]
+        head = singular(phrase.split()[-1].lower())
+        if head in _ACCOUNT_OF | lxs.DISCOURSE_NOUNS:
+            return [] if named else None  # "Q3 review of rodeo arena referrals": a report
+        if named:
+            return [max(named, key=len)]
+        words = [w for w in phrase.split() if w.lower() not in lxs.DETERMINERS]
+        return [] if len(words) == 1 and after.group(0).lstrip().lower().startswith("of") else None
 
     def _listed_opening(self, text: str) -> str | None:
         """The listed class a clause opens with, word for word, before a comma or a verb."""
