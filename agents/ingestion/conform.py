@@ -321,8 +321,15 @@ def _withdrawn_by_document(
     it names. The text's own document is never one it ends.
     """
     ended: dict[str, ExtractedRule] = {}
+    sentences = re.split(r"(?<=[.!?])\s+", text.text)
     for ref in dict.fromkeys(_DOC_REF.findall(text.text)):
         if ref in (text.source or ""):
+            continue
+        # "... are underwritten under Part 11": a document named, not one taken from
+        ending = any(
+            ref in s and (lx.WITHDRAWN.search(s) or _REMOVED_FROM.search(s)) for s in sentences
+        )
+        if not ending:
             continue
         whole = re.search(
             rf"(?<![\w-]){re.escape(ref)}\s+(?:is|has been)\s+(?:hereby\s+|now\s+)?{_ENDS}\b",
@@ -333,7 +340,7 @@ def _withdrawn_by_document(
             source = rule.source or ""
             if rule.withdrawn or not re.search(rf"(?<![\w-]){re.escape(ref)}(?![\w-])", source):
                 continue
-            named = any(not isinstance(c.value, bool) for c in rule.conditions) and evidenced(
+            named = any(isinstance(c.value, str | list) for c in rule.conditions) and evidenced(
                 rule, words
             )
             if whole or named:

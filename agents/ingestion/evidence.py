@@ -235,21 +235,8 @@ def best_spoken(rules: Sequence[ExtractedRule], words: str) -> list[ExtractedRul
     """Of several rules a text may speak of, those whose limit field it names most fully."""
     if len(rules) < 2:
         return list(rules)
-    shares = [_spoken_share(r, words) for r in rules]
-    return [r for r, share in zip(rules, shares, strict=True) if share == max(shares)]
-
-
-def _spoken_share(rule: ExtractedRule, words: str) -> float:
-    """`field_share`, where a rule on values alone the text names counts as named in full.
-
-    "Four cooperages came through ...": a rule on a class alone is named by its value,
-    not outdone by a limit whose field shares one word with the text ("stave stock").
-    """
-    if limit_signature(rule) is None and all(
-        not isinstance(c.value, bool) for c in rule.conditions
-    ):
-        return 1.0 if rule.conditions and evidenced(rule, words) else 0.0
-    return field_share(rule, words)
+    top = max(field_share(r, words) for r in rules)
+    return [r for r in rules if field_share(r, words) == top]
 
 
 __all__ = [

@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from agents.ingestion.amendments import amendments_of
 from agents.ingestion.approvals import asked_mitigants, practice_revision, read_approvals
 from agents.ingestion.conform import changes_known, conform, withdrawals_of
-from agents.ingestion.evidence import best_spoken, evidenced, limit_said, mentions, spoken_of
+from agents.ingestion.evidence import (
+    best_spoken,
+    evidenced,
+    field_share,
+    limit_said,
+    mentions,
+    spoken_of,
+)
 from agents.ingestion.matching import (
     RuleRevision,
     limit_signature,
@@ -187,7 +194,17 @@ def _relieved_rule(
             continue
         if evidenced(rule, words) and spoken_of(rule, words, numbers):
             latest[signature(rule.product_type, rule.conditions)] = rule
-    found = best_spoken(list(latest.values()), words)
+    candidates = list(latest.values())
+    # "Four cooperages came through ...": a rule on a class alone, named by its value,
+    # is the one spoken of unless a limit is named too (its value, or most of its words)
+    classed = [r for r in candidates if _on_values_only(r)]
+    if classed and not any(
+        limit_said(r, numbers) or field_share(r, words) >= 0.5
+        for r in candidates
+        if r not in classed
+    ):
+        candidates = classed
+    found = best_spoken(candidates, words)
     if len(found) > 1 and product is None:
         # "any account with repeat losses from one cause": a text naming no product
         # speaks of the rule for every product, not of one product's rule on the field
@@ -195,6 +212,11 @@ def _relieved_rule(
     if len(found) > 1:
         found = [r for r in found if limit_said(r, numbers)]
     return found[0] if len(found) == 1 else None
+
+
+def _on_values_only(rule: ExtractedRule) -> bool:
+    """True for a rule whose conditions are all categorical values ("cooperage")."""
+    return bool(rule.conditions) and all(isinstance(c.value, str | list) for c in rule.conditions)
 
 
 def _relieve(

@@ -20,6 +20,7 @@ from agents.offline.textproc import Token, content_tokens, find_phrase
 from agents.offline.units import TIME_UNITS, unit_fits, unit_from_context
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import (
+    KNOWN_UNITS,
     NumberMention,
     find_numbers,
 )
@@ -75,6 +76,7 @@ _MULTIPLIER = re.compile(
 )
 #: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
 _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
+_FROM_UP_TO = re.compile(r"(\bfrom\s+\$?\d[\d,.]*\s*(?:[a-z%]+\s+)?)up to\b", re.I)
 _RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
 #: "in class St 2", "hazard class 3": a class's number (a code of its own) before it.
 _CLASS_CODE = re.compile(r"\bclass(?:es)?\s+(?:[A-Z][A-Za-z]{0,2}[\s-]*)?$", re.I)
@@ -123,6 +125,14 @@ class Extracted:
     protective_neg: list[str] = field(default_factory=list)
 
 
+#: A parenthesis right after a warranty, condition or endorsement: what it asks for.
+_INSTRUMENT_PARENTHESIS = re.compile(
+    r"(?:(?<=warranty )|(?<=condition )|(?<=endorsement )|(?<=requirement )|"
+    r"(?<=deductible ))\([^()]*\)",
+    re.I,
+)
+
+
 def blank_parentheses(text: str) -> str:
     """Replace parenthesised text by spaces (keeps offsets)."""
     return _PAREN.sub(lambda m: " " * len(m.group(0)), text)
@@ -131,6 +141,26 @@ def blank_parentheses(text: str) -> str:
 def _zero_word(text: str, hit: NumericHit) -> bool:
     """True for a count written "zero" (not the minutes of "2:00", not a zero digit)."""
     return hit.value == 0 and text[hit.start : hit.start + 4].lower() == "zero"
+
+
+def _one_opening(text: str, hit: NumericHit, vocab: FieldVocabulary) -> bool:
+    """True for a clause opening on "One <thing counted>" of a whole-count field.
+
+    "One citation for serving a minor in three years, I refer" acts on one or more.
+    """
+    info = vocab.fields.get(hit.field)
+    return (
+        hit.value == 1
+        and info is not None
+        and info.spec.type == "int"
+        and info.unit not in KNOWN_UNITS  # a count of things, not feet or dollars
+        and hit.end - hit.start > len("one ")  # "one that is sprinklered": a pronoun
+        and _ONE_OPENING.match(text[: hit.start + 8]) is not None
+        and not text[: hit.start].strip(" :,-")
+    )
+
+
+_ONE_OPENING = re.compile(r"^\W*(?:one|a single)\s", re.I)
 
 
 #: "students younger than sixteen", "buildings older than 40": an age.
@@ -188,6 +218,15 @@ class ConditionReader:
         out = Extracted()
         trigger = _YEAR_PREFIX.sub(_year_words, trigger)  # "Pre-1950 frame buildings"
         out.numbers = self.numbers(trigger, context)
+        compared = {h.field for h in out.numbers if h.operator}
+        for h in out.numbers:
+            # ("One guide walking more than twenty guests": a rate's "one", the field compared)
+            if (
+                h.operator is None
+                and h.field not in compared
+                and _one_opening(trigger, h, self.vocab)
+            ):
+                h.operator = "gte"  # "One citation for serving a minor, I refer": one or more
         out.conditions.extend(
             Condition(field=h.field, operator=h.operator or "eq", value=h.value)  # type: ignore[arg-type]
             for h in out.numbers
@@ -215,17 +254,22 @@ class ConditionReader:
         out.conditions.extend(
             c for c in enum_conditions(trigger, self.vocab) if not _names_measure(c, measured)
         )
-        denied = denied_by_name(trigger, self.vocab)
+        # "write it with the exhaust warranty (ducted exhaust, or a filter log)": what the
+        # warranty asks for is no trigger flag
+        flags_said = _INSTRUMENT_PARENTHESIS.sub(lambda m: " " * len(m.group(0)), trigger)
+        denied = denied_by_name(flags_said, self.vocab)
         out.conditions.extend(c for c, _, _ in denied)
         out.conditions.extend(
             self.states(trigger) or other_states(trigger, context, self.vocab.state)
         )
-        self._bools(trigger, out, [(a, b) for _, a, b in denied], context)
+        self._bools(flags_said, out, [(a, b) for _, a, b in denied], context)
         return out
 
     def numbers(self, text: str, context: str = "") -> list[NumericHit]:
         """Numbers of a text tied to numeric fields (window phrases and counts skipped)."""
         plain = _RANGE_DASH.sub(r"\1 - \2", blank_parentheses(text))
+        # "from 4.2 up to 4.6": a range's two ends, as "from 4.2 to 4.6" (offsets kept)
+        plain = _FROM_UP_TO.sub(lambda m: m.group(1) + "   to", plain)
         tokens = content_tokens(plain)
         hits: list[NumericHit] = []
         for mention in find_numbers(plain):

@@ -83,7 +83,9 @@ MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|limit|cap|ceiling
 #: Numbers that describe a time window, not a threshold ("in the last three years").
 TIME_WINDOW_BEFORE = re.compile(
     r"\b(?:(?:in|within|during|for)\s+(?:the\s+)?(?:last|past|prior|previous|next|first)?|"
-    r"over\s+the\s+(?:last|past|prior|previous|next|first))\s*$",
+    # "inside the past three years", "across the last five years"
+    r"(?:over|inside|across|throughout|through)\s+the\s+(?:last|past|prior|previous|next|"
+    r"first))\s*$",
     re.I,
 )
 TIME_WINDOW_AFTER = re.compile(r"^\s*(?:ago|later|after|earlier|prior)\b", re.I)

@@ -54,6 +54,11 @@ FIELDS = {
         "synonyms": ["bronze stock", "bronze on hand"],
         "description": "Tons of bronze held on site",
     },
+    "pit_fumes_ducted": {
+        "type": "bool",
+        "synonyms": ["fume exhaust", "ducted exhaust"],
+        "description": "Casting fumes are ducted to the outside",
+    },
     "pennant_lighting_wired": {
         "type": "bool",
         "synonyms": ["pennant lighting wiring", "wired pennant lights"],
@@ -168,3 +173,50 @@ def test_a_partial_reading_of_a_sentence_gives_way_to_the_full_one(
     rules = extractor.extract(said, source_type="manual")
     assert len(rules) == 1
     assert {c.field for c in rules[0].conditions} >= {"tower_climbs_monthly", "clappers_chained"}
+
+
+def test_what_a_warranty_asks_for_is_no_trigger(extractor: OfflineExtractor) -> None:
+    said = (
+        "Where the casting fumes are not ducted to the outside, write it with the exhaust "
+        "warranty (ducted exhaust, or a filter maintenance log, within sixty days)."
+    )
+    assert _read(extractor, said) == [("approve_with_conditions", "pit_fumes_ducted", False)]
+
+
+def test_from_one_figure_up_to_another_is_a_range(extractor: OfflineExtractor) -> None:
+    said = "Foundries holding from 12 up to 20 tons of bronze on hand are referred."
+    assert sorted(_read(extractor, said), key=str) == [
+        ("refer", "bronze_stock_tons", 12),
+        ("refer", "bronze_stock_tons", 20),
+    ]
+    (rule,) = extractor.extract(said, source_type="manual")
+    assert sorted(c.operator for c in rule.conditions) == ["gte", "lte"]
+
+
+def test_one_thing_counted_opening_a_clause_is_one_or_more(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "One tower climb a month inside the past three years, I refer.", source_type="sme"
+    )
+    assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
+        ("tower_climbs_monthly", "gte", 1)
+    ]
+
+
+def test_one_as_a_pronoun_counts_nothing(extractor: OfflineExtractor) -> None:
+    said = (
+        "A foundry making more than 30 tower climbs a month is referred, although one that "
+        "has clappers chained may be written with conditions."
+    )
+    assert ("tower_climbs_monthly", 1) not in [
+        (c.field, c.value)
+        for r in extractor.extract(said, source_type="manual")
+        for c in r.conditions
+    ]
+
+
+def test_one_of_a_rate_is_no_count(extractor: OfflineExtractor) -> None:
+    (rule,) = extractor.extract(
+        "One tower climb a month with more than 30 tower climbs a month is referred.",
+        source_type="manual",
+    )
+    assert [(c.operator, c.value) for c in rule.conditions] == [("gt", 30)]
