@@ -294,6 +294,11 @@ class TextReader:
         # "Where nobody can explain the lapse, the decline stands": a missing protection
         # keeps a rule the text states with its figure, no rule of its own
         kept = a.standing and all(isinstance(c.value, bool) for c in conditions)
+        if a.protective_pos and self.drafts and _STANDS_IN.search(a.text):
+            # "An appraisal no more than three years old can stand in for that verification":
+            # what may replace the check is its mitigant (its own figures describe it)
+            self._attach(a.mitigant_fields + a.protective_pos, [a.text])
+            return False
         if a.action and (conditions or lone_flag) and not (a.continuation or kept):
             alternative = instead(self.drafts, a, conditions, sentence.index)
             if alternative:
@@ -398,6 +403,15 @@ class TextReader:
         if unread_absence(a, conditions):
             return False  # "if the shop fills tanks and has no such policy": not every shop
         mitigants = list(a.mitigant_fields) + list(a.protective_pos)
+        lacking = a.protective_neg or any(c.value is False for c in conditions)
+        if a.protective_pos and lacking and _BOTH_SAID.match(a.trigger):
+            # "Where vans use onboard generators and the grinders have no spark enclosure,
+            # refer": both are the trigger's, the one present as much as the one missing
+            conditions = [
+                *conditions,
+                *(Condition(field=n, operator="eq", value=True) for n in a.protective_pos),
+            ]
+            mitigants = list(a.mitigant_fields)
         # "Stores that aren't sprinklered and over 8,000 sq ft are referred": a missing
         # protection is a condition; the protected risk is not referred at all, unless a
         # clause after says what it gets ("with it, they may be written ...")
@@ -489,6 +503,17 @@ class TextReader:
             target = soft_limit(text, self.drafts, self.vocab) or self.drafts[-1]
             if text not in target.historical:
                 target.historical.append(text)
+
+
+#: A protection that replaces the check or referral just stated.
+_STANDS_IN = re.compile(
+    r"\b(?:can|may|will|could)\s+(?:\w+\s+)?(?:stand in for|substitute for|replace|take the "
+    r"place of)\s+(?:that|this|the)\s+(?:verification|check|inspection|referral|review|"
+    r"requirement|condition)\b",
+    re.I,
+)
+#: A conditional whose parts are joined by "and": "Where A and B lacks C, refer".
+_BOTH_SAID = re.compile(r"^\W*(?:where|if|when|whenever)\b[^,;:]*\band\b[^,;:]*,", re.I)
 
 
 def _lists_for(clauses: list[str], i: int, sentence: str) -> bool:

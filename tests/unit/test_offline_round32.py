@@ -59,6 +59,16 @@ FIELDS = {
         "synonyms": ["fume exhaust", "ducted exhaust"],
         "description": "Casting fumes are ducted to the outside",
     },
+    "tower_inspection_current": {
+        "type": "bool",
+        "synonyms": ["tower inspection certificate", "current tower inspection"],
+        "description": "A current tower inspection certificate is held",
+    },
+    "kiln_generator": {
+        "type": "bool",
+        "synonyms": ["onboard generator", "kiln generator"],
+        "description": "The kilns are powered by an onboard generator",
+    },
     "pennant_lighting_wired": {
         "type": "bool",
         "synonyms": ["pennant lighting wiring", "wired pennant lights"],
@@ -220,3 +230,35 @@ def test_one_of_a_rate_is_no_count(extractor: OfflineExtractor) -> None:
         source_type="manual",
     )
     assert [(c.operator, c.value) for c in rule.conditions] == [("gt", 30)]
+
+
+def test_a_present_thing_joined_to_a_missing_protection_is_a_condition(
+    extractor: OfflineExtractor,
+) -> None:
+    (rule,) = extractor.extract(
+        "Where the kilns run on an onboard generator and the clappers are not chained, refer.",
+        source_type="manual",
+    )
+    assert sorted((c.field, c.value) for c in rule.conditions) == [
+        ("clappers_chained", False),
+        ("kiln_generator", True),
+    ]
+    assert rule.mitigant_fields == []
+
+
+def test_what_may_stand_in_for_a_check_is_its_mitigant(extractor: OfflineExtractor) -> None:
+    said = (
+        "If the bronze stock is more than 12 tons, verify it before quoting. A tower "
+        "inspection certificate no more than three years old can stand in for that "
+        "verification."
+    )
+    (rule,) = extractor.extract(said, source_type="training")
+    assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
+        ("bronze_stock_tons", "gt", 12)
+    ]
+    assert rule.mitigant_fields == ["tower_inspection_current"]
+
+
+def test_a_fifth_under_a_minimum_is_a_share(extractor: OfflineExtractor) -> None:
+    said = "Quotes that land more than a fifth below the floor premium go to a senior underwriter."
+    assert _read(extractor, said) == [("refer", "quote_vs_floor_pct", -20)]

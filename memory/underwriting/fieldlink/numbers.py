@@ -52,7 +52,8 @@ _FRACTIONS: dict[str, float] = {
 }
 #: "third" is an ordinal ("a third party") unless a share follows: "a third of sales".
 _SHARE_ONLY = frozenset({"third", "thirds", "quarters", "fifth", "fifths", "tenth", "tenths"})
-_OF_AFTER = re.compile(r"^\s+of\b", re.I)
+#: "a third of sales", "a fifth under the minimum": a share, not an ordinal
+_OF_AFTER = re.compile(r"^\s+(?:of|under|below|above|over|short of)\b", re.I)
 _TRAILING_AND = re.compile(r"(?:[\s-]+and)+$", re.I)
 _OF_EVERY = re.compile(r"\s+(?:out\s+)?(?:of|in)\s+every\s+", re.I)
 _OF_ONE_PERCENT = re.compile(r"^\s+of\s+(?:one|a|1)\s*(?:percent|per cent|%)", re.I)
