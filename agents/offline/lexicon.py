@@ -325,6 +325,8 @@ MITIGANT_CUE = re.compile(
     r"accepted instead|may be accepted|in which case|exceptions?|only thing|"
     r"gets? it off|comfortable|in place|installed|on file|approved|overturned|"
     r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|"
+    # "A treated-post certificate ... settles it": what answers the check
+    r"settles? (?:it|that|the (?:check|question|matter|verification))\b|"
     # "Line authority if sprinklered throughout": the desk may write it when it is
     r"(?:line|desk|local) authority if\b)",
     re.I,

@@ -46,6 +46,13 @@ def _phrases_pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w-])(?:{names})(?:e?s)?(?![\w-])", re.I)
 
 
+#: Words of an underwriting decision, never the head word naming a protection.
+_DECISION_WORDS = frozenset(
+    "approve approves approved approving accept accepts accepted accepting decline declines "
+    "declined declining refer refers referred referring".split()
+)
+
+
 class FieldVocabulary:
     """Per-field vocabulary and matching helpers built from a data dictionary."""
 
@@ -256,6 +263,8 @@ class FieldVocabulary:
         for i, tok in enumerate(tokens):
             base = strip_negative_prefix(tok.stem, info.tokens)
             word = base or tok.stem
+            if tok.text.lower() in _DECISION_WORDS:
+                continue  # "pricing has approved two-year locks": a decision, no "TSA approval"
             if word in heads and self.distinctive(word, info):
                 neg = base is not None or negated_before(tokens, i)
                 found.append(BoolMention(info.name, i, i, neg, False))

@@ -262,3 +262,36 @@ def test_what_may_stand_in_for_a_check_is_its_mitigant(extractor: OfflineExtract
 def test_a_fifth_under_a_minimum_is_a_share(extractor: OfflineExtractor) -> None:
     said = "Quotes that land more than a fifth below the floor premium go to a senior underwriter."
     assert _read(extractor, said) == [("refer", "quote_vs_floor_pct", -20)]
+
+
+def test_settles_it_names_the_checks_mitigant(extractor: OfflineExtractor) -> None:
+    said = (
+        "Every bell foundry with more than 12 tons of bronze on hand has to be verified. A "
+        "tower inspection certificate settles it."
+    )
+    (rule,) = extractor.extract(said, source_type="training")
+    assert rule.action == "verify"
+    assert rule.mitigant_fields == ["tower_inspection_current"]
+
+
+def test_a_decision_word_names_no_protection() -> None:
+    from agents.offline.textproc import content_tokens
+
+    vocab = OfflineExtractor(
+        DataDictionary.model_validate(
+            {
+                "fields": {
+                    "guild_approval": {
+                        "type": "bool",
+                        "synonyms": ["guild approval", "casting approval"],
+                        "description": "The foundry holds a guild casting approval certificate",
+                    }
+                }
+            }
+        )
+    ).vocab
+    said = "In practice pricing has approved two-year locks on loss-free foundries."
+    assert vocab.named_flags(content_tokens(said)) == []
+    assert [m.field for m in vocab.named_flags(content_tokens("Guild approval is on file."))] == [
+        "guild_approval"
+    ]
