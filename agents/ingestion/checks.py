@@ -100,6 +100,8 @@ def rule_problems(rule: ExtractedRule, fields: DataDictionary) -> list[str]:
         known: set[str] = set()
         if spec is not None and spec.unit:
             known = {_unit(name) for name in [spec.unit, *spec.synonyms]}
+            # "placements" for a field counted in "placements per year": the counted thing
+            known |= {_unit(spec.unit.split(" per ", 1)[0])} if " per " in spec.unit else set()
         if spec is not None and known and threshold.unit and _unit(threshold.unit) not in known:
             problems.append(
                 f"threshold: unit {threshold.unit!r} does not match {threshold.field}'s unit "

@@ -60,6 +60,12 @@ _EARLIER_EVENT = re.compile(
     r"|\b(?:prior|previous|earlier|past)\s+$",
     re.I,
 )
+#: What a referral is sent with: "referred to the manager with the charging layout".
+_SENT_WITH = re.compile(
+    r"(\b(?:referred|sent|forwarded|routed|submitted|escalated)\s+to\s+(?:the\s+|a\s+|an\s+|"
+    r"our\s+|your\s+)?(?:[\w-]+\s+){0,4}?)with\s+(?:the|a|an|its|their|his|her)\b[^.;]*",
+    re.I,
+)
 #: Who else acted, after an action word: "declined by more than two carriers", "referred
 #: by three other markets" (the applicant's history, not what the rule does).
 _BY_OTHERS = re.compile(
@@ -224,6 +230,8 @@ class ClauseAnalyzer:
                 result.action = action_from_word(ended_noun.group(1))
         # "verify that a consent policy is in place": what is verified is the mitigant
         verified, unverified = verified_objects(trigger)
+        # "referred to the regional manager with the sprinkler design": what goes with it
+        unverified = _SENT_WITH.sub(lambda m: m.group(1).ljust(len(m.group(0))), unverified)
         extracted = self.reader.read(unverified, context)
         result.conditions = extracted.conditions
         result.numbers = extracted.numbers

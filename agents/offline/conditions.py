@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from agents.offline import lexicon as lx
@@ -143,6 +143,30 @@ def _zero_word(text: str, hit: NumericHit) -> bool:
     return hit.value == 0 and text[hit.start : hit.start + 4].lower() == "zero"
 
 
+def _bounds_share_units(text: str, mentions: list[NumberMention]) -> list[NumberMention]:
+    """Mentions where a bare lower bound takes the unit of the bound after it.
+
+    "At least two but under three years": the two is years too.
+    """
+    out = list(mentions)
+    for i, (first, second) in enumerate(zip(mentions, mentions[1:], strict=False)):
+        if (
+            first.unit is None
+            and second.unit
+            and _BOUND_JOIN.fullmatch(text[first.end : second.start])
+        ):
+            out[i] = replace(first, unit=second.unit)
+    return out
+
+
+#: What joins a range's two bounds when the first is said bare: "but under", "and below".
+_BOUND_JOIN = re.compile(
+    r"\s*,?\s*(?:but|and)\s+(?:under|below|less than|fewer than|not more than|no more than|"
+    r"up to|over|above|more than)\s*",
+    re.I,
+)
+
+
 def _one_opening(text: str, hit: NumericHit, vocab: FieldVocabulary) -> bool:
     """True for a clause opening on "One <thing counted>" of a whole-count field.
 
@@ -272,7 +296,7 @@ class ConditionReader:
         plain = _FROM_UP_TO.sub(lambda m: m.group(1) + "   to", plain)
         tokens = content_tokens(plain)
         hits: list[NumericHit] = []
-        for mention in find_numbers(plain):
+        for mention in _bounds_share_units(plain, find_numbers(plain)):
             if mention.attached and mention.unit not in _ATTACHED_MEASURES:
                 continue  # "a 36-unit building" counts; "a thirty-minute period" measures
             if _DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):

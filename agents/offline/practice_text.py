@@ -219,10 +219,18 @@ def _approved_values(sentence: str) -> list[float]:
         if before:
             return before
     cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
-    cue = cue or FURTHEST.search(sentence)
+    cue = cue or FURTHEST.search(sentence) or _NEVER_PAST.search(sentence)
     if cue is None:
         return []
     return [n.value for n in find_numbers(sentence) if n.start >= cue.end()][:1]
+
+
+#: "I have never gone past three": the furthest practice went, said by what it never did.
+_NEVER_PAST = re.compile(
+    r"\b(?:never|not once|haven't ever|have not ever)\s+(?:gone|went|go|approved|written|"
+    r"signed off|taken it)\s+(?:\w+\s+)?(?:past|beyond|above|over|higher than|further than)\s",
+    re.I,
+)
 
 
 def _furthest(sentence: str) -> list[float]:

@@ -329,3 +329,18 @@ def test_a_unit_qualified_in_parentheses_accepts_its_plain_name() -> None:
     with pytest.raises(ValueError, match="unit 'miles' does not match"):
         miles = {**threshold, "unit": "miles"}
         check_rules([ExtractedRule.model_validate({**RULE, "threshold": miles})], qualified)
+
+
+def test_a_count_per_period_accepts_the_name_of_what_it_counts() -> None:
+    from agents.ingestion.checks import check_rules
+
+    fields = load_data_dictionary()
+    spec = fields.fields["employee_count"].model_copy(
+        update={"unit": "hires per year", "synonyms": ["annual hires"]}
+    )
+    rated = fields.model_copy(update={"fields": {**fields.fields, "employee_count": spec}})
+    threshold = {"field": "employee_count", "operator": "gt", "value": 20, "unit": "hires"}
+    check_rules([ExtractedRule.model_validate({**RULE, "threshold": threshold})], rated)
+    with pytest.raises(ValueError, match="unit 'years' does not match"):
+        years = {**threshold, "unit": "years"}
+        check_rules([ExtractedRule.model_validate({**RULE, "threshold": years})], rated)

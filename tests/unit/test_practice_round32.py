@@ -41,6 +41,18 @@ FIELDS = {
         "synonyms": ["separate casting pit", "casting pit walled off"],
         "description": "The casting pit sits in a separate walled bay",
     },
+    "years_casting": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["years in business", "years casting"],
+        "description": "Years the foundry has been in business",
+    },
+    "casting_losses_3yr": {
+        "type": "int",
+        "unit": "losses",
+        "synonyms": ["losses in three years", "claim count"],
+        "description": "Losses in the last three years",
+    },
     "bell_age_months": {
         "type": "int",
         "unit": "months",
@@ -188,4 +200,37 @@ def test_another_products_own_limit_is_not_this_products_practice(
     )
     (claim,) = [c for c in _claims(extractor, manual, talk) if c.text_id == "s1"]
     assert claim.product_type == "BOP"
+    assert claim.soft_limit == 60
+
+
+def test_what_a_referral_is_sent_with_is_no_mitigant(extractor: OfflineExtractor) -> None:
+    said = (
+        "A foundry holding more than forty tons of bronze on hand is referred to the regional "
+        "manager with the pit layout and the separate casting pit drawings."
+    )
+    (rule,) = extractor.extract(said, source_type="manual")
+    assert rule.mitigant_fields == []
+    assert _shape(rule) == [("bronze_stock_tons", 40)]
+
+
+def test_a_bare_lower_bound_takes_the_unit_of_the_upper(extractor: OfflineExtractor) -> None:
+    said = "At least two but under three years: refer it."
+    (rule,) = extractor.extract(said, source_type="training")
+    assert sorted((c.field, c.operator, c.value) for c in rule.conditions) == [
+        ("years_casting", "gte", 2),
+        ("years_casting", "lt", 3),
+    ]
+
+
+def test_what_practice_never_went_past_is_its_soft_limit(extractor: OfflineExtractor) -> None:
+    manual = _text("m1", "manual", "2023-01-10", "Bronze stock above forty tons is referred.")
+    talk = _text(
+        "s1",
+        "sme",
+        "2023-06-01",
+        "The forty-ton line for bronze stock is a guideline. I have taken bigger foundries "
+        "when the casting pit is walled off. I have never gone past sixty tons.",
+        source="Foundry interview",
+    )
+    (claim,) = [c for c in _claims(extractor, manual, talk) if c.text_id == "s1"]
     assert claim.soft_limit == 60
