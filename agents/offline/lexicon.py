@@ -186,6 +186,9 @@ ORDER_VERB = r"(?:verify|refer|decline|flag|exclude)\b"
 #: Words that cancel an action cue found just after them.
 NEGATORS = re.compile(
     r"\bno longer (?:requires?|needs?|calls? for)\W+(?:\w+\W+){0,3}$|"
+    # "training does not change the prone-restraint decline": the rule named, not made
+    r"(?:\bnot|n't|\bnever)\s+(?:change|changes|alter|alters|affect|affects)\s+(?:the\s+|that\s+|"
+    r"this\s+|its\s+)?(?:[\w-]+\s+){0,3}$|"
     # "are not subject to the accumulation referral", "exempt from the review"
     r"\b(?:not subject to|exempt(?:ed)? from|outside the scope of)\W+(?:\w+\W+){0,3}$|"
     r"\b(?:don't|do not|doesn't|does not|never) (?:want|let)\W+(?:\w+\W+){0,3}$|"
@@ -336,7 +339,9 @@ MITIGANT_CUE = re.compile(
 NOT_A_MITIGANT = re.compile(
     r"\b(?:does not cure|do not cure|doesn't cure|(?<!has )(?<!have )(?<!with )neither\b|"
     r"no matter|don't care|"
-    r"does not offset|not offset|does not help)",
+    r"does not offset|not offset|does not help|"
+    # "Staff training in crisis holds does not change the prone-restraint decline"
+    r"(?:does|do|will|would) not change|(?:doesn't|don't|won't) change)",
     re.I,
 )
 #: Spans that should not yield trigger conditions.

@@ -295,3 +295,21 @@ def test_a_decision_word_names_no_protection() -> None:
     assert [m.field for m in vocab.named_flags(content_tokens("Guild approval is on file."))] == [
         "guild_approval"
     ]
+
+
+def test_what_does_not_change_a_decline_is_no_mitigant(extractor: OfflineExtractor) -> None:
+    said = (
+        "A foundry whose clappers are not chained is declined on any product. Staff training "
+        "in tower inspection does not change the tower-chain decline."
+    )
+    rules = extractor.extract(said, source_type="manual")
+    assert [(r.action, r.mitigant_fields) for r in rules] == [("decline", [])]
+
+
+def test_days_a_week_are_days_per_week() -> None:
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    assert [(n.value, n.unit) for n in find_numbers("fewer than two days a week")] == [
+        (2.0, "day per week")
+    ]
+    assert [(n.value, n.unit) for n in find_numbers("a 36-month lease")] == [(36.0, "months")]

@@ -126,6 +126,8 @@ _RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)\b(?!-[a-z])", re.I)  # not "heavy
 _PER = re.compile(r"^[\s-]*(?:per|/)[\s-]*((?:square|sq\.?)\s+)?([a-z]+)\b", re.I)
 #: "fifteen miles an hour", "ten feet a second", "the eighteen-mile-an-hour line": a speed
 #: said without "per".
+#: "two days a week", "three months a year": a time counted in a longer period.
+_A_PERIOD = re.compile(r"^[\s-]*an?[\s-]+()(week|month|year)\b", re.I)
 _AN_HOUR = re.compile(r"^[\s-]*an?[\s-]+()(hour|minute|second)\b", re.I)
 _NOT_UNITS = frozenset(
     """
@@ -311,6 +313,8 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
                 return name, pos + rest.lower().index("old") + 3, True, plus
             end = pos + match.end()
             rate = _PER.match(text[end:]) or _AN_HOUR.match(text[end:])
+            if rate is None and name in ("days", "weeks", "months"):
+                rate = _A_PERIOD.match(text[end:])  # "two days a week": days per week
             if rate and not rate.group(1):  # "15 miles per hour": a speed, not a distance
                 said = stem(match.group(0).strip(" -").split()[-1])
                 return f"{said} per {stem(rate.group(2))}", end + rate.end(), False, plus
