@@ -186,6 +186,7 @@ class TextReader:
                 self.analyzer.subjects,
                 headed=not self.cases,
                 acting=a.action == "exclude" and pending is None,
+                deciding=a.action is not None and pending is None,
             )
             flags = [c.field for c in conditions if c.value is True]
             named = [c for c in conditions if c.field != self.vocab.occupancy]

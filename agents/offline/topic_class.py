@@ -278,6 +278,12 @@ def heading_class(sentences: Sequence[Sentence], classes: Sequence[str]) -> str 
 
 
 #: "the CGL goes out with ...", "every policy is issued with ...": the policy is the subject.
+#: A subject of every one of a kind: "every center", "each shop", "all such stores".
+_EVERY_HEAD = re.compile(
+    r"^\W*(?:(?:because|since|as)\b[^,]{0,80},\s*)?(?:every|each|all|any)\s+(?:such\s+)?"
+    r"[a-z][\w-]*\s+(?:is|are|gets?|goes|go|must|will)\b",
+    re.I,
+)
 _POLICY_SUBJECT = re.compile(
     r"(?:^\s*|\b(?:but|and|so|yet)\s+)(?:the|our|its|their|every|each|this|that)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|CGL|GL|BOP|LRO|form|coverage|program|package)\s+"
@@ -315,6 +321,7 @@ def scope_to_context(
     *,
     headed: bool = False,
     acting: bool = False,
+    deciding: bool = False,
 ) -> list[Condition]:
     """A classless rule's conditions, scoped to the class its context names.
 
@@ -330,6 +337,9 @@ def scope_to_context(
             the clause before). With no condition, a clause whose subject is the policy
             itself ("the CGL goes out with the aircraft exclusion") acts on the one class
             the text has named so far.
+        deciding: The clause states an action of its own (no conditions pending): with
+            no condition, "every center is referred" acts on the one class named before
+            whose head noun is its subject.
 
     Returns:
         The conditions, with the context's class first when one is found.
@@ -346,6 +356,14 @@ def scope_to_context(
         before = " ".join(s.raw for s in sentences[: sentence.index + 1])  # exclusion"
         named = mentioned(before, subjects.listed)
         if len(named) == 1 and not _ANY_CLASS.search(clause):
+            return [Condition(field=occupancy, operator="eq", value=named[0])]
+    if occupancy and not conditions and deciding and _EVERY_HEAD.match(clause):
+        # "Autism therapy centers ... every center is referred": the one class named before
+        # whose head noun the subject is, acted on as a whole
+        sentences, sentence = where
+        before = " ".join(s.raw for s in sentences[: sentence.index + 1])
+        named = mentioned(before, subjects.listed)
+        if len(named) == 1 and head_class(clause, named) == named[0]:
             return [Condition(field=occupancy, operator="eq", value=named[0])]
     if not (occupancy and conditions) or any(c.field == occupancy for c in conditions):
         return conditions

@@ -313,3 +313,14 @@ def test_days_a_week_are_days_per_week() -> None:
         (2.0, "day per week")
     ]
     assert [(n.value, n.unit) for n in find_numbers("a 36-month lease")] == [(36.0, "months")]
+
+
+def test_every_one_of_a_named_class_by_its_head_noun(extractor: OfflineExtractor) -> None:
+    said = (
+        "Bell foundries cast in open pits. Because clappers can fall, every foundry is "
+        "referred on the GL unless a current tower inspection certificate is held."
+    )
+    (rule,) = extractor.extract(said, source_type="manual")
+    assert [(c.field, c.value) for c in rule.conditions] == [("occupancy", "bell foundry")]
+    assert rule.action == "refer"
+    assert rule.mitigant_fields == ["tower_inspection_current"]
