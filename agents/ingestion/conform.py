@@ -44,7 +44,7 @@ from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product
 from agents.offline.practice_text import CITED, SQFT
 from agents.offline.texts import single_product
-from memory.underwriting.consolidate import is_statement, signature
+from memory.underwriting.consolidate import condition_key, is_statement, signature
 from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.profile import field_kind
 from schemas.fields import DataDictionary
@@ -145,13 +145,6 @@ def _stepped(condition: Condition) -> Condition | None:
     return Condition(field=condition.field, operator=operator, value=condition.value + step)
 
 
-def _key(condition: Condition) -> tuple[str, str, str]:
-    value = condition.value
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        value = float(value)
-    return condition.field, condition.operator, repr(value)
-
-
 def _with_conditions(claim: ExtractedRule, conditions: list[Condition]) -> ExtractedRule:
     """The claim with other conditions (its threshold follows its field's condition)."""
     threshold = claim.threshold
@@ -177,12 +170,16 @@ def _integer_steps(
     rules = shapes.get(signature(claim.product_type, claim.conditions), [])
     if not rules:
         return claim
-    theirs = {_key(c) for k in rules for c in k.conditions}
+    theirs = {condition_key(c) for k in rules for c in k.conditions}
     conditions = list(claim.conditions)
     for at, condition in enumerate(conditions):
         spec = fields.fields.get(condition.field)
         other = _stepped(condition) if spec is not None and spec.type == "int" else None
-        if other is not None and _key(condition) not in theirs and _key(other) in theirs:
+        if (
+            other is not None
+            and condition_key(condition) not in theirs
+            and condition_key(other) in theirs
+        ):
             conditions[at] = other
     return claim if conditions == claim.conditions else _with_conditions(claim, conditions)
 
@@ -287,12 +284,13 @@ def withdrawals_of(
     whose limit field and value it names. None when the text was read to say anything
     else (its claims are what it says), or it names no single rule.
     """
-    if claims or not (lx.WITHDRAWN.search(text.text) or _REMOVED_FROM.search(text.text)):
+    withdrawn = lx.WITHDRAWN.search(text.text) is not None
+    if claims or not (withdrawn or _REMOVED_FROM.search(text.text)):
         return []
     by_document = _withdrawn_by_document(text, known)
     if by_document:
         return [text_claim(rule, text, withdrawn=True) for rule in by_document]
-    if not lx.WITHDRAWN.search(text.text):
+    if not withdrawn:
         return []
     product = find_product(text.text) or single_product(text.source) or "ALL"
     rule = _named_rule(text.text, product, known)
@@ -322,6 +320,7 @@ def _withdrawn_by_document(
     """
     ended: dict[str, ExtractedRule] = {}
     sentences = re.split(r"(?<=[.!?])\s+", text.text)
+    words = SQFT.sub("sqft", text.text).lower()
     for ref in dict.fromkeys(_DOC_REF.findall(text.text)):
         if ref in (text.source or ""):
             continue
@@ -335,7 +334,6 @@ def _withdrawn_by_document(
             rf"(?<![\w-]){re.escape(ref)}\s+(?:is|has been)\s+(?:hereby\s+|now\s+)?{_ENDS}\b",
             text.text,
         )
-        words = SQFT.sub("sqft", text.text).lower()
         for rule in known:
             source = rule.source or ""
             if rule.withdrawn or not re.search(rf"(?<![\w-]){re.escape(ref)}(?![\w-])", source):

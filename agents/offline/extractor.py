@@ -25,9 +25,10 @@ from agents.offline.texts import (
     strip_case_ids,
 )
 from agents.offline.vocab import FieldVocabulary
+from memory.underwriting.consolidate import condition_key
 from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.fields import DataDictionary, load_data_dictionary
-from schemas.rules import SOURCE_TYPES, Condition, ExtractedRule
+from schemas.rules import SOURCE_TYPES, ExtractedRule
 
 #: Words that make a sentence conditional ("if", "over", "without"): with an action cue,
 #: the sentence reads like a rule.
@@ -183,10 +184,6 @@ class OfflineExtractor:
         )
 
 
-def _key(condition: Condition) -> tuple[str, str, str]:
-    return condition.field, condition.operator, repr(condition.value)
-
-
 def _without_partial_twins(rules: list[ExtractedRule]) -> list[ExtractedRule]:
     """The rules, less any one a fuller reading of its own sentence contains.
 
@@ -195,7 +192,7 @@ def _without_partial_twins(rules: list[ExtractedRule]) -> list[ExtractedRule]:
     the state alone before the colon and the class and the state after it; one rule was
     said, the fuller one.
     """
-    keys = [{_key(c) for c in r.conditions} for r in rules]
+    keys = [{condition_key(c) for c in r.conditions} for r in rules]
     kept = []
     for i, rule in enumerate(rules):
         partial = any(

@@ -140,7 +140,7 @@ _LONE_SINGULAR = re.compile(r"^(?:an?|the|this|that|each|every|any)\s+[a-z][\w-]
 #: figure; the class is the text's topic, not the rule's condition.
 _ONE_MEASURED = re.compile(r"^an?\s+(?:[a-z][\w-]*\s+){1,3}[a-z][\w-]*[^s\W]$", re.I)
 #: Nouns of a report about cases, not of a rule: "Q3 review of rodeo arena referrals".
-_ACCOUNT_OF = frozenset(
+_ACCOUNT_OF = lxs.DISCOURSE_NOUNS | frozenset(
     "review summary note list log analysis discussion report audit sample study breakdown "
     "memo survey look recap round-up roundup update".split()
 )
@@ -332,7 +332,7 @@ class SubjectReader:
         said = [singular(w) for w in re.findall(r"[a-z][\w-]*", after.group(1).lower())]
         named = [e for e in self.example_set if said[: len(e.split())] == e.split()]
         head = singular(phrase.split()[-1].lower())
-        if head in _ACCOUNT_OF | lxs.DISCOURSE_NOUNS:
+        if head in _ACCOUNT_OF:
             return [] if named else None  # "Q3 review of rodeo arena referrals": a report
         if named:
             return [max(named, key=len)]

@@ -57,6 +57,14 @@ def condition_shape(field_name: str, operator: str, value: Any) -> tuple[str, st
     return field_name, kind, tuple(sorted({json.dumps(_norm(v)) for v in values}))
 
 
+def condition_key(condition: Any) -> tuple[str, str, str]:
+    """A condition's exact identity: field, operator and value (25 and 25.0 are one)."""
+    value = condition.value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = float(value)
+    return condition.field, condition.operator, repr(value)
+
+
 def signature(product_type: str, conditions: Iterable[Any]) -> str:
     """The identity of a piece of knowledge: product and the shape of its conditions.
 
@@ -455,6 +463,7 @@ def consolidate(claims: Sequence[ExtractedRule]) -> list[Lineage]:
 
 __all__ = [
     "Lineage",
+    "condition_key",
     "condition_shape",
     "consolidate",
     "is_statement",
