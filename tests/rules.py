@@ -90,3 +90,19 @@ def limit_rule(field: str, op: str, value: float, **update: Any) -> ExtractedRul
 def extractor_over(fields: dict[str, Any], more: dict[str, Any] | None = None) -> OfflineExtractor:
     """An offline extractor over a test's dictionary, with more fields or some replaced."""
     return OfflineExtractor(DataDictionary.model_validate({"fields": {**fields, **(more or {})}}))
+
+
+def practice_claims(
+    extractor: OfflineExtractor, fields: DataDictionary, *texts: KnowledgeText
+) -> list[ExtractedRule]:
+    """The claims of a batch of texts: each extracted, then read for practice in order."""
+    from agents.ingestion.practice import with_practice
+
+    extracted = [
+        rule
+        for t in texts
+        for rule in extractor.extract(
+            t.text, source=t.source, source_type=t.source_type, text_id=t.id
+        )
+    ]
+    return with_practice(list(texts), extracted, [], fields)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from agents.ingestion.practice import with_practice
 from agents.offline.extractor import OfflineExtractor
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
+from tests.rules import practice_claims
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
@@ -78,14 +78,7 @@ def _text(body: str, source_type: str, text_id: str, date: str) -> KnowledgeText
 
 
 def _claims(extractor: OfflineExtractor, *texts: KnowledgeText) -> list[ExtractedRule]:
-    extracted = [
-        rule
-        for t in texts
-        for rule in extractor.extract(
-            t.text, source=t.source, source_type=t.source_type, text_id=t.id
-        )
-    ]
-    return with_practice(list(texts), extracted, [], DICTIONARY)
+    return practice_claims(extractor, DICTIONARY, *texts)
 
 
 def _of(claims: list[ExtractedRule], text_id: str) -> list[ExtractedRule]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from agents.ingestion.practice import with_practice
 from agents.offline.extractor import OfflineExtractor
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
+from tests.rules import practice_claims
 
 FIELDS = {
     "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
@@ -69,14 +69,7 @@ def extractor() -> OfflineExtractor:
 
 
 def _claims(extractor: OfflineExtractor, *texts: KnowledgeText) -> list[ExtractedRule]:
-    extracted = [
-        rule
-        for t in texts
-        for rule in extractor.extract(
-            t.text, source=t.source, source_type=t.source_type, text_id=t.id
-        )
-    ]
-    return with_practice(list(texts), extracted, [], DICTIONARY)
+    return practice_claims(extractor, DICTIONARY, *texts)
 
 
 def _text(
@@ -137,14 +130,18 @@ def test_a_relief_binds_to_the_class_it_names(extractor: OfflineExtractor) -> No
     assert claim.mitigant_fields == ["casting_pit_separated"]
 
 
-def test_a_bulletin_ends_what_the_document_it_names_stated(extractor: OfflineExtractor) -> None:
-    stated = _text(
+def _oregon_bulletin() -> KnowledgeText:
+    return _text(
         "c1",
         "compliance",
         "2024-04-02",
         "Effective 2 April 2024: bell foundries located in Oregon are declined.",
         source="Compliance Bulletin FB-24-07",
     )
+
+
+def test_a_bulletin_ends_what_the_document_it_names_stated(extractor: OfflineExtractor) -> None:
+    stated = _oregon_bulletin()
     ended = _text(
         "c2",
         "compliance",
@@ -161,13 +158,7 @@ def test_a_bulletin_ends_what_the_document_it_names_stated(extractor: OfflineExt
 def test_a_bulletin_naming_another_document_ends_nothing_of_this_one(
     extractor: OfflineExtractor,
 ) -> None:
-    stated = _text(
-        "c1",
-        "compliance",
-        "2024-04-02",
-        "Effective 2 April 2024: bell foundries located in Oregon are declined.",
-        source="Compliance Bulletin FB-24-07",
-    )
+    stated = _oregon_bulletin()
     ended = _text(
         "c2",
         "compliance",
