@@ -344,9 +344,19 @@ def _product_placement(trigger: str) -> bool:
     """True for "may be written on the GL or the BOP": the product a class goes on."""
     for match in lxs.PRODUCT_PLACEMENT.finditer(trigger):
         rest = trigger[match.end() :]
+        # "may be written on Property subject to a boiler certificate": terms, not a placement
+        if _TERMS_AFTER.search(rest):
+            return False
         if any(pattern.match(rest) for _, pattern in lxs.PRODUCT_PATTERNS):
             return True
     return False
+
+
+#: Terms an approval states after the product it names: "... on the GL provided that ...".
+_TERMS_AFTER = re.compile(
+    r"\b(?:provided|providing|subject to|on condition|with (?:the |these |those )?conditions)\b",
+    re.I,
+)
 
 
 #: A spaced dash that opens an aside: "... verifies the history - slow notice is how ...".

@@ -137,13 +137,24 @@ def _negation_at(tokens: list[Token], i: int) -> bool:
 
 
 def _negated_after(tokens: list[Token], last: int) -> bool:
-    """A negated participle right after the mention: "MFA is not enforced"."""
+    """A negated participle right after the mention: "MFA is not enforced".
+
+    Not a decision's participle: "a dealer that keeps fuel in its bikes is not referred"
+    spares the risk; the fuel is still there.
+    """
     after = [t.text.lower() for t in tokens[last + 1 : last + 3]]
     return (
         len(after) == 2
         and after[0] in _AFTER_NEGATION
         and (after[1].endswith("ed") or after[1] in lxs.IRREGULAR_PARTICIPLES)
+        and after[1] not in _DECIDED
     )
+
+
+#: The participles of a decision on the risk, which a negation denies, not the mention.
+_DECIDED = frozenset(
+    "referred declined flagged excluded verified approved accepted written quoted bound".split()
+)
 
 
 #: A credential no longer held: "whose boarding license has lapsed or been suspended", or

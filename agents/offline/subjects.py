@@ -583,6 +583,17 @@ class SubjectReader:
             if akin(said[-1], value.split()[-1], _AKIN_LETTERS)
             and all(any(akin(a, b, _AKIN_LETTERS) for b in said) for a in value.split())
         ]
+        if not found and len(said) >= 2:
+            # "a truss plant" for the listed "roof truss plant": the class's own last words
+            found = [
+                value
+                for value in self.listed
+                if len(value.split()) > len(said)
+                and all(
+                    akin(a, b, _AKIN_LETTERS)
+                    for a, b in zip(said, value.split()[-len(said) :], strict=True)
+                )
+            ]
         return found[0] if len(found) == 1 else None
 
     def _measured_head(self, kept: list[str]) -> bool:

@@ -1,0 +1,132 @@
+"""Offline extraction round 33: approvals whose terms follow the product they name, terms
+stated as an instrument the policy is issued with, a spared risk that keeps its flag, and a
+class named by its own last words.
+
+Every field and sentence below is made up for these tests (a glass-bending dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case. Values used: 'neon sign bender', "
+        "'stained glass studio', 'glass float works', 'lens grinder', 'bottle recycler', "
+        "'mirror silvering shop', 'kiln builder', 'glass etcher'",
+    },
+    "annealing_ovens": {
+        "type": "int",
+        "unit": "ovens",
+        "synonyms": ["annealing ovens", "lehrs"],
+        "description": "Annealing ovens on the premises",
+    },
+    "mercury_filled_tubes": {
+        "type": "bool",
+        "synonyms": ["mercury-filled tubes", "mercury tube filling"],
+        "description": "The shop fills tubes with mercury",
+    },
+    "construction_type": {
+        "type": "str",
+        "synonyms": ["construction"],
+        "description": "Building construction: frame, joisted masonry, noncombustible",
+    },
+    "rooftop_sign_installs": {
+        "type": "int",
+        "unit": "installs",
+        "synonyms": ["rooftop sign installs", "roof-mounted sign jobs"],
+        "description": "Rooftop sign installations a year",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+def _read(extractor: OfflineExtractor, sentence: str) -> list[tuple[str, str, object]]:
+    return [
+        (rule.action, c.field, c.value)
+        for rule in extractor.extract(sentence, source_type="manual")
+        for c in rule.conditions
+        if c.field != "occupancy"
+    ]
+
+
+def test_terms_after_the_product_make_a_conditional_approval(
+    extractor: OfflineExtractor,
+) -> None:
+    said = (
+        "A shop with more than four annealing ovens may be written on Property subject to "
+        "a current oven inspection certificate."
+    )
+    assert _read(extractor, said) == [("approve_with_conditions", "annealing_ovens", 4)]
+
+
+def test_a_product_named_with_no_terms_is_a_placement(extractor: OfflineExtractor) -> None:
+    said = "A shop with more than four annealing ovens may be written on the BOP."
+    assert extractor.extract(said, source_type="manual") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Where the shop fills mercury-filled tubes, the BOP is issued with the hazardous "
+        "materials endorsement.",
+        "Where the shop fills mercury-filled tubes, issue the policy with the hazardous "
+        "materials endorsement.",
+        "Where the shop fills mercury-filled tubes, the BOP goes out with the hazardous "
+        "materials endorsement.",
+        "Where the shop fills mercury-filled tubes, I attach the spill-kit condition.",
+    ],
+)
+def test_an_instrument_the_policy_is_issued_with_is_a_condition(
+    extractor: OfflineExtractor, sentence: str
+) -> None:
+    assert _read(extractor, sentence) == [("approve_with_conditions", "mercury_filled_tubes", True)]
+
+
+def test_issuing_a_certificate_is_no_condition(extractor: OfflineExtractor) -> None:
+    said = "The shop fills mercury-filled tubes and issues a certificate with each sign."
+    assert extractor.extract(said, source_type="manual") == []
+
+
+def test_a_risk_not_referred_keeps_its_flag(extractor: OfflineExtractor) -> None:
+    said = (
+        "A bender that does mercury tube filling is not referred for it; the BOP is issued "
+        "with the hazardous materials endorsement."
+    )
+    assert _read(extractor, said) == [("approve_with_conditions", "mercury_filled_tubes", True)]
+
+
+_SIGN_BENDER = (
+    "A sign bender in a frame building is written on Property only with the safeguards endorsement."
+)
+
+
+def test_a_class_named_by_its_last_words(extractor: OfflineExtractor) -> None:
+    said = _SIGN_BENDER
+    (rule,) = extractor.extract(said, source_type="manual")
+    assert rule.action == "approve_with_conditions"
+    assert {(c.field, c.value) for c in rule.conditions} == {
+        ("occupancy", "neon sign bender"),
+        ("construction_type", "frame"),
+    }
+
+
+def test_last_words_two_classes_share_name_neither() -> None:
+    fields = {**FIELDS, "occupancy": dict(FIELDS["occupancy"])}
+    fields["occupancy"]["description"] += ", 'channel sign bender'"
+    two = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    said = _SIGN_BENDER
+    (rule,) = two.extract(said, source_type="manual")
+    assert "occupancy" not in {c.field for c in rule.conditions}
