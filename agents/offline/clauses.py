@@ -225,6 +225,12 @@ class ClauseAnalyzer:
             result.action = detect_action(_habitual_present(trigger))
             if result.action == "approve_with_conditions" and _product_placement(trigger):
                 result.action = None
+            if result.action == "approve_with_conditions" and any(
+                detect_action(m) == "exclude" for m in mitigants
+            ):
+                # "may be written, provided that the pollution exclusion is attached": the
+                # terms are an exclusion, and the rule is one
+                result.action, mitigants = "exclude", []
             ended_noun = _ENDED_NOUN.search(trigger) if result.withdrawn else None
             if ended_noun:  # "the manual review flag for X is no longer applied"
                 result.action = action_from_word(ended_noun.group(1))
@@ -395,9 +401,16 @@ def _narrative(trigger: str) -> bool:
         return False  # "a website whose domain was registered ... is flagged": a condition
     # "If the expiring policy was written by a surplus lines carrier, verify why ...": the
     # condition's past, then an order
+    # "Where more than two incidents were recorded ..., the exclusion is attached": a
+    # present main clause after the condition's comma
+    comma = trigger.find(",", match.end())
     return not (
         lx.SUBORDINATOR.match(before)
-        and (re.search(r"\b(?:must|shall)\b", trigger) or _ORDER_AFTER.search(trigger, match.end()))
+        and (
+            re.search(r"\b(?:must|shall)\b", trigger)
+            or _ORDER_AFTER.search(trigger, match.end())
+            or (comma > 0 and _PRESENT_MAIN.search(trigger, comma) is not None)
+        )
     )
 
 

@@ -130,3 +130,26 @@ def test_last_words_two_classes_share_name_neither() -> None:
     said = _SIGN_BENDER
     (rule,) = two.extract(said, source_type="manual")
     assert "occupancy" not in {c.field for c in rule.conditions}
+
+
+def test_terms_that_attach_an_exclusion_make_an_exclusion(extractor: OfflineExtractor) -> None:
+    said = (
+        "Mercury tube filling may be written, provided that the mercury spill exclusion "
+        "endorsement is attached."
+    )
+    assert _read(extractor, said) == [("exclude", "mercury_filled_tubes", True)]
+
+
+def test_a_past_condition_before_a_present_rule_states_the_rule(
+    extractor: OfflineExtractor,
+) -> None:
+    said = (
+        "Where more than six rooftop sign installs were made in the last year, the rigging "
+        "exclusion is attached to the GL."
+    )
+    assert _read(extractor, said) == [("exclude", "rooftop_sign_installs", 6)]
+
+
+def test_a_past_account_of_a_case_is_no_rule(extractor: OfflineExtractor) -> None:
+    said = "Last spring the shop made more than six rooftop sign installs, and the GL was renewed."
+    assert extractor.extract(said, source_type="manual") == []
