@@ -456,7 +456,7 @@ SOFT_LIMIT_CUE = re.compile(
     r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved?|accept(?:ed)?|allowed|written|"
     r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed(?: off)?|"
     r"sign(?: off)?|signs(?: off)?|granted|extended|made|let|pushed|waved|okayed|tolerated|"
-    r"lived with)\s+"
+    r"renewed|lived with)\s+"
     r"(?:[\w-]+\s+){0,5}?(?:up|down) to|"
     # "I'll go to nine million on my own signature"
     r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
@@ -480,6 +480,10 @@ SOFT_LIMIT_CUE = re.compile(
     # "we've routinely signed off homes with nine or ten"
     r"(?:approved|signed off|bound|written|accepted)\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+with"
     r"(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "we routinely write fourteen trucks without sending it up": the cases let through
+    r"(?:write|wrote|written|bind|bound|approve|approved|accept|accepted)(?=\s+"
+    + _NUMBER_AHEAD
+    + r"[^.;]{0,40}?\bwithout (?:a |any )?(?:referr|sending|escalat|going up))|"
     # "the cap is effectively soft to 30"
     r"soft to(?=\s+" + _NUMBER_AHEAD + r")|"
     # "up to twenty-four cabins is accepted practice"

@@ -70,8 +70,9 @@ def _run_end(window: str, found: list[NumberMention]) -> NumberMention:
     """
     last = found[0]
     for mention in found[1:]:
-        if not _RUN_JOINT.match(window[last.end : mention.start]):
-            break
+        joint = window[last.end : mention.start]
+        if not joint.strip() or not _RUN_JOINT.match(joint):
+            break  # "180 a month": the figure's period, no second figure
         last = mention
     return replace(last, unit=found[0].unit) if last is not found[0] else last
 

@@ -153,3 +153,34 @@ def test_a_past_condition_before_a_present_rule_states_the_rule(
 def test_a_past_account_of_a_case_is_no_rule(extractor: OfflineExtractor) -> None:
     said = "Last spring the shop made more than six rooftop sign installs, and the GL was renewed."
     assert extractor.extract(said, source_type="manual") == []
+
+
+def _soft(extractor: OfflineExtractor, text: str) -> list[tuple[str, object, float | None]]:
+    return [
+        (rule.action, rule.conditions[-1].value, rule.soft_limit)
+        for rule in extractor.extract(text, source_type="sme")
+    ]
+
+
+@pytest.mark.parametrize(
+    "practice",
+    [
+        "In practice we approve up to six pretty routinely.",
+        "Underwriters have nonetheless renewed several shops at up to 6 a year after a survey; "
+        "every shop above 6 went to referral.",
+        "Honestly, we routinely write six ovens without sending it up. Seven or more, refer it.",
+    ],
+)
+def test_practice_past_the_limit_is_its_soft_limit(
+    extractor: OfflineExtractor, practice: str
+) -> None:
+    text = f"The guide refers any shop with more than four annealing ovens. {practice}"
+    assert _soft(extractor, text) == [("refer", 4, 6.0)]
+
+
+def test_a_figure_a_period_follows_is_one_figure() -> None:
+    from agents.offline.softlimits import _run_end
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    window = "180 a month after the survey"
+    assert _run_end(window, find_numbers(window)).value == 180

@@ -137,6 +137,8 @@ _NOT_UNITS = frozenset(
     we you they he she i us our your there here every each all after before which who
     through thru till up down more less over under above below within between versus vs such
     where whereas while whose what how once since because though although
+    pretty quite very fairly rather routinely regularly often usually generally typically
+    easily comfortably without nonetheless went came come comes got had has have did does do
     """.split()
 )
 KNOWN_UNITS = frozenset(
