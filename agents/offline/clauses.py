@@ -225,6 +225,9 @@ class ClauseAnalyzer:
             result.action = detect_action(_habitual_present(trigger))
             if result.action == "approve_with_conditions" and _product_placement(trigger):
                 result.action = None
+            checked = lxd.CHECKED_STATE.match(trigger) if result.action == "verify" else None
+            if checked:  # "Where lead-safe equipment is confirmed, write it with X"
+                result.action = detect_action(trigger[checked.end() :]) or result.action
             if result.action == "approve_with_conditions" and any(
                 detect_action(m) == "exclude" for m in mitigants
             ):

@@ -213,6 +213,13 @@ def spared(drafts: list[RuleDraft], a: ClauseAnalysis) -> bool:
     "Moxibustion is referred. Clinics that use only smokeless rolls may be written without
     referral": the smokeless rolls mitigate the referral.
     """
+    if drafts and lxd.CHECKED_STATE.match(a.trigger):
+        # "Verify that the pans are lead-safe. Where lead-safe pans are confirmed, write it
+        # with the products condition": what the check confirmed clears it
+        lacked = {c.field for c in drafts[-1].conditions if c.value is False}
+        held = {c.field for c in a.conditions if c.value is True}
+        if drafts[-1].action in {"refer", "flag_for_review", "verify"} and held and held <= lacked:
+            return True
     return (
         bool(drafts)
         and drafts[-1].action in {"refer", "flag_for_review"}

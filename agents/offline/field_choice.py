@@ -70,6 +70,9 @@ def choose_field(
     return chosen
 
 
+#: Naming evidence that places a figure in another unit's field ("two years" in months).
+_CLEARLY_NAMED = 0.5
+
 #: A field's unit that counts in a scale word: "million bricks", "thousand gallons".
 _SCALE_WORDS = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6}
 
@@ -151,7 +154,15 @@ def _choose(
         for i in candidates  # a unit of one word: "residents per caregiver" is a rate
         if wanted is not None and i.unit == wanted and " " not in (i.spec.unit or "").strip()
     ]
-    candidates = measured or candidates
+    named = [  # "an arborist's inspection no older than two years": a field in months
+        i
+        for i in candidates
+        if i.name in converted and vocab.score_numeric(i, tokens, pos) > _CLEARLY_NAMED
+    ]
+    if measured and named and all(vocab.score_numeric(i, tokens, pos) <= floor for i in measured):
+        candidates = named
+    else:
+        candidates = measured or candidates
     if not candidates:
         return None
     if len(candidates) == 1 and unit is not None:

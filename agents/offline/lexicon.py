@@ -420,6 +420,8 @@ DESCRIPTIVE_SPAN = re.compile(
 #: "verify that an SPCC plan is in place": what is to be verified is no trigger.
 VERIFY_OBJECT = re.compile(
     r"\b(?:verify|verifies|confirm|confirms|check|checks|ensure|ensures|make sure)\s+"
+    # "verify before binding that the equipment is lead-safe"
+    r"(?:(?:before|prior to)\s+(?:binding|quoting|issuing|issue|bind|quote)\s+)?"
     r"(?:that|whether|if)\b[^;:]*",
     re.I,
 )
@@ -474,7 +476,7 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to|"
     # "we've signed off at seven and eight", "approved roofs of twenty-one to twenty-three
     # years", "bound several at 22 to 25 percent": the cases practice let through
-    r"(?:approved|signed off|bound|written|wrote|accepted|okayed)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:approved|signed off|signed|bound|written|wrote|accepted|okayed)\s+(?:[\w-]+\s+){0,4}?"
     r"(?:at|of)(?:\s+(?:about|around|roughly|nearly|some))?(?=\s+" + _NUMBER_AHEAD + r")|"
     r"signed off on(?=\s+" + _NUMBER_AHEAD + r")|"
     # "we've routinely signed off homes with nine or ten"

@@ -204,3 +204,9 @@ LACKS_ONE = re.compile(
 PRO_VERB = re.compile(
     r"^\W*(?:when|if|where|whenever)\s+(?:they|it|one)\s+(?:do|does|did|are|is)\s*[,;:]", re.I
 )
+#: A check already done, as a clause's condition: "Where the permit is confirmed, ...".
+CHECKED_STATE = re.compile(
+    r"^\W*(?:where|if|when|once|whenever)\b[^,;]*\b(?:is|are|has been|have been|was|were)\s+"
+    r"(?:\w+ly\s+)?(?:confirmed|verified|validated)\b[^,;]*,",
+    re.I,
+)

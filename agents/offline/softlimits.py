@@ -57,9 +57,13 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
 
 #: "25% below (minimum)": the figure lies under a reference.
 _BELOW_AFTER = re.compile(r"^\s*(?:%|percent|per cent)?\s*(?:below|under|short of)\b", re.I)
-#: What joins the numbers of one run: "at 550 and 600 lbs", "of twenty-one to twenty-three",
+#: What joins the numbers of one run: "at 550 and 600 lbs", "at 180 and another at 200",
 #: "on three and on four filings".
-_RUN_JOINT = re.compile(r"^\s*(?:,\s*)?(?:and|to|or|through|-|–)?(?:\s+(?:on|at))?\s*$", re.I)
+_RUN_JOINT = re.compile(
+    r"^\s*(?:,\s*)?(?:and|to|or|through|-|–)?(?:\s+(?:another|one more|a second))?"
+    r"(?:\s+(?:on|at))?\s*$",
+    re.I,
+)
 
 
 def _run_end(window: str, found: list[NumberMention]) -> NumberMention:

@@ -70,7 +70,10 @@ _REQUESTS_FOR = re.compile(
 _ISSUED_TO = re.compile(
     r"\b(?:polic(?:y|ies)|coverage|quotes?)\s+(?:(?:that\s+)?(?:we|you)\s+(?:issue|write|sell|"
     r"offer|bind)|issued|written|sold|offered|bound)\s+"
-    r"(?:to|for)\s+(?P<list>[^.;:()]+)",
+    r"(?:to|for)\s+(?P<list>[^.;:()]+)|"
+    # "For every GL policy on a maple syrup producer, verify ...": the class it covers
+    r"\b(?:every|each|any)\s+(?:[A-Z]{2,3}\s+|property\s+|general liability\s+)?"
+    r"polic(?:y|ies)\s+(?:on|for)\s+(?P<one>an?\s+[^.;:(),]+)",
     re.I,
 )
 #: "no new Property policy may be bound for a fertility clinic": the class a policy is for.
@@ -406,10 +409,13 @@ class SubjectReader:
             the dictionary lists ([] otherwise).
         """
         match = _SCOPE.search(clause)
-        if match:
-            value = self._clean(match.group(1))
+        value = self._clean(match.group(1)) if match else None
+        if match and (value or not _ISSUED_TO.search(clause)):
             return [value] if value and value in self.example_set else []
         issued = _ISSUED_TO.search(clause)
+        if issued and issued.group("one"):
+            value = self._clean(issued.group("one"))
+            return [value] if value and value in self.example_set else []
         if issued:  # "policies issued to cider mills", "every policy issued to a dye house"
             listed = self._plural_list(issued.group("list"))
             value = None if listed else self._clean(noun_phrase(issued.group("list")))

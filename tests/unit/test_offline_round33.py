@@ -38,6 +38,23 @@ FIELDS = {
         "synonyms": ["construction"],
         "description": "Building construction: frame, joisted masonry, noncombustible",
     },
+    "months_since_kiln_survey": {
+        "type": "int",
+        "unit": "months",
+        "synonyms": ["kiln survey age", "months since the kiln survey"],
+        "description": "Months since the last kiln safety survey by a certified inspector",
+    },
+    "years_in_business": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["years in business", "operating history"],
+        "description": "Whole years the insured has operated",
+    },
+    "mercury_free_process": {
+        "type": "bool",
+        "synonyms": ["mercury-free process", "argon-only filling"],
+        "description": "The shop fills tubes without mercury",
+    },
     "rooftop_sign_installs": {
         "type": "int",
         "unit": "installs",
@@ -184,3 +201,30 @@ def test_a_figure_a_period_follows_is_one_figure() -> None:
 
     window = "180 a month after the survey"
     assert _run_end(window, find_numbers(window)).value == 180
+
+
+def test_a_figure_in_years_goes_to_the_field_named_in_months(
+    extractor: OfflineExtractor,
+) -> None:
+    said = "The guide wants a kiln survey no older than two years, and past that it's a referral."
+    assert _read(extractor, said) == [("refer", "months_since_kiln_survey", 24)]
+
+
+def test_an_order_to_check_what_a_confirmed_state_clears(extractor: OfflineExtractor) -> None:
+    text = (
+        "For every GL policy on a neon sign bender, verify before binding that the shop runs "
+        "a mercury-free process. Where a mercury-free process is confirmed, write the policy "
+        "with the standard products condition."
+    )
+    (rule,) = extractor.extract(text, source_type="compliance")
+    assert rule.action == "verify"
+    assert [(c.field, c.value) for c in rule.conditions] == [("occupancy", "neon sign bender")]
+    assert rule.mitigant_fields == ["mercury_free_process"]
+
+
+def test_cases_signed_one_after_another_reach_the_last(extractor: OfflineExtractor) -> None:
+    text = (
+        "The guide says four annealing ovens is the ceiling, and above that we decline. I have "
+        "signed one at five and another at six because they had vented lehrs, but never past six."
+    )
+    assert _soft(extractor, text) == [("decline", 4, 6.0)]
