@@ -103,6 +103,10 @@ def read_approvals(
             if n.start >= start
             and not CITED.search(sentence[: n.start])
             and not _STOPPED.search(_sentence_at(sentence, n.start))
+            # "One is a converted mill ...": the pronoun, no figure of the case; "I have two
+            # in the book": how many cases, no figure either
+            and not (n.unit is None and sentence[n.start : n.end].lower() == "one")
+            and not (n.unit is None and _CASES_COUNTED.match(sentence[n.num_end :]))
         ]
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
         # sq ft in the same case line does not
@@ -221,6 +225,11 @@ def _with_protections(
 
 #: "up to" right before a number: the extent practice reached.
 _UP_TO = re.compile(r"\bup to\s*\$?$", re.I)
+#: A count of the cases themselves after a number: "two in the book", "three of them".
+_CASES_COUNTED = re.compile(
+    r"\s+(?:in (?:the|my|our) book|on (?:the|my|our) books|of them|like (?:that|this|it))\b",
+    re.I,
+)
 #: Approved cases that must share a protection before practice is read to accept it.
 _CASES_FOR_A_MITIGANT = 2
 

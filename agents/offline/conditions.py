@@ -301,6 +301,8 @@ class ConditionReader:
                 continue  # "a 36-unit building" counts; "a thirty-minute period" measures
             if _DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):
                 continue  # "exactly as Manual Section 5.4 says": a part of a document
+            if _UNDER_A_PART.search(plain[max(0, mention.start - 30) : mention.end + 1]):
+                continue  # "Referred under 3.8; approved": the rule's section, no figure
             if in_flag_name(plain, mention, self.vocab):
                 continue  # "helmets for riders under eighteen": a flag's own words
             multiplier = _MULTIPLIER.match(plain[mention.num_end :])
@@ -690,6 +692,12 @@ _DOC_PART = re.compile(
     r"bulletins?|manual|(?-i:Parts?|Modules?|Rules?|Items?|Steps?)|"
     # "referred to a Property underwriter of grade 3 or above": who handles it, no limit
     r"\w*(?:writers?|viewers?|authority) (?:of |at )?(?:grade|level|tier))\s*$",
+    re.I,
+)
+#: A decision taken under a numbered part: "Referred under 3.8;", "declined under 4.2.1".
+_UNDER_A_PART = re.compile(
+    r"\b(?:referred|declined|flagged|excluded|verified|written|approved) (?:under|per) "
+    r"\d+(?:\.\d+)+(?:[;,.)]|\s*$)",
     re.I,
 )
 #: A calendar year with a prefix: "pre-1950", "post-2000".

@@ -524,7 +524,9 @@ CONTINUATION = re.compile(
 #: "Where nobody can explain the lapse, the decline stands": the rule's own outcome, kept
 #: when its protection is missing (with a figure, "past 200 the referral stands" is a rule).
 STANDING = re.compile(
-    r"\bthe (?:decline|declination|referral|exclusion|refusal) (?:still )?(?:stands|holds)\b",
+    r"\bthe (?:decline|declination|referral|exclusion|refusal) (?:still )?(?:stands|holds)\b|"
+    # "without a drafting point I refer it up the line the way the guideline says"
+    r"\b(?:the way|as) the (?:guideline|guide|manual|rule|rulebook) (?:says|requires|reads)\b",
     re.I,
 )
 

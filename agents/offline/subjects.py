@@ -58,6 +58,8 @@ _SCOPE = re.compile(
     re.I,
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
+#: An aside between spaced dashes after a subject's first words.
+_DASHED_ASIDE = re.compile(r"(?<=\w)\s[-–—]\s(?:(?!\s[-–—]\s)[^.;]){1,80}?\s[-–—]\s(?=\w)")
 #: "Submissions for fertilizer blending plants are to be declined": the class asked for.
 _REQUESTS_FOR = re.compile(
     r"^(?:(?:new|all|any|every)\s+)?(?:[\w-]+\s+)?(?:submissions?|applications?|requests?|"
@@ -251,6 +253,8 @@ class SubjectReader:
         if _THE_SAME.match(strip_connectors(clause)):
             return []  # "The same beer garden quoted on GL is a referral": the example again
         text = _PARENTHESES.sub(" ", drop_adverb(strip_connectors(clause)))
+        # "Any planetarium - stand-alone, on a campus or in a museum - is referred"
+        text = _DASHED_ASIDE.sub(" ", text)
         reporting = _REPORTING.match(text)
         if reporting:
             text = text[reporting.end() :]

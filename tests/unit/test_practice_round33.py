@@ -1,0 +1,107 @@
+"""Practice and statements round 33: "one" is a pronoun in a case line, a referral "the
+way the guideline says" restates the rule, a decision under a numbered section cites no
+figure, an aside between dashes hides no class, and a picture is no business.
+
+Every field and sentence below is made up for these tests (an organ-builder dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from tests.rules import practice_claims
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'organ builder', 'bell ringer')",
+    },
+    "loading_dock_clearance_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["dock clearance", "loading dock clearance"],
+        "description": "Clear height of the only loading dock door, in feet",
+    },
+    "crane_on_site": {
+        "type": "bool",
+        "synonyms": ["crane on site", "overhead crane"],
+        "description": "An overhead crane is installed on site",
+    },
+    "pipe_voicing_events_year": {
+        "type": "int",
+        "unit": "events",
+        "synonyms": ["voicing events", "public voicing sessions"],
+        "description": "Public pipe-voicing sessions held a year",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+EXTRACTOR = OfflineExtractor(DICTIONARY)
+
+
+def _text(id_: str, kind: str, day: str, text: str) -> KnowledgeText:
+    return KnowledgeText(id=id_, text=text, source=f"Doc {id_}", source_type=kind, date=day)
+
+
+MANUAL = _text(
+    "m1",
+    "manual",
+    "2024-01-10",
+    "LRO buildings whose only loading dock clearance is under 12 ft are referred.",
+)
+
+
+def test_one_in_a_case_line_is_a_pronoun_not_a_figure() -> None:
+    sme = _text(
+        "s1",
+        "sme",
+        "2024-05-02",
+        "Q: The twelve-foot dock rule. How hard is it?\nA: Softer than it reads. I have two in "
+        "the book behind lower loading docks. One is a converted mill leased to an organ "
+        "builder. The only dock is cleared at ten feet, but there's an overhead crane fifty "
+        "feet from the building. Approved.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, MANUAL, sme)
+    soft = [c.soft_limit for c in claims if c.text_id == "s1"]
+    assert soft == [10.0]
+
+
+def test_a_referral_the_way_the_guideline_says_is_no_rule_of_its_own() -> None:
+    said = (
+        "LRO buildings whose only loading dock clearance is under 12 ft are referred. And "
+        "without an overhead crane I refer it up the line the way the guideline says."
+    )
+    rules = EXTRACTOR.extract(said, source_type="sme")
+    assert [[c.field for c in r.conditions] for r in rules] == [["loading_dock_clearance_ft"]]
+
+
+def test_a_decision_under_a_numbered_section_cites_no_figure() -> None:
+    said = (
+        "GL-24-118 Pipeworks Ltd, organ builder; 24 voicing events last year. "
+        "Referred under 3.8; approved."
+    )
+    rules = EXTRACTOR.extract(said, source_type="production")
+    assert all(c.value != 3.8 for r in rules for c in r.conditions)
+
+
+def test_an_aside_between_dashes_leaves_the_class() -> None:
+    said = (
+        "Any organ builder - one-person shop, church workshop, or a factory - is referred "
+        "to a senior GL underwriter."
+    )
+    (rule,) = EXTRACTOR.extract(said, source_type="manual")
+    assert [(c.field, c.value) for c in rule.conditions] == [("occupancy", "organ builder")]
+
+
+def test_the_liability_picture_is_no_class() -> None:
+    said = (
+        "Where the only road into the location crosses a dock whose loading dock clearance "
+        "is under 12 ft, a truck cannot reach the premises, and the liability picture "
+        "changes as well (delayed deliveries). Such locations are referred to the senior "
+        "underwriter."
+    )
+    (rule,) = EXTRACTOR.extract(said, source_type="manual")
+    assert [(c.field, c.value) for c in rule.conditions] == [("loading_dock_clearance_ft", 12)]
