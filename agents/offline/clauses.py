@@ -223,7 +223,9 @@ class ClauseAnalyzer:
             or lx.EXEMPTION.search(trigger)
         ):
             result.action = detect_action(_habitual_present(trigger))
-            if result.action == "approve_with_conditions" and _product_placement(trigger):
+            if result.action == "approve_with_conditions" and (
+                _product_placement(trigger) or _ORDINARY_TERMS.search(text)
+            ):
                 result.action = None
             checked = lxd.CHECKED_STATE.match(trigger) if result.action == "verify" else None
             if checked:  # "Where lead-safe equipment is confirmed, write it with X"
@@ -361,6 +363,12 @@ def _product_placement(trigger: str) -> bool:
     return False
 
 
+#: An approval back on the ordinary rules: "may again be quoted, subject to Chapter 9".
+_ORDINARY_TERMS = re.compile(
+    r"\b(?:may|can) again be (?:quoted|written|bound|accepted|offered)\b|"
+    r"\bsubject to (?:chapter|section|rule|part)s? \d",
+    re.I,
+)
 #: Terms an approval states after the product it names: "... on the GL provided that ...".
 _TERMS_AFTER = re.compile(
     r"\b(?:provided|providing|subject to|on condition|with (?:the |these |those )?conditions)\b",

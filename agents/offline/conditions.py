@@ -62,6 +62,20 @@ _CHANGE_FROM = re.compile(
     re.I,
 )
 _THAT = re.compile(r"^\s*(?:that|this|the same)\b", re.I)
+#: The limit a change names: "the cap ... is raised", "the minimum ... is cut" (not "the
+#: referral point", which a text may set on either side).
+_UPPER_LIMIT = re.compile(r"\b(?:cap|ceiling|maximum|upper limit)\b", re.I)
+_LOWER_LIMIT = re.compile(r"\b(?:minimum|floor|lower limit)\b", re.I)
+
+
+def _changed_bound(before: str) -> str | None:
+    """The operator past a changed limit its sentence names ("the cap", "the minimum")."""
+    upper, lower = _UPPER_LIMIT.search(before), _LOWER_LIMIT.search(before)
+    if bool(upper) == bool(lower):
+        return None
+    return "gt" if upper else "lt"
+
+
 #: What a multiple is of: "three times the limit", "twice its value", "2x annual sales".
 _RATIO_OBJECT = re.compile(
     r"^\s*(?!(?:in|over|during|within|since|per|a|an|each|every|or|and|before|after)\b)"
@@ -378,8 +392,11 @@ class ConditionReader:
                     # "below Class 1-90": a rating's code, no range (the text says the bound)
                     hits[-1].operator = hit.operator = None
                 elif hits[-1].value > hit.value or _CHANGE_FROM.search(before):
-                    # "reduced from five to four miles": a change of limit, no range
+                    # "reduced from five to four miles": a change of limit, no range; "the
+                    # cap ... is raised from 5,000 to 8,000 taps": past the new one
                     hits[-1].operator = hit.operator = None
+                    if _CHANGE_FROM.search(before):
+                        hit.operator = _changed_bound(plain[: hits[-1].start])
                 else:
                     hits[-1].operator, hit.operator = "gte", "lte"
             hit.end = mention.end

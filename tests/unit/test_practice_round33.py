@@ -105,3 +105,28 @@ def test_the_liability_picture_is_no_class() -> None:
     )
     (rule,) = EXTRACTOR.extract(said, source_type="manual")
     assert [(c.field, c.value) for c in rule.conditions] == [("loading_dock_clearance_ft", 12)]
+
+
+def test_an_approval_back_on_the_ordinary_rules_is_no_rule() -> None:
+    said = (
+        "Bulletin OB-4 is withdrawn. Organ builders may again be quoted, subject to Chapter 9 "
+        "of the manual like any other shop."
+    )
+    assert EXTRACTOR.extract(said, source_type="compliance") == []
+
+
+def test_a_raised_cap_is_the_new_upper_bound() -> None:
+    said = (
+        "Effective 1 May 2025 the referral cap for organ builders is raised from 5 to 8 voicing "
+        "events."
+    )
+    (rule,) = EXTRACTOR.extract(said, source_type="compliance")
+    assert [(c.field, c.operator, c.value) for c in rule.conditions if c.field != "occupancy"] == [
+        ("pipe_voicing_events_year", "gt", 8)
+    ]
+
+
+def test_a_raised_referral_point_says_no_side() -> None:
+    said = "The referral point for voicing events is raised from 5 to 8."
+    rules = EXTRACTOR.extract(said, source_type="compliance")
+    assert all(c.operator != "gt" for r in rules for c in r.conditions)
