@@ -165,7 +165,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             # ("paint and flags ahead of excavators", "Environmental flags:" are things)
             # ("including flag illumination fixtures", "of flag poles": the thing)
             r"(?<!\bincluding )(?<!\bof )(?<!\bits )(?<!\btheir )"
-            r"\b(?:flag|flagged|flags(?!\s*[.:,;]|\s+(?:are|is|were|was|ahead|and|or)\b)|"
+            # ("Flag and banner makers": a thing a trade makes)
+            r"\b(?:flag(?!\s+and\s+[\w-]+\s+[\w-]*(?:ers|ors|shops?|stores?)\b)|flagged|"
+            r"flags(?!\s*[.:,;]|\s+(?:are|is|were|was|ahead|and|or)\b)|"
             r"red[- ]flag)\b|"
             # "route the file for review before you quote": a second look, no referral
             r"\broute[sd]? (?:the |this |that |each )?(?:file|account|submission|risk|it|them) "

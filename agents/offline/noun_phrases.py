@@ -31,7 +31,7 @@ _STOP = frozenset(
     apply applies limit limits cover covers follow follows mean means
     move moves moved change changes changed rise rises fall falls continue continues
     inside slower faster sooner later earlier return returns plus
-    carry carries carried take takes receive receives
+    carry carries carried take takes receive receives say says said keep keeps
     cannot wont mustnt shouldnt
     """.split()
 )
@@ -67,7 +67,10 @@ def noun_phrase(text: str) -> str:
             if low == "than" and words and words[-1].lower().endswith("er"):
                 words.pop()  # "glazing thinner than ...": a comparative, not a noun
             return " ".join(words).replace(" ,", ",").strip(" ,")
-        if _ACTION_WORD.match(low):  # "the senior confirms", "the portal refers": an agent
+        if _ACTION_WORD.match(low) and not (
+            not words and re.match(r"\s+and\s", text[match.end() :])
+        ):  # "the senior confirms", "the portal refers": an agent ("Flag and banner
+            # makers": a noun of a list)
             return "" if not words or words[-1] != "," else " ".join(words)[:-2].strip(" ,")
         if word in {";", ":", "(", ")"} or word[0].isdigit() or find_numbers(word):
             return ""
@@ -81,7 +84,8 @@ def noun_phrase(text: str) -> str:
             words
             and low.endswith("ing")
             and (
-                (last.endswith("s") and not last.endswith("ss"))
+                # (not "canvas awning fabricators": a noun in -as / -us, no plural)
+                (last.endswith("s") and not last.endswith(("ss", "as", "us", "is")))
                 or (last in lxs.GENERIC_NOUNS and last not in _ADJECTIVES)
                 or last in lxs.NON_BUSINESS_WORDS  # "anyone distilling spirits"
             )

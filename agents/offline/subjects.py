@@ -151,6 +151,11 @@ _ACCOUNT_OF = lxs.DISCOURSE_NOUNS | frozenset(
 )
 #: The "of" / "on" phrase right after a subject: "Makers of toys", "the hold on bakeries".
 _OF_PHRASE = re.compile(r"^\s+(?:of|on)\s+(?:the\s+|all\s+|any\s+)?([a-z][\w\s-]{0,60})", re.I)
+#: The goods after a maker: "makers of flags and banners are ...".
+_MADE_GOODS = re.compile(
+    r"^\s+of\s+([a-z]+(?:(?:,\s*|\s+and\s+)[a-z]+){0,2})\b(?=\s+(?:are|is|were|must|may|should|will|get|go)\b|\s*[,;:])",
+    re.I,
+)
 #: A dictionary listing this many business classes enumerates them, not examples.
 _ENUMERATED = 8
 #: Nouns that name a business by its trade word ("a handyman shop", "roofing outfits").
@@ -276,7 +281,9 @@ class SubjectReader:
         first = text.split()[0].lower() if text.split() else ""
         if first in lxs.PRONOUNS:
             return []  # "Those go through with conditions": no class named
-        if first in _ACTION_VERBS and len(text.split()) > 1:
+        if re.match(r"^\S+\s+and\s", text):
+            pass  # "Flag and banner makers ...": a noun of a list, no order
+        elif first in _ACTION_VERBS and len(text.split()) > 1:
             text = text.split(None, 1)[1]
             if lx.SUBORDINATOR.match(text):
                 return []  # "refer once oil-based finishes are ...": a condition, no subject
@@ -298,6 +305,9 @@ class SubjectReader:
         if related is not None:
             return related
         values = self._values(phrase)
+        made = self._makers_of(text, phrase) if len(values) > 1 else None
+        if made is not None:  # "Awning fabricators and makers of flags and banners"
+            values = [*values[:-1], made] if made else values[:-1]
         # "For a shotcrete contractor, if fewer than 75% ...": a class the rule is scoped to
         scoped = prep is not None and prep.group(0).lower().startswith("for")
         scoped = scoped and bool(re.match(r"an?\s", phrase, re.I)) and "," not in phrase
@@ -345,6 +355,24 @@ class SubjectReader:
             return [max(named, key=len)]
         words = [w for w in phrase.split() if w.lower() not in lxs.DETERMINERS]
         return [] if len(words) == 1 and after.group(0).lstrip().lower().startswith("of") else None
+
+    def _makers_of(self, text: str, phrase: str) -> str | None:
+        """The last item of a list subject named by what it makes, as one class.
+
+        "Canvas awning fabricators and makers of flags and banners": the maker of flags
+        and banners ("flag and banner maker"). None when the last item is no bare agent
+        noun before "of"; "" when what follows names no goods.
+        """
+        head = phrase.split()[-1] if phrase.split() else ""
+        last = re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", phrase)[-1].split()
+        at = text.find(phrase)
+        after = _MADE_GOODS.match(text[at + len(phrase) :]) if at >= 0 else None
+        if len(last) != 1 or after is None or not head.lower().endswith(("ers", "ors")):
+            return None
+        goods = [singular(w.lower()) for w in re.split(r",\s*|\s+and\s+", after.group(1))]
+        if not goods or any(len(g.split()) > 1 for g in goods):
+            return ""
+        return f"{' and '.join(goods)} {singular(head.lower())}"
 
     def _listed_opening(self, text: str) -> str | None:
         """The listed class a clause opens with, word for word, before a comma or a verb."""

@@ -396,10 +396,25 @@ def _pair_pointed(
 ) -> list[str]:
     """The listed classes "either" or "both" points back at, from the sentence before."""
     sentences, sentence = where
-    if not _EITHER.match(clause) or sentence.index == 0:
+    if sentence.index == 0:
+        return []
+    if _THESE_CLASSES.match(clause):
+        # "Flag makers and awning fabricators keep bolts of canvas ... These occupancies
+        # are referred": the classes the sentence before is about
+        said = subjects.read(sentences[sentence.index - 1].raw)
+        return said if len(said) > 1 else []
+    if not _EITHER.match(clause):
         return []
     named = mentioned(sentences[sentence.index - 1].raw, subjects.listed)
     return named if len(named) == _PAIR else []
+
+
+#: A subject pointing back at the classes just named: "These occupancies are referred".
+_THESE_CLASSES = re.compile(
+    r"^\W*(?:these|those|such)\s+(?:occupancies|classes|risks|trades|businesses|operations|"
+    r"accounts|insureds)\s+(?:are|may|must|can|get|go|will|should|shall)\b",
+    re.I,
+)
 
 
 #: "either" and "both" speak of two.

@@ -130,3 +130,48 @@ def test_a_raised_referral_point_says_no_side() -> None:
     said = "The referral point for voicing events is raised from 5 to 8."
     rules = EXTRACTOR.extract(said, source_type="compliance")
     assert all(c.operator != "gt" for r in rules for c in r.conditions)
+
+
+def test_classes_told_in_a_list_then_pointed_at() -> None:
+    text = (
+        "Pipe voicers and canvas awning fabricators keep bolts of cloth on open racks. These "
+        "occupancies are referred to a senior property underwriter."
+    )
+    (rule,) = EXTRACTOR.extract(text, source_type="manual")
+    assert [(c.field, c.operator, sorted(c.value)) for c in rule.conditions] == [  # type: ignore[arg-type]
+        ("occupancy", "in", ["canvas awning fabricator", "pipe voicer"])
+    ]
+
+
+def test_makers_of_goods_in_a_list_are_one_class() -> None:
+    said = (
+        "Canvas awning fabricators and makers of flags and banners are referred to a senior "
+        "property underwriter."
+    )
+    (rule,) = EXTRACTOR.extract(said, source_type="manual")
+    assert sorted(rule.conditions[0].value) == [  # type: ignore[arg-type]
+        "canvas awning fabricator",
+        "flag and banner maker",
+    ]
+
+
+def test_a_flag_a_trade_makes_is_no_flag_for_review() -> None:
+    said = "Flag and banner makers keep bolts of nylon on open tables."
+    assert EXTRACTOR.extract(said, source_type="manual") == []
+
+
+def test_what_the_standards_say_names_no_class() -> None:
+    said = "Q: The standards say anything under 12 ft of dock clearance goes to a senior. Why?"
+    rules = EXTRACTOR.extract(said, source_type="sme")
+    assert all(c.field != "occupancy" for r in rules for c in r.conditions)
+
+
+def test_a_period_that_triggers_a_referral_is_no_class() -> None:
+    said = (
+        "The voicing period that triggers senior referral is shortened from eight events to "
+        "six: organ builders with more than six voicing events continue to be referred."
+    )
+    rules = EXTRACTOR.extract(said, source_type="compliance")
+    assert [[(c.field, c.value) for c in r.conditions] for r in rules] == [
+        [("occupancy", "organ builder"), ("pipe_voicing_events_year", 6)]
+    ]
