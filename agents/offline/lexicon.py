@@ -484,6 +484,10 @@ SOFT_LIMIT_CUE = re.compile(
     # "we've routinely signed off homes with nine or ten"
     r"(?:approved|signed off|bound|written|accepted)\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+with"
     r"(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "seniors have taken eleven or twelve as referrals": the cases practice let through
+    r"(?:taken|took|written|wrote|bound|approved|accepted|signed)(?=\s+"
+    + _NUMBER_AHEAD
+    + r"[^.;]{0,30}?\bas (?:referrals?|exceptions?)\b)|"
     # "we routinely write fourteen trucks without sending it up": the cases let through
     r"(?:write|wrote|written|bind|bound|approve|approved|accept|accepted)(?=\s+"
     + _NUMBER_AHEAD

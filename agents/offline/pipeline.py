@@ -147,6 +147,21 @@ class TextReader:
             drafts = practice_ceilings(drafts)
         return cited_limits(drafts, self.heard)
 
+    def _but_written(self, a: ClauseAnalysis, sentence: Sentence, clause: str) -> bool:
+        """True for "X are referred, but a licensed one may be written subject to ...".
+
+        A conditional approval of the holders of a protection, right after a referral or
+        check of the same sentence, is what clears it.
+        """
+        last = self.drafts[-1] if self.drafts else None
+        return (
+            last is not None
+            and a.action == "approve_with_conditions"
+            and last.sentence_index == sentence.index
+            and last.action in {"refer", "verify", "flag_for_review"}
+            and bool(re.search(r"\bbut\s+" + re.escape(clause[:20]), sentence.text))
+        )
+
     def _sentence(self, sentence: Sentence, context: str) -> bool:
         created = self._quoted_rule(sentence, context)
         pending: _Pending | None = self._accepted or self._antecedent(sentence)
@@ -193,7 +208,12 @@ class TextReader:
             # "... may be written without referral", "... may write the site on the standard
             # warranty without that referral" (terms, yet no rule of its own)
             approving = a.action in (None, "approve_with_conditions")
-            if flags and approving and len(flags) == len(named) and spared(self.drafts, a):
+            if (
+                flags
+                and approving
+                and len(flags) == len(named)
+                and (spared(self.drafts, a) or self._but_written(a, sentence, clause))
+            ):
                 self._attach(flags, [clause])
                 continue
             before = pending.conditions if pending is not None and not conditions else []

@@ -26,7 +26,9 @@ _ADVERSE = frozenset({"decline", "exclude"})
 _ADVERSE_PREDICATE = re.compile(
     r"\b(?:is|are|be|been)\s+(?:\w+\s+)?(?:declin|exclud)\w*|"
     # "Manufacturers that build their own axles receive the products exclusion"
-    r"\b(?:receives?|gets?|carr(?:y|ies))\s+(?:an?|the)\s+[\w\s-]{0,40}?exclusion\b",
+    r"\b(?:receives?|gets?|carr(?:y|ies))\s+(?:an?|the)\s+[\w\s-]{0,40}?exclusion\b|"
+    # "Schools that also run a CDL course are written with the auto exclusion"
+    r"\b(?:is|are)\s+(?:written|issued|bound)\s+with\s+(?:an?|the)\s+[\w\s-]{0,40}?exclusion\b",
     re.I,
 )
 #: The verb of a rule after its subject: "are referred", "is usually declined".

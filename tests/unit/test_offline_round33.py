@@ -228,3 +228,51 @@ def test_cases_signed_one_after_another_reach_the_last(extractor: OfflineExtract
         "signed one at five and another at six because they had vented lehrs, but never past six."
     )
     assert _soft(extractor, text) == [("decline", 4, 6.0)]
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [("four dozen", 48), ("two dozen", 24), ("a dozen", 12), ("half a dozen", 6)],
+)
+def test_dozens_multiply(said: str, value: int) -> None:
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    assert [n.value for n in find_numbers(f"{said} ovens")] == [value]
+
+
+def test_but_a_holder_may_be_written_is_what_clears_the_referral(
+    extractor: OfflineExtractor,
+) -> None:
+    said = (
+        "Shops with more than four annealing ovens are referred, but a shop with a "
+        "mercury-free process may be written subject to a yearly oven survey."
+    )
+    (rule,) = extractor.extract(said, source_type="manual")
+    assert (rule.action, rule.mitigant_fields) == ("refer", ["mercury_free_process"])
+
+
+def test_a_hazard_written_with_an_exclusion_is_its_condition() -> None:
+    fields = {
+        **FIELDS,
+        "kiln_course_on_site": {
+            "type": "bool",
+            "synonyms": ["CDL course", "truck driving course", "commercial driver training"],
+            "description": "The school also runs a commercial driver's licence (CDL) course on "
+            "site",
+        },
+    }
+    school = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    said = "Schools that also run a CDL course on site are written with the auto exclusion."
+    (rule,) = school.extract(said, source_type="manual")
+    assert (rule.action, [(c.field, c.value) for c in rule.conditions]) == (
+        "exclude",
+        [("kiln_course_on_site", True)],
+    )
+
+
+def test_cases_taken_as_referrals_are_practice(extractor: OfflineExtractor) -> None:
+    text = (
+        "A shop with more than four annealing ovens is declined. In practice seniors have "
+        "taken five or six as referrals; at seven and up, nobody has signed."
+    )
+    assert _soft(extractor, text) == [("decline", 4, 6.0)]

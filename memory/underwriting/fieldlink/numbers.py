@@ -284,6 +284,8 @@ def _eval_words(words: list[str]) -> float | None:
                 current = 0.0
             else:
                 current = _FRACTIONS[word] * (1.0 if pending_a or current == 0 else current)
+        elif word == "dozen":  # "four dozen" is 48, "half a dozen" 6, "a dozen" 12
+            current = (current if current > 0 else 1.0) * 12
         elif word in _SMALL:
             current = (0.0 if pending_a else current) + _SMALL[word]
         elif word == "hundred":
