@@ -23,6 +23,9 @@ _TIME_WORDS = frozenset({"night", "hour", "minute", "second", "weekend", "shift"
 _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("ft", "miles"): 1 / 5280,
     ("miles", "ft"): 5280.0,
+    # "within one hundred yards of a dwelling" in a field counted in feet
+    ("yard", "ft"): 3.0,
+    ("yd", "ft"): 3.0,
     ("months", "years"): 1 / 12,
     ("years", "months"): 12.0,
     ("weeks", "days"): 7.0,
@@ -39,6 +42,13 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     # "when that time exceeds two hours" in a field counted in minutes
     ("hour", "minut"): 60.0,
 }
+
+
+def unit_factor(unit: str | None, field_unit: str | None) -> float | None:
+    """The factor from a figure's unit to a field's ("yard" to "ft" is 3), if known."""
+    return _CONVERSIONS.get((unit, field_unit))
+
+
 _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: The years a written year may name.
 _CALENDAR_YEARS = (1800, 2100)

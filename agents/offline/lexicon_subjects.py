@@ -127,7 +127,7 @@ NON_BUSINESS_WORDS = frozenset(
     declination exception exceptions decision decisions guidance trigger triggers check
     checks criterion criteria characteristic characteristics
     even just also really honestly simply merely then there here
-    picture situation outlook story standard standards period periods
+    picture situation outlook story standard standards period periods following
     manual manuals handbook handbooks supplement supplements bulletin bulletins guideline
     guidelines circular circulars section sections chapter chapters appendix
     renewal renewals term terms reinsurance insurance monoline package

@@ -190,6 +190,11 @@ class TextReader:
             self.analyzer.reader.topic = self.topic
             self.analyzer.reader.topic_value = self.topic_value
             a = self.analyzer.analyze(clause, " ".join([context, *done[:-1]]))
+            if a.action and not a.occupancy and _FOLLOWING_CLASSES.match(clause):
+                # "The following classes are referred to a team lead: ice sculpture studios"
+                listed = clauses[i + 1] if i + 1 < len(clauses) else ""
+                if _lists_for(clauses, i + 1, sentence.text):
+                    a.occupancy = self.analyzer.subjects.listed_classes(listed)
             if _written_before_exclusion(a, clauses[i + 1 :]):
                 continue  # "the insured may be written, but X is excluded": X's exclusion
             conditions = scope_to_context(  # the class the context names (topic_class)
@@ -535,6 +540,13 @@ _STANDS_IN = re.compile(
 )
 #: A conditional whose parts are joined by "and": "Where A and B lacks C, refer".
 _BOTH_SAID = re.compile(r"^\W*(?:where|if|when|whenever)\b[^,;:]*\band\b[^,;:]*,", re.I)
+
+
+#: A clause whose subject is the list after its colon: "The following classes are ...:".
+_FOLLOWING_CLASSES = re.compile(
+    r"^\W*(?:\d+(?:\.\d+)*\s+)?the following (?:classes|occupancies|businesses|trades|risks)\b",
+    re.I,
+)
 
 
 def _lists_for(clauses: list[str], i: int, sentence: str) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
 from agents.offline.conditions import NumericHit, in_flag_name
+from agents.offline.field_choice import unit_factor
 from agents.offline.units import unit_fits
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
@@ -99,7 +100,10 @@ def _soft_target(
             value = -mention.value if below and info.negative_below else mention.value
             if info.unit == "rate" and mention.unit == "percent":
                 value = round(value / 100.0, 12)  # 0.35% is 0.0035, not 0.0034999...
-            if mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):
+            factor = unit_factor(mention.unit, info.unit)
+            if factor is not None:  # "as close as seventy yards" on a field in feet
+                value = round(value * factor, 9)
+            elif mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):
                 continue
             beyond = value > cond.value if cond.operator in {"gt", "gte"} else value < cond.value
             if beyond and draft.soft_limit is None:

@@ -486,6 +486,17 @@ class SubjectReader:
             return []
         return list(dict.fromkeys(v for v in values if v))
 
+    def listed_classes(self, text: str) -> list[str]:
+        """The classes a list after a colon names ("ice sculpture studios, clock shops.").
+
+        Args:
+            text: The list, as written.
+
+        Returns:
+            Every item's class, or [] when any item names none.
+        """
+        return self._plural_list(text.strip().rstrip(".;"), strict=False)
+
     def _named(self, item: str) -> str | None:
         """A class named outright: plain words, none generic, no other field's value."""
         words = re.findall(r"[a-z][\w-]*", item.lower())

@@ -175,3 +175,58 @@ def test_a_period_that_triggers_a_referral_is_no_class() -> None:
     assert [[(c.field, c.value) for c in r.conditions] for r in rules] == [
         [("occupancy", "organ builder"), ("pipe_voicing_events_year", 6)]
     ]
+
+
+_CHURCH = {
+    **FIELDS,
+    "distance_to_church_ft": {
+        "type": "float",
+        "unit": "feet",
+        "synonyms": ["distance to the church"],
+        "description": "Distance to the nearest church, in feet",
+    },
+}
+
+
+def test_practice_told_in_yards_on_a_field_in_feet() -> None:
+    reader = OfflineExtractor(DataDictionary.model_validate({"fields": _CHURCH}))
+    text = (
+        "An organ builder within one hundred yards of a church is referred. In practice we "
+        "have approved down to seventy yards when the shop is quiet at service times."
+    )
+    (rule,) = reader.extract(text, source_type="sme")
+    assert rule.soft_limit == 210.0
+
+
+def test_yards_in_a_field_counted_in_feet() -> None:
+    said = "An organ builder within one hundred yards of a church is referred."
+    fields = {
+        **FIELDS,
+        "distance_to_church_ft": {
+            "type": "float",
+            "unit": "feet",
+            "synonyms": ["distance to the church"],
+            "description": "Distance to the nearest church, in feet",
+        },
+    }
+    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    (rule,) = reader.extract(said, source_type="manual")
+    assert [(c.field, c.operator, c.value) for c in rule.conditions][-1] == (
+        "distance_to_church_ft",
+        "lt",
+        300.0,
+    )
+
+
+def test_the_following_classes_are_the_list_after_the_colon() -> None:
+    said = "The following classes are referred to a team lead: organ builders, bell ringers."
+    (rule,) = EXTRACTOR.extract(said, source_type="manual")
+    assert rule.conditions[0].field == "occupancy"
+    assert sorted(rule.conditions[0].value) == ["bell ringer", "organ builder"]  # type: ignore[arg-type]
+
+
+def test_one_in_ten_is_a_share() -> None:
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    assert [(n.value, n.fraction) for n in find_numbers("one sale in ten")] == [(0.1, True)]
+    assert [n.value for n in find_numbers("two losses in five years")] == [2, 5]

@@ -56,6 +56,10 @@ _SHARE_ONLY = frozenset({"third", "thirds", "quarters", "fifth", "fifths", "tent
 _OF_AFTER = re.compile(r"^\s+(?:of|under|below|above|over|short of)\b", re.I)
 _TRAILING_AND = re.compile(r"(?:[\s-]+and)+$", re.I)
 _OF_EVERY = re.compile(r"\s+(?:out\s+)?(?:of|in)\s+every\s+", re.I)
+#: "one sale in ten": a counted noun, then "in" or "out of" the whole.
+_ONE_IN = re.compile(r"\s+[a-z]+\s+(?:in|out\s+of)\s+(?:every\s+)?", re.I)
+#: A ratio's first term is a small count ("one in ten", "three in twenty").
+_RATIO_TOP = 10
 _OF_ONE_PERCENT = re.compile(r"^\s+of\s+(?:one|a|1)\s*(?:percent|per cent|%)", re.I)
 _WORDS = "|".join(["a", "an", "and", "hundred", *_SMALL, *_SCALES, *_FRACTIONS])
 #: "two point four million": "point" joins a number only between number words
@@ -507,9 +511,17 @@ def find_numbers(text: str) -> list[NumberMention]:
         if (
             share is not None
             and not share.fraction
-            and share.unit is None
             and 0 < share.value < mention.value
-            and _OF_EVERY.fullmatch(text[share.num_end : mention.start])
+            and (
+                (share.unit is None and _OF_EVERY.fullmatch(text[share.num_end : mention.start]))
+                # "one sale in ten", "one barber in four": a ratio said with its noun
+                or (
+                    share.unit not in KNOWN_UNITS
+                    and mention.unit is None
+                    and share.value < _RATIO_TOP
+                    and _ONE_IN.fullmatch(text[share.num_end : mention.start])
+                )
+            )
         ):  # "three of every ten dollars of sales" is a share, 0.3
             kept[-1] = replace(
                 mention,
