@@ -80,7 +80,9 @@ _ISSUED_TO = re.compile(
 )
 #: "no new Property policy may be bound for a fertility clinic": the class a policy is for.
 _BOUND_FOR = re.compile(
-    r"\b(?:bound|written|quoted|issued|offered)\s+for\s+(?:an?|any)\s+"
+    # ("... is to be written for small hydroelectric stations located in VT": a plural too)
+    r"\b(?:bound|written|quoted|issued|offered)\s+for\s+(?:(?:an?|any)\s+(?=[a-z])|(?=[a-z][\w-]*"
+    r"(?:\s+[a-z][\w-]*){0,2}?s\b(?:\s*[-–,.;:]|\s+(?:in|located|that|which|where|with)\b)))"
     r"(?P<name>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?=\s*(?:[-–,.;:]|$)|\s+(?:in|located|"
     r"that|which|where|with)\b)",
     re.I,
@@ -459,8 +461,13 @@ class SubjectReader:
             if value and value in self.example_set and said == [stem(w) for w in value.split()]:
                 return [value]
         bound = _BOUND_FOR.search(clause)  # "no new policy may be bound for a fertility clinic"
+        if bound:  # "small hydroelectric stations" for the listed "small hydro station"
+            words = bound.group("name").lower().split()
+            snapped = self._canonical(" ".join([*words[:-1], singular(words[-1])]))
+            if snapped in self.example_set:
+                return [snapped]
         if bound and not self.enumerated and (named := self._named(bound.group("name"))):
-            return [named]
+            return [self._canonical(named)]
         leased = _LEASED_TO.search(clause)
         value = self._clean(leased.group("name")) if leased else None
         return [value] if value else []
@@ -551,6 +558,9 @@ class SubjectReader:
         listed = " ".join([*low_words[:-1], singular(low_words[-1])]) if low_words else low
         if listed in self.example_set:
             return listed  # the dictionary names it a class: "helicopter tour operators"
+        snapped = self._canonical(listed) if len(low_words) > 1 else listed
+        if snapped in self.example_set:
+            return snapped  # "small hydroelectric stations": the listed "small hydro station"
         akin = self._akin_listed(low_words) if self.enumerated else None
         if akin is not None:
             return akin  # "privately operated correctional facilities", "wafer fabs"

@@ -230,3 +230,17 @@ def test_one_in_ten_is_a_share() -> None:
 
     assert [(n.value, n.fraction) for n in find_numbers("one sale in ten")] == [(0.1, True)]
     assert [n.value for n in find_numbers("two losses in five years")] == [2, 5]
+
+
+def test_a_listed_class_said_in_longer_words() -> None:
+    fields = {**FIELDS, "occupancy": dict(FIELDS["occupancy"])}
+    fields["occupancy"]["description"] = "Business class (e.g. 'small hydro station')"
+    fields["state"] = {"type": "str", "synonyms": ["state"], "description": "Two-letter state"}
+    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    for said in (
+        "No new Property business is to be written for small hydroelectric stations located "
+        "in Vermont.",
+        "New Property submissions for small hydroelectric stations in Vermont are declined.",
+    ):
+        (rule,) = reader.extract(said, source_type="compliance")
+        assert ("occupancy", "small hydro station") in [(c.field, c.value) for c in rule.conditions]
