@@ -220,7 +220,8 @@ class ClauseAnalyzer:
             or result.waivable
             or lx.OTHERS_PRACTICE.match(text)
             or lxd.INDIRECT_QUESTION.search(trigger)
-            or lx.EXEMPTION.search(trigger)
+            # ("may be written at the desk and approved with conditions" states terms)
+            or (lx.EXEMPTION.search(trigger) and not _TERMS_AFTER.search(trigger))
         ):
             result.action = detect_action(_habitual_present(trigger))
             if result.action == "approve_with_conditions" and (

@@ -376,7 +376,10 @@ WITHDRAWN = re.compile(
     r"(?:discontinued|withdrawn|"
     r"rescinded|lifted|repealed|retired|revoked)\b|"
     # "the manual review flag for a mismatch ... is no longer applied"
-    r"\b(?:is|are) no longer (?:applied|in force|in effect|required|needed)\b",
+    r"\b(?:is|are) no longer (?:applied|in force|in effect|required|needed)\b|"
+    # "Ice sculpture studios are removed from the BOP referral list"
+    r"\b(?:is|are|has been|have been)\s+removed\s+from\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:referral|decline|exclusion|review)\s+list\b",
     re.I,
 )
 #: "Submissions whose address is a range no longer need to be flagged": the action named

@@ -240,6 +240,16 @@ class TextReader:
                 if missing:  # "...; with it, they may be written": the protection mitigates
                     self._attach(missing, [clause])
                     continue
+            last = self.drafts[-1] if self.drafts else None
+            if (
+                a.action
+                and not conditions
+                and last is not None
+                and last.withdrawn
+                and last.sentence_index == sentence.index - 1
+                and _THEY.match(clause)
+            ):  # "X are removed from the referral list. They may be written with conditions"
+                conditions = list(last.conditions)
             created |= self._act(a, conditions, pending, sentence, (clause, previous_mitigant))
             if conditions:
                 self.last_conditions = conditions
@@ -542,6 +552,8 @@ _STANDS_IN = re.compile(
 _BOTH_SAID = re.compile(r"^\W*(?:where|if|when|whenever)\b[^,;:]*\band\b[^,;:]*,", re.I)
 
 
+#: A subject pointing back at the one named before: "They may be written ...".
+_THEY = re.compile(r"^\W*(?:they|these risks|such risks|these accounts)\b", re.I)
 #: A clause whose subject is the list after its colon: "The following classes are ...:".
 _FOLLOWING_CLASSES = re.compile(
     r"^\W*(?:\d+(?:\.\d+)*\s+)?the following (?:classes|occupancies|businesses|trades|risks)\b",
