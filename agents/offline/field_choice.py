@@ -35,6 +35,9 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     # SI prefixes of power: "one megawatt (1,000 kW)"
     ("mw", "kw"): 1000.0,
     ("kw", "mw"): 0.001,
+    # "above half a watt (500 mW)" in a field counted in milliwatts ("mw" is also how a
+    # field's "mW" unit reads: watts to it are thousands)
+    ("watt", "mw"): 1000.0,
     # "more than six tons of powder" in a field counted in pounds (US short tons)
     ("ton", "lbs"): 2000.0,
     ("ton", "lb"): 2000.0,

@@ -271,3 +271,28 @@ def test_taken_off_the_referral_list_ends_the_referral() -> None:
     said = "Organ builders are removed from the BOP referral list with effect from 3 November 2025."
     (rule,) = EXTRACTOR.extract(said, source_type="compliance")
     assert (rule.action, rule.withdrawn) == ("refer", True)
+
+
+def test_watts_in_a_field_counted_in_milliwatts() -> None:
+    fields = {
+        **FIELDS,
+        "laser_output_mw": {
+            "type": "int",
+            "unit": "mW",
+            "synonyms": ["laser output", "projector output"],
+            "description": "Output (milliwatts) of the strongest laser projector",
+        },
+    }
+    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    said = "Laser projectors rated above half a watt (500 mW) are declined."
+    (rule,) = reader.extract(said, source_type="manual")
+    assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
+        ("laser_output_mw", "gt", 500)
+    ]
+
+
+def test_a_prefixed_number_word_is_no_figure() -> None:
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    assert find_numbers("the sub-zero room") == []
+    assert [n.value for n in find_numbers("twenty-one rooms")] == [21]

@@ -56,6 +56,8 @@ _SHARE_ONLY = frozenset({"third", "thirds", "quarters", "fifth", "fifths", "tent
 _OF_AFTER = re.compile(r"^\s+(?:of|under|below|above|over|short of)\b", re.I)
 _TRAILING_AND = re.compile(r"(?:[\s-]+and)+$", re.I)
 _OF_EVERY = re.compile(r"\s+(?:out\s+)?(?:of|in)\s+every\s+", re.I)
+#: A word prefix hyphened to a number word: "sub-zero", "non-zero", "below-zero".
+_PREFIXED = re.compile(r"\b(?:sub|non|below|above|near|multi)-$", re.I)
 #: "one sale in ten": a counted noun, then "in" or "out of" the whole.
 _ONE_IN = re.compile(r"\s+[a-z]+\s+(?:in|out\s+of)\s+(?:every\s+)?", re.I)
 #: A ratio's first term is a small count ("one in ten", "three in twenty").
@@ -423,6 +425,8 @@ def _word_mentions(text: str) -> list[NumberMention]:
     ):
         words = re.split(r"[\s-]+", match.group(0).lower())
         start = match.start()
+        if _PREFIXED.search(text, 0, start):
+            continue  # "a sub-zero room", "a non-zero balance": a word, no figure
         while words and words[0] == "and":
             start += len(words.pop(0)) + 1
         bare_a = bool(words) and all(w in {"a", "an", "and"} for w in words)
