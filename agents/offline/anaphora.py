@@ -224,3 +224,24 @@ def lacking_in_clause(clause: str, pending: Pending) -> Pending:
     # "...must show how codes are secured; where codes are retained, verify": a clause
     # with a condition of its own does not act on the requirement's absence
     return _lacking(pending) if pending.required and not _OWN_CONDITION.search(clause) else pending
+
+
+#: "a washout station without a permit": the head noun of what the risk goes without.
+_WITHOUT_HEAD = re.compile(r"\bwithout\s+(?:a|an|the|its|their)\s+([a-z][\w-]*)\b", re.I)
+
+
+def lacked_by_head(trigger: str, pending: Pending | None, vocab: FieldVocabulary) -> list[str]:
+    """The protection the clause before named, said again by its head noun, as lacking.
+
+    "Carriers with a washout station must hold a wastewater discharge permit, and a washout
+    station without a permit is referred": the permit the clause before requires.
+    """
+    said = _WITHOUT_HEAD.search(trigger)
+    if pending is None or said is None:
+        return []
+    head = stem(said.group(1).lower())
+    return [
+        name
+        for name in pending.protective_pos
+        if name in vocab.fields and any(p and p[-1] == head for p in vocab.fields[name].phrases)
+    ]

@@ -169,6 +169,30 @@ class ClauseAnalyzer:
         self.vocab = vocab
         self.reader = ConditionReader(vocab)
         self.subjects = SubjectReader(vocab)
+        # a field named with an action's word ("Foreign Supplier Verification Program")
+        # states no action: its names are blanked before the action is read
+        named = sorted(
+            {
+                syn
+                for info in vocab.fields.values()
+                for syn in info.spec.synonyms
+                if len(syn.split()) > 1 and detect_action(syn)
+            },
+            key=len,
+            reverse=True,
+        )
+        self._action_names = (
+            re.compile(r"\b(?:" + "|".join(re.escape(n) for n in named) + r")\b", re.I)
+            if named
+            else None
+        )
+
+    def _unnamed(self, trigger: str) -> str:
+        """The trigger with the names of fields that hold an action's word blanked."""
+        if self._action_names is None:
+            return trigger
+        # each letter masked, the words kept: a negation keeps its distance to the cue
+        return self._action_names.sub(lambda m: re.sub(r"\w", "x", m.group(0)), trigger)
 
     def analyze(self, clause: str, context: str = "") -> ClauseAnalysis:
         """Analyze one clause.
@@ -223,7 +247,7 @@ class ClauseAnalyzer:
             # ("may be written at the desk and approved with conditions" states terms)
             or (lx.EXEMPTION.search(trigger) and not _TERMS_AFTER.search(trigger))
         ):
-            result.action = detect_action(_habitual_present(trigger))
+            result.action = detect_action(_habitual_present(self._unnamed(trigger)))
             if result.action == "approve_with_conditions" and (
                 _product_placement(trigger) or _ORDINARY_TERMS.search(text)
             ):

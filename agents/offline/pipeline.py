@@ -8,7 +8,7 @@ from agents.offline import lexicon as lx
 from agents.offline import lexicon_discourse as lxd
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.anaphora import Pending as _Pending
-from agents.offline.anaphora import antecedent, protected_outcome, required_of
+from agents.offline.anaphora import antecedent, lacked_by_head, protected_outcome, required_of
 from agents.offline.assemble import RuleDraft
 from agents.offline.clauses import (
     ClauseAnalysis,
@@ -208,6 +208,13 @@ class TextReader:
                 acting=a.action == "exclude" and pending is None,
                 deciding=a.action is not None and pending is None,
             )
+            if a.action and conditions:  # "... must hold a permit, and one without a permit"
+                known = {c.field for c in conditions}
+                conditions = conditions + [
+                    Condition(field=f, operator="eq", value=False)
+                    for f in lacked_by_head(a.trigger, pending, self.vocab)
+                    if f not in known
+                ]
             flags = [c.field for c in conditions if c.value is True]
             named = [c for c in conditions if c.field != self.vocab.occupancy]
             # "... may be written without referral", "... may write the site on the standard

@@ -296,3 +296,43 @@ def test_a_prefixed_number_word_is_no_figure() -> None:
 
     assert find_numbers("the sub-zero room") == []
     assert [n.value for n in find_numbers("twenty-one rooms")] == [21]
+
+
+def test_a_field_named_with_an_action_word_states_no_action() -> None:
+    fields = {
+        **FIELDS,
+        "supplier_verification_program": {
+            "type": "bool",
+            "synonyms": ["Supplier Verification Program"],
+            "description": "A documented supplier verification program is in place",
+        },
+    }
+    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    said = "Every organ builder must maintain a Supplier Verification Program."
+    assert reader.extract(said, source_type="compliance") == []
+
+
+def test_a_required_protection_said_again_by_its_head() -> None:
+    fields = {
+        **FIELDS,
+        "spray_booth_own": {
+            "type": "bool",
+            "synonyms": ["spray booth", "own spray booth"],
+            "description": "The shop operates its own spray booth",
+        },
+        "booth_air_permit": {
+            "type": "bool",
+            "synonyms": ["booth air permit", "air quality permit"],
+            "description": "The shop holds an air quality permit for its booth",
+        },
+    }
+    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    said = (
+        "Shops that operate their own spray booth must hold an air quality permit, and a "
+        "spray booth without a permit is referred."
+    )
+    (rule,) = reader.extract(said, source_type="compliance")
+    assert [(c.field, c.value) for c in rule.conditions] == [
+        ("spray_booth_own", True),
+        ("booth_air_permit", False),
+    ]
