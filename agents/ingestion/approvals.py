@@ -15,6 +15,7 @@ from agents.ingestion.evidence import (
     best_spoken,
     evidenced,
     field_near,
+    field_share,
     limit_said,
     limit_spec,
     said_as_synonym,
@@ -251,7 +252,17 @@ def _about(
     alone ("6.5 road miles"): then the one rule of the text's words whose limit's unit
     follows the number, when the unit says more than an amount or a share.
     """
+    # "..., rebuild shop, Toledo OH, Hauls / month 31, ...": a table row told cell by cell,
+    # each value after its column's name; the number's own cell names its field
     near = best_spoken([r for r in rules if field_near(r, line, number, fields)], words)
+    header = _column_header(words, line, number) or (
+        _own_cell(line, number) if "|" in words else ""
+    )
+    if near and header and any(field_share(r, header) > 0 for r in rules):
+        # a near rule whose field is not the number's column is not what it counts
+        near = [r for r in near if field_share(r, header) > 0]
+        if not near:
+            return []
     if near or "\n" not in words.strip():
         return near
     # the unit after this number, not the next number's ("two stories | treads 8.5 in")
@@ -280,6 +291,28 @@ def _about(
             )
         ]
     return same if len({limit_signature(r) for r in same}) == 1 else []
+
+
+def _column_header(words: str, line: str, number: NumberMention) -> str | None:
+    """The header cell of a table row's column a number sits in, lower case.
+
+    The header is the text's first row of as many cells, with no figure in it.
+    """
+    if "|" not in line:
+        return None
+    column = line[: number.start].count("|")
+    cells = line.count("|")
+    for row in words.splitlines():
+        if row.count("|") == cells and not re.search(r"\d", row) and not set(row) <= set("|-: "):
+            parts = row.split("|")
+            return parts[column].strip() if column < len(parts) else None
+    return None
+
+
+def _own_cell(line: str, number: NumberMention) -> str:
+    """The words between the cell mark ("," "|") before a number and it, lower case."""
+    start = max(line.rfind(mark, 0, number.start) for mark in ",;|") + 1
+    return line[start : number.start].strip().lower()
 
 
 def _extent_of(

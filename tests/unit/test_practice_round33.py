@@ -336,3 +336,41 @@ def test_a_required_protection_said_again_by_its_head() -> None:
         ("spray_booth_own", True),
         ("booth_air_permit", False),
     ]
+
+
+def test_a_table_number_counts_its_column_not_a_word_near_it() -> None:
+    fields = {
+        **FIELDS,
+        "pipes_in_shop": {
+            "type": "int",
+            "unit": "pipes",
+            "synonyms": ["pipes in the shop"],
+            "description": "Organ pipes held in the shop",
+        },
+        "monthly_organ_hauls": {
+            "type": "int",
+            "unit": "hauls per month",
+            "synonyms": ["organ hauls a month", "hauls per month"],
+            "description": "Organ pickups and deliveries a month",
+        },
+    }
+    dictionary = DataDictionary.model_validate({"fields": fields})
+    reader = OfflineExtractor(dictionary)
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "BOP shops holding more than 12 pipes in the shop are referred. BOP shops making "
+        "more than 30 organ hauls a month are referred.",
+    )
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-01",
+        "Ref | Shop | Hauls / month | Decision\n"
+        "BOP-1 | rebuild shop, Toledo | 31 | approved with conditions\n"
+        "BOP-2 | restorer, Columbus | 34 | approved with conditions",
+    )
+    claims = practice_claims(reader, dictionary, manual, log)
+    softened = {c.conditions[-1].field: c.soft_limit for c in claims if c.text_id == "p1"}
+    assert softened == {"monthly_organ_hauls": 34.0}
