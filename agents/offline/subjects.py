@@ -670,17 +670,11 @@ class SubjectReader:
     def _canonical(self, value: str) -> str:
         """Snap a value onto a dictionary example when the words clearly agree.
 
-        A lone head noun ("a clinic") is the one example it ends ("veterinary clinic"), and
-        so are a class's last words ("conservation studio").
+        A lone head noun ("a clinic") is the one example it ends ("veterinary clinic").
         """
         words = value.split()
         if len(words) == 1:
             ending = [e for e in self.example_set if e.split()[-1] == value and " " in e]
-            if len(ending) == 1:
-                return ending[0]
-        if len(words) > 1:
-            # "conservation studios" for the one listed "art conservation studio"
-            ending = [e for e in self.example_set if e.endswith(f" {value}")]
             if len(ending) == 1:
                 return ending[0]
         if len(words) > 1 and words[-1] in _BUSINESS_HEADS and len(words[-2]) >= 6:

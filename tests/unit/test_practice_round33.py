@@ -246,15 +246,6 @@ def test_a_listed_class_said_in_longer_words() -> None:
         assert ("occupancy", "small hydro station") in [(c.field, c.value) for c in rule.conditions]
 
 
-def test_a_class_named_by_its_last_words_in_a_list_of_examples() -> None:
-    fields = {**FIELDS, "occupancy": dict(FIELDS["occupancy"])}
-    fields["occupancy"]["description"] = "Business class (e.g. 'art conservation studio')"
-    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
-    said = "Conservation studios with more than 12 voicing events a year are referred."
-    (rule,) = reader.extract(said, source_type="manual")
-    assert rule.conditions[0].value == "art conservation studio"
-
-
 def test_taken_off_the_referral_list_then_written_with_conditions() -> None:
     text = (
         "Organ builders are removed from the BOP referral list with effect from 3 November "
