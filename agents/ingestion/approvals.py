@@ -252,15 +252,16 @@ def _about(
     alone ("6.5 road miles"): then the one rule of the text's words whose limit's unit
     follows the number, when the unit says more than an amount or a share.
     """
-    # "..., rebuild shop, Toledo OH, Hauls / month 31, ...": a table row told cell by cell,
-    # each value after its column's name; the number's own cell names its field
     near = best_spoken([r for r in rules if field_near(r, line, number, fields)], words)
+    # "..., rebuild shop, Toledo OH, Hauls / month 31, ...": a table row told cell by cell,
+    # each value after its column's name; the number's own cell names its field, and a
+    # near rule on another field is not what it counts
     header = _column_header(words, line, number) or (
         _own_cell(line, number) if "|" in words else ""
     )
-    if near and header and any(field_share(r, header) > 0 for r in rules):
-        # a near rule whose field is not the number's column is not what it counts
-        near = [r for r in near if field_share(r, header) > 0]
+    in_column = {r.rule_name for r in rules if field_share(r, header) > 0} if header else set()
+    if near and in_column:
+        near = [r for r in near if r.rule_name in in_column]
         if not near:
             return []
     if near or "\n" not in words.strip():

@@ -444,9 +444,9 @@ class SubjectReader:
         """
         match = _SCOPE.search(clause)
         value = self._clean(match.group(1)) if match else None
-        if match and (value or not _ISSUED_TO.search(clause)):
-            return [value] if value and value in self.example_set else []
         issued = _ISSUED_TO.search(clause)
+        if match and (value or not issued):
+            return [value] if value and value in self.example_set else []
         if issued and issued.group("one"):
             value = self._clean(issued.group("one"))
             return [value] if value and value in self.example_set else []

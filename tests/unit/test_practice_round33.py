@@ -42,6 +42,15 @@ DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 EXTRACTOR = OfflineExtractor(DICTIONARY)
 
 
+def _dictionary(**extra: object) -> DataDictionary:
+    """The organ-builder dictionary with other fields, or some replaced."""
+    return DataDictionary.model_validate({"fields": {**FIELDS, **extra}})
+
+
+def _reader(**extra: object) -> OfflineExtractor:
+    return OfflineExtractor(_dictionary(**extra))
+
+
 def _text(id_: str, kind: str, day: str, text: str) -> KnowledgeText:
     return KnowledgeText(id=id_, text=text, source=f"Doc {id_}", source_type=kind, date=day)
 
@@ -178,18 +187,15 @@ def test_a_period_that_triggers_a_referral_is_no_class() -> None:
 
 
 _CHURCH = {
-    **FIELDS,
-    "distance_to_church_ft": {
-        "type": "float",
-        "unit": "feet",
-        "synonyms": ["distance to the church"],
-        "description": "Distance to the nearest church, in feet",
-    },
+    "type": "float",
+    "unit": "feet",
+    "synonyms": ["distance to the church"],
+    "description": "Distance to the nearest church, in feet",
 }
 
 
 def test_practice_told_in_yards_on_a_field_in_feet() -> None:
-    reader = OfflineExtractor(DataDictionary.model_validate({"fields": _CHURCH}))
+    reader = _reader(distance_to_church_ft=_CHURCH)
     text = (
         "An organ builder within one hundred yards of a church is referred. In practice we "
         "have approved down to seventy yards when the shop is quiet at service times."
@@ -200,16 +206,7 @@ def test_practice_told_in_yards_on_a_field_in_feet() -> None:
 
 def test_yards_in_a_field_counted_in_feet() -> None:
     said = "An organ builder within one hundred yards of a church is referred."
-    fields = {
-        **FIELDS,
-        "distance_to_church_ft": {
-            "type": "float",
-            "unit": "feet",
-            "synonyms": ["distance to the church"],
-            "description": "Distance to the nearest church, in feet",
-        },
-    }
-    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    reader = _reader(distance_to_church_ft=_CHURCH)
     (rule,) = reader.extract(said, source_type="manual")
     assert [(c.field, c.operator, c.value) for c in rule.conditions][-1] == (
         "distance_to_church_ft",
@@ -233,10 +230,13 @@ def test_one_in_ten_is_a_share() -> None:
 
 
 def test_a_listed_class_said_in_longer_words() -> None:
-    fields = {**FIELDS, "occupancy": dict(FIELDS["occupancy"])}
-    fields["occupancy"]["description"] = "Business class (e.g. 'small hydro station')"
-    fields["state"] = {"type": "str", "synonyms": ["state"], "description": "Two-letter state"}
-    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    reader = _reader(
+        occupancy={
+            **FIELDS["occupancy"],
+            "description": "Business class (e.g. 'small hydro station')",
+        },
+        state={"type": "str", "synonyms": ["state"], "description": "Two-letter state"},
+    )
     for said in (
         "No new Property business is to be written for small hydroelectric stations located "
         "in Vermont.",
@@ -265,16 +265,14 @@ def test_taken_off_the_referral_list_ends_the_referral() -> None:
 
 
 def test_watts_in_a_field_counted_in_milliwatts() -> None:
-    fields = {
-        **FIELDS,
-        "laser_output_mw": {
+    reader = _reader(
+        laser_output_mw={
             "type": "int",
             "unit": "mW",
             "synonyms": ["laser output", "projector output"],
             "description": "Output (milliwatts) of the strongest laser projector",
         },
-    }
-    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    )
     said = "Laser projectors rated above half a watt (500 mW) are declined."
     (rule,) = reader.extract(said, source_type="manual")
     assert [(c.field, c.operator, c.value) for c in rule.conditions] == [
@@ -290,34 +288,30 @@ def test_a_prefixed_number_word_is_no_figure() -> None:
 
 
 def test_a_field_named_with_an_action_word_states_no_action() -> None:
-    fields = {
-        **FIELDS,
-        "supplier_verification_program": {
+    reader = _reader(
+        supplier_verification_program={
             "type": "bool",
             "synonyms": ["Supplier Verification Program"],
             "description": "A documented supplier verification program is in place",
         },
-    }
-    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    )
     said = "Every organ builder must maintain a Supplier Verification Program."
     assert reader.extract(said, source_type="compliance") == []
 
 
 def test_a_required_protection_said_again_by_its_head() -> None:
-    fields = {
-        **FIELDS,
-        "spray_booth_own": {
+    reader = _reader(
+        spray_booth_own={
             "type": "bool",
             "synonyms": ["spray booth", "own spray booth"],
             "description": "The shop operates its own spray booth",
         },
-        "booth_air_permit": {
+        booth_air_permit={
             "type": "bool",
             "synonyms": ["booth air permit", "air quality permit"],
             "description": "The shop holds an air quality permit for its booth",
         },
-    }
-    reader = OfflineExtractor(DataDictionary.model_validate({"fields": fields}))
+    )
     said = (
         "Shops that operate their own spray booth must hold an air quality permit, and a "
         "spray booth without a permit is referred."
@@ -330,22 +324,20 @@ def test_a_required_protection_said_again_by_its_head() -> None:
 
 
 def test_a_table_number_counts_its_column_not_a_word_near_it() -> None:
-    fields = {
-        **FIELDS,
-        "pipes_in_shop": {
+    dictionary = _dictionary(
+        pipes_in_shop={
             "type": "int",
             "unit": "pipes",
             "synonyms": ["pipes in the shop"],
             "description": "Organ pipes held in the shop",
         },
-        "monthly_organ_hauls": {
+        monthly_organ_hauls={
             "type": "int",
             "unit": "hauls per month",
             "synonyms": ["organ hauls a month", "hauls per month"],
             "description": "Organ pickups and deliveries a month",
         },
-    }
-    dictionary = DataDictionary.model_validate({"fields": fields})
+    )
     reader = OfflineExtractor(dictionary)
     manual = _text(
         "m1",

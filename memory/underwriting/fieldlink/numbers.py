@@ -58,6 +58,7 @@ _TRAILING_AND = re.compile(r"(?:[\s-]+and)+$", re.I)
 _OF_EVERY = re.compile(r"\s+(?:out\s+)?(?:of|in)\s+every\s+", re.I)
 #: A word prefix hyphened to a number word: "sub-zero", "non-zero", "below-zero".
 _PREFIXED = re.compile(r"\b(?:sub|non|below|above|near|multi)-$", re.I)
+_PREFIX_REACH = len("below-") + 1  # the longest prefix and the boundary before it
 #: "one sale in ten": a counted noun, then "in" or "out of" the whole.
 _ONE_IN = re.compile(r"\s+[a-z]+\s+(?:in|out\s+of)\s+(?:every\s+)?", re.I)
 #: A ratio's first term is a small count ("one in ten", "three in twenty").
@@ -425,7 +426,7 @@ def _word_mentions(text: str) -> list[NumberMention]:
     ):
         words = re.split(r"[\s-]+", match.group(0).lower())
         start = match.start()
-        if _PREFIXED.search(text, 0, start):
+        if _PREFIXED.search(text, max(0, start - _PREFIX_REACH), start):
             continue  # "a sub-zero room", "a non-zero balance": a word, no figure
         while words and words[0] == "and":
             start += len(words.pop(0)) + 1
