@@ -203,6 +203,12 @@ _ONE_OPENING = re.compile(r"^\W*(?:one|a single)\s", re.I)
 
 #: "students younger than sixteen", "buildings older than 40": an age.
 _AGE_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s*$|\baged?\s*$", re.I)
+#: "When that time exceeds two hours": a quantity the sentence before named.
+_POINTED_BEFORE = re.compile(
+    r"\b(?:that|this|the same)\s+(?:time|figure|number|period|duration|distance|span|"
+    r"interval|reading|count|total|amount|length|depth|height|width)\s+[^.;,]{0,30}$",
+    re.I,
+)
 
 
 #: A figure a change replaces: "the threshold moves from (more than) 25 ...".
@@ -345,6 +351,8 @@ class ConditionReader:
             if self.topic is None:  # no field compared before: the context's unit
                 mention = unit_from_context(mention, context)
             hint = "age" if _AGE_BEFORE.search(pre) else None
+            if _POINTED_BEFORE.search(pre):
+                hint = "pointed"  # "When that time exceeds two hours": the field named before
             if _FROM_AFTER.match(plain[mention.num_end :]):
                 hint = "distance"  # "stand at least fifty feet from the main building"
             resolved = choose_field(

@@ -26,6 +26,11 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     # "within one hundred yards of a dwelling" in a field counted in feet
     ("yard", "ft"): 3.0,
     ("yd", "ft"): 3.0,
+    # "a trough holding more than a foot of water" in a field counted in inches
+    ("ft", "inch"): 12.0,
+    ("ft", "in"): 12.0,
+    ("yard", "inch"): 36.0,
+    ("inch", "ft"): 1 / 12,
     ("months", "years"): 1 / 12,
     ("years", "months"): 12.0,
     ("weeks", "days"): 7.0,
@@ -109,6 +114,7 @@ def _choose(
         pos: Token index of the number.
         context: Preceding sentences (weaker evidence).
         hint: "age" after "younger / older than" (a field counted in years);
+            "pointed" after "that time", "this figure" (the field the sentence before names);
             "distance" before "... from X" (a field of distance or separation).
 
     Returns:
@@ -146,6 +152,10 @@ def _choose(
         for i in exact + [i for i in numeric if i.name in converted]
         if i.in_scale(mention.value * converted.get(i.name, 1.0))
     ]
+    if hint == "pointed" and context:
+        pointed = _pointed(vocab, candidates, context)
+        if pointed is not None:
+            return pointed, converted.get(pointed.name, 1.0)
     if unit == "year" and _CALENDAR_YEARS[0] <= mention.value <= _CALENDAR_YEARS[1]:
         # "a building put up before 1960": a calendar year is a field of years, never
         # a duration counted in years; the one such field any word speaks of
@@ -225,6 +235,15 @@ def _choose(
         plain = [i for i in exact if i.name == unit or unit in synonyms_of(i)]
         best = plain[0] if len(plain) == 1 else None
     return (best, converted.get(best.name, 1.0)) if best else None
+
+
+def _pointed(vocab: FieldVocabulary, candidates: list[FieldInfo], context: str) -> FieldInfo | None:
+    """The candidate the sentence before clearly names, for a figure of "that time"."""
+    said = content_tokens(_LAST_SENTENCE.split(context.strip())[-1])
+    scored = sorted((vocab.score_numeric(i, said, None) for i in candidates), reverse=True)
+    if not scored or scored[0] <= _CLEARLY_NAMED or (len(scored) > 1 and scored[0] < 2 * scored[1]):
+        return None
+    return next(i for i in candidates if vocab.score_numeric(i, said, None) == scored[0])
 
 
 def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> FieldInfo | None:

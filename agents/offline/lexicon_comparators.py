@@ -22,6 +22,8 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
         r"bigger than|taller than|wider than|longer than|heavier than|upwards of|north of|"
         r"farther (?:away )?than|further (?:away )?than|more distant than|worse than|"
         r"exceed(?:s|ing)?|over|above|past|beyond|after|newer than|later than|"
+        # "a building that postdates 1990"
+        r"postdat(?:es|ed|ing|e)|"
         # "once inventory passes $1.5M", "when the fleet tops 60"
         r"pass(?:es|ing)?|goes past|gets past|tops|crosses|"
         # "faster than", "steeper than": comparatives of more
@@ -35,7 +37,8 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
         # "slower than", "shallower than": comparatives of less
         r"(?:slow|cold|cool|thinn|shallow|narrow|light|weak|cheap|quiet|flatt|gentl|soft|"
         r"dimm|dull)er than|"
-        r"under|below|within|inside(?: of)?|before|pre",
+        # "where the building predates 1920"
+        r"under|below|within|inside(?: of)?|before|predat(?:es|ed|ing|e)|pre",
         "lt",
     ),
 )
@@ -70,7 +73,9 @@ MINIMUM_BEFORE = re.compile(r"\b(?:minimum|min|floor)\b[^.;,]{0,40}?\b(?:is|at|=
 #: A requirement: "requires at least N", "a minimum of N ... is required" fire below N.
 REQUIREMENT = re.compile(
     r"\b(?:requires?|required|must (?:have|be at least|include|contain|carry|show|provide|"
-    r"document|maintain|keep)|needs?|should have|shall (?:have|include)|minimum of)\b",
+    r"document|maintain|keep)|needs?|should have|shall (?:have|include)|minimum of|"
+    # "the venue guide wants a safety apron of at least eight feet"
+    r"wants?|calls? for|asks? for|expects?|insists? on)\b",
     re.I,
 )
 #: "twelve feet above the floor" is a height, not a floor price.
@@ -116,11 +121,12 @@ SIZE_ANAPHOR = re.compile(
 BARE_COMPARATIVE = re.compile(
     r"^(?:an?\s+|the\s+|any\s+|anything\s+)?(larger|bigger|longer|higher|greater|older|taller|"
     r"heavier|wider|deeper|farther|further|more|smaller|shorter|lower|younger|closer|"
-    r"nearer|fewer|less|newer)\b(?!\s+than\b)",
+    r"nearer|fewer|less|newer|narrower|shallower|thinner|thicker|lighter|"
+    r"steeper|hotter|colder|cheaper|busier|louder|stronger|weaker)\b(?!\s+than\b)",
     re.I,
 )
 #: Comparatives that point above a bound (the rest point below it).
 GREATER_WORDS = frozenset(
     "larger bigger longer higher greater older taller heavier wider deeper farther further "
-    "more".split()
+    "more thicker steeper hotter busier louder stronger".split()
 )

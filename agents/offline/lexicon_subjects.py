@@ -137,7 +137,14 @@ NON_BUSINESS_WORDS = frozenset(
     reminder reminders most many some few several
     liability liabilities underwriting claim claims portfolio portfolios
     credit credits discount discounts surcharge surcharges premium premiums rating
-    injury injuries damage damages
+    injury injuries damage damages call calls
+    """.split()
+) | frozenset(
+    # "Anything deeper is referred": a bare comparative is a bound, never a business
+    """
+    larger bigger longer higher greater taller heavier wider deeper farther further
+    smaller shorter lower younger closer nearer fewer newer narrower shallower thinner
+    thicker lighter slower faster steeper hotter colder cheaper busier louder weaker
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.

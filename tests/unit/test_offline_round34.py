@@ -1,0 +1,127 @@
+"""Offline extraction round 34: figures in feet for a field counted in inches, years a
+building "predates", and more ways rules are told.
+
+Every field and sentence below is made up for these tests (a fountain-and-pond builder's
+dictionary no dataset has).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case. Values used: 'koi pond builder', "
+        "'fountain restorer', 'water garden nursery', 'aquarium maintenance service'",
+    },
+    "pond_depth_in": {
+        "type": "float",
+        "unit": "inches",
+        "synonyms": ["pond depth", "water depth of the pond"],
+        "description": "Deepest water of a display pond, in inches",
+    },
+    "pump_house_distance_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["pump house distance", "distance to the pump house"],
+        "description": "Distance from the shop to the pump house, in feet",
+    },
+    "year_built": {
+        "type": "int",
+        "unit": "year",
+        "synonyms": ["year built", "construction year"],
+        "description": "Calendar year the building was put up",
+    },
+    "tiv_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["TIV", "total insured value"],
+        "description": "Total insured value in US dollars",
+    },
+    "pond_fenced": {
+        "type": "bool",
+        "synonyms": ["pond fenced", "fenced display pond"],
+        "description": "The display pond is fenced and gated",
+    },
+    "drain_time_minutes": {
+        "type": "float",
+        "unit": "minutes",
+        "synonyms": ["drain time", "time to drain the pond"],
+        "description": "Time, per the written drain plan, to empty the display pond, in minutes",
+    },
+    "open_hours_weekly": {
+        "type": "float",
+        "unit": "hours",
+        "synonyms": ["public viewing time", "open hours per week"],
+        "description": "Hours a week the water garden is open to visitors",
+    },
+    "walkway_width_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["walkway width", "path width around the pond"],
+        "description": "Narrowest walkway around the display pond, in feet",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+
+
+@pytest.fixture(scope="module")
+def extractor() -> OfflineExtractor:
+    return OfflineExtractor(DICTIONARY)
+
+
+def _read(extractor: OfflineExtractor, text: str) -> list[tuple[str, str, str, object]]:
+    return [
+        (rule.action, c.field, c.operator, c.value)
+        for rule in extractor.extract(text, source_type="manual")
+        for c in rule.conditions
+        if c.field != "occupancy"
+    ]
+
+
+def test_a_figure_in_feet_goes_to_the_field_its_words_name_in_inches(
+    extractor: OfflineExtractor,
+) -> None:
+    said = (
+        "A display pond holding more than a foot of water is referred. A pond deeper than "
+        "two feet is declined."
+    )
+    assert _read(extractor, said) == [
+        ("refer", "pond_depth_in", "gt", 12),
+        ("decline", "pond_depth_in", "gt", 24),
+    ]
+
+
+def test_a_building_that_predates_a_year_is_built_before_it(extractor: OfflineExtractor) -> None:
+    said = (
+        "Where the building predates 1925 and the total insured value exceeds three million "
+        "dollars, replacement cost must be verified."
+    )
+    assert _read(extractor, said) == [
+        ("verify", "year_built", "lt", 1925),
+        ("verify", "tiv_usd", "gt", 3_000_000),
+    ]
+
+
+def test_that_time_goes_to_the_field_the_sentence_before_names(
+    extractor: OfflineExtractor,
+) -> None:
+    said = (
+        "Ask for the written drain plan and the time it shows to drain the pond. When that "
+        "time exceeds two hours, the pond is declined."
+    )
+    assert _read(extractor, said) == [("decline", "drain_time_minutes", "gt", 120)]
+
+
+@pytest.mark.parametrize("wants", ["wants", "calls for", "expects"])
+def test_a_figure_the_guide_wants_is_a_minimum(extractor: OfflineExtractor, wants: str) -> None:
+    said = (
+        f"The guide {wants} a walkway width of at least four feet; anything narrower is referred."
+    )
+    assert _read(extractor, said) == [("refer", "walkway_width_ft", "lt", 4)]
