@@ -30,7 +30,6 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("ft", "inch"): 12.0,
     ("ft", "in"): 12.0,
     ("yard", "inch"): 36.0,
-    ("inch", "ft"): 1 / 12,
     ("months", "years"): 1 / 12,
     ("years", "months"): 12.0,
     ("weeks", "days"): 7.0,
