@@ -482,7 +482,12 @@ SOFT_LIMIT_CUE = re.compile(
     # "we've signed off at seven and eight", "approved roofs of twenty-one to twenty-three
     # years", "bound several at 22 to 25 percent": the cases practice let through
     r"(?:approved|signed off|signed|bound|written|wrote|accepted|okayed)\s+(?:[\w-]+\s+){0,4}?"
-    r"(?:at|of)(?:\s+(?:about|around|roughly|nearly|some))?(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "signed off on plants holding char for sixty hours or more"
+    r"(?:at|of|for)(?:\s+(?:about|around|roughly|nearly|some))?(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "pricing has approved two-year locks": a figure joined to what it measures
+    r"(?:approved|accepted|written|wrote|bound|okayed|signed off on)(?=\s+"
+    + _NUMBER_AHEAD
+    + r"-[a-z]+\s)|"
     r"signed off on(?=\s+" + _NUMBER_AHEAD + r")|"
     # "we've routinely signed off homes with nine or ten"
     r"(?:approved|signed off|bound|written|accepted)\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+with"

@@ -67,6 +67,18 @@ FIELDS = {
         "synonyms": ["walkway width", "path width around the pond"],
         "description": "Narrowest walkway around the display pond, in feet",
     },
+    "curing_hours": {
+        "type": "float",
+        "unit": "hours",
+        "synonyms": ["curing time", "hours of curing"],
+        "description": "Hours liner concrete cures before the pond is filled",
+    },
+    "warranty_years": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["liner warranty", "warranty term"],
+        "description": "Years of the workmanship warranty the builder gives",
+    },
 }
 DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 
@@ -125,3 +137,34 @@ def test_a_figure_the_guide_wants_is_a_minimum(extractor: OfflineExtractor, want
         f"The guide {wants} a walkway width of at least four feet; anything narrower is referred."
     )
     assert _read(extractor, said) == [("refer", "walkway_width_ft", "lt", 4)]
+
+
+def _soft(extractor: OfflineExtractor, text: str) -> list[tuple[str, float | None]]:
+    return [
+        (rule.action, rule.soft_limit) for rule in extractor.extract(text, source_type="production")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("practice", "soft"),
+    [
+        ("In practice we have signed off on builders curing for sixty hours or more.", 60),
+        ("In practice we have approved two-day cures on clean accounts.", None),
+    ],
+)
+def test_practice_for_a_span_is_a_soft_limit(
+    extractor: OfflineExtractor, practice: str, soft: float | None
+) -> None:
+    rule = "The standard is seventy-two hours of curing; anything under 72 hours is referred."
+    said = f"{rule} {practice}"
+    assert _soft(extractor, said) == [("refer", soft)]
+
+
+def test_practice_on_a_figure_joined_to_its_noun_is_a_soft_limit(
+    extractor: OfflineExtractor,
+) -> None:
+    said = (
+        "The guide allows a one-year warranty only, and any warranty term longer than one year "
+        "is referred. In practice we have approved three-year warranties on loss-free accounts."
+    )
+    assert _soft(extractor, said) == [("refer", 3)]
