@@ -14,6 +14,7 @@ from agents.offline.enum_values import denied_by_name, enum_conditions, labelled
 from agents.offline.field_choice import choose_field
 from agents.offline.flag_words import NEGATION_WORDS, BoolMention
 from agents.offline.noun_phrases import singular
+from agents.offline.pointers import resolve_pointed_flags
 from agents.offline.scales import listed_values, scale_ends
 from agents.offline.states import other_states, read_states
 from agents.offline.textproc import Token, content_tokens, find_phrase
@@ -261,6 +262,7 @@ class ConditionReader:
         """
         out = Extracted()
         trigger = _YEAR_PREFIX.sub(_year_words, trigger)  # "Pre-1950 frame buildings"
+        trigger = resolve_pointed_flags(trigger, context, self.vocab)  # "without that approval"
         out.numbers = self.numbers(trigger, context)
         compared = {h.field for h in out.numbers if h.operator}
         for h in out.numbers:

@@ -79,6 +79,16 @@ FIELDS = {
         "synonyms": ["liner warranty", "warranty term"],
         "description": "Years of the workmanship warranty the builder gives",
     },
+    "permit_held": {
+        "type": "bool",
+        "synonyms": ["water abstraction permit", "abstraction permit"],
+        "description": "The builder holds a water abstraction permit",
+    },
+    "fills_from_rivers": {
+        "type": "bool",
+        "synonyms": ["fills ponds from rivers", "river filling"],
+        "description": "The builder fills ponds with water drawn from rivers",
+    },
 }
 DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 
@@ -168,3 +178,24 @@ def test_practice_on_a_figure_joined_to_its_noun_is_a_soft_limit(
         "is referred. In practice we have approved three-year warranties on loss-free accounts."
     )
     assert _soft(extractor, said) == [("refer", 3)]
+
+
+def test_that_noun_points_at_the_flag_the_sentence_before_names(
+    extractor: OfflineExtractor,
+) -> None:
+    said = (
+        "A builder that fills ponds from rivers must hold a water abstraction permit. Builders "
+        "that fill ponds from rivers without that permit are declined."
+    )
+    assert _read(extractor, said) == [
+        ("decline", "fills_from_rivers", "eq", True),
+        ("decline", "permit_held", "eq", False),
+    ]
+
+
+def test_a_conjunction_that_points_at_nothing(extractor: OfflineExtractor) -> None:
+    said = (
+        "A builder must hold a water abstraction permit. If it fills ponds from rivers we "
+        "still write it, but subject to a warranty that permit checks go on every job."
+    )
+    assert _read(extractor, said) == [("approve_with_conditions", "fills_from_rivers", "eq", True)]
