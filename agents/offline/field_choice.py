@@ -33,6 +33,8 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("months", "years"): 1 / 12,
     ("years", "months"): 12.0,
     ("weeks", "days"): 7.0,
+    # "a breakdown response longer than two days" in a field counted in hours
+    ("days", "hour"): 24.0,
     ("months", "days"): 30.0,
     ("years", "days"): 365.0,
     ("usd", "usd_per_sqft"): 1.0,

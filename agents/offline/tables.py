@@ -184,34 +184,33 @@ def table_rows(lines: list[str]) -> list[str]:
     for i, line in enumerate(rows):
         width = len(cells[i])
         if header is not None and width == len(header):
-            if (old := _replaced_column(header)) is not None:
+            head, row = _checked_with_trigger(header, cells[i])
+            if (old := _replaced_column(head)) is not None:
                 # "| | Before this bulletin | From 15 July 2024 |": the row as it now reads
-                out.append(" ".join(c for k, c in enumerate(cells[i]) if k != old) + ".")
+                out.append(" ".join(c for k, c in enumerate(row) if k != old) + ".")
                 continue
-            if (done := _TRIGGER_HEADER.match(header[-1])) is not None:
+            if (done := _TRIGGER_HEADER.match(head[-1])) is not None:
                 # "| Class | Measure | Referral trigger |": the last column's name acts
-                out.append(_trigger_row(header, cells[i], done.group(1).lower()))
+                out.append(_trigger_row(head, row, done.group(1).lower()))
                 continue
             if grid:
-                out.extend(_grid_cells(header, cells[i]))
-            elif (status := _status_column(header)) is not None:
-                out.extend(_status_row(header, cells[i], status))
-            elif _action_columns(header):
-                out.extend(_action_column_rows(header, cells[i]))
-            elif _IF_NOT_MET.match(header[-1]):
-                out.append(_unmet_row(header, cells[i]))
-            elif _PAST_LIMIT.search(header[-1]):
-                out.append(_past_limit_row(header, cells[i]))
-            elif _RECORD_COLUMN.search(header[-1]) and not any(
-                _RULE_COLUMN.search(h) for h in header
-            ):
+                out.extend(_grid_cells(head, row))
+            elif (status := _status_column(head)) is not None:
+                out.extend(_status_row(head, row, status))
+            elif _action_columns(head):
+                out.extend(_action_column_rows(head, row))
+            elif _IF_NOT_MET.match(head[-1]):
+                out.append(_unmet_row(head, row))
+            elif _PAST_LIMIT.search(head[-1]):
+                out.append(_past_limit_row(head, row))
+            elif _RECORD_COLUMN.search(head[-1]) and not any(_RULE_COLUMN.search(h) for h in head):
                 # "| Losses | Referrals | Outcome |": a log's results, each row a case
-                out.append(f"Outcome: {_plain_row(header, cells[i])}")
-            elif _NAME_COLUMN.match(header[0]) and len(header) > 2:
+                out.append(f"Outcome: {_plain_row(head, row)}")
+            elif _NAME_COLUMN.match(head[0]) and len(head) > 2:
                 # "| Rule | Applies to | Trigger | Result |": a rule's name is no subject
-                out.append(_plain_row(header[1:], cells[i][1:]))
+                out.append(_plain_row(head[1:], row[1:]))
             else:
-                out.append(_plain_row(header, cells[i]))
+                out.append(_plain_row(head, row))
             continue
         header, grid = None, False
         following = cells[i + 1 : i + 2]
@@ -232,6 +231,48 @@ def table_rows(lines: list[str]) -> list[str]:
 
 #: A cell with a figure names a column only in this many words or more.
 _NAMING_WORDS = 5
+#: "| Class | What to check | Trigger | Action |": a column naming what is checked ...
+_CHECK_COLUMN = re.compile(
+    r"^\W*(?:what (?:to|we) (?:check|look at)|checks?|factors?|measures?|fields?)\W*$",
+    re.I,
+)
+#: ... beside the column saying when it triggers.
+_WHEN_COLUMN = re.compile(
+    r"^\W*(?:triggers?|thresholds?|limits?|conditions?|when|values?|levels?|if)\W*$", re.I
+)
+_YES_CELL = re.compile(r"^\W*(?:yes|y|true|present|any)\W*$", re.I)
+_NO_CELL = re.compile(r"^\W*(?:no|n|false|absent|none)\W*$", re.I)
+
+
+def _checked_with_trigger(header: list[str], cells: list[str]) -> tuple[list[str], list[str]]:
+    """A row whose "What to check" and "Trigger" cells say one condition, as one cell.
+
+    "TIV" beside "over $5M" reads "TIV over $5M"; "fiber mill" beside "yes" reads "fiber
+    mill", beside "no" "without fiber mill"; a trigger that says it all ("3 or more stories
+    and no sprinklers") stands alone. The merged column has no name of its own. A checked
+    item with a figure of its own ("Losses in the last 3 years") keeps its row as it is.
+    """
+    for k in range(len(header) - 2):
+        what, when = cells[k], cells[k + 1]
+        if (
+            _CHECK_COLUMN.match(header[k])
+            and _WHEN_COLUMN.match(header[k + 1])
+            and not re.search(r"\d", what)  # "Losses in the last 3 years" | "5 or more"
+        ):
+            if _YES_CELL.match(when):
+                said = what
+            elif _NO_CELL.match(when):
+                said = f"without {what}"
+            elif set(re.findall(r"[a-z]{3,}", what.lower())) <= set(
+                re.findall(r"[a-z]{3,}", when.lower())
+            ) and re.search(r"[a-z]{3,}", what.lower()):
+                said = when
+            else:
+                said = f"{what} {when}"
+            return header[:k] + [""] + header[k + 2 :], cells[:k] + [said] + cells[k + 2 :]
+    return header, cells
+
+
 #: "| Exposure | Standard | If not met |": the last column acts when the standard fails.
 _IF_NOT_MET = re.compile(
     # "If the standard is not met", "When it is not met"

@@ -89,6 +89,23 @@ FIELDS = {
         "synonyms": ["fills ponds from rivers", "river filling"],
         "description": "The builder fills ponds with water drawn from rivers",
     },
+    "callout_response_hours": {
+        "type": "float",
+        "unit": "hours",
+        "synonyms": ["callout response", "guaranteed response time"],
+        "description": "Hours the builder guarantees to answer a pump failure callout",
+    },
+    "display_days_per_year": {
+        "type": "int",
+        "unit": "days",
+        "synonyms": ["open garden days", "display days"],
+        "description": "Days a year the display garden is open",
+    },
+    "koi_held_for_customers": {
+        "type": "bool",
+        "synonyms": ["koi boarding", "holds customers' koi"],
+        "description": "The builder holds customers' koi over winter",
+    },
 }
 DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 
@@ -159,7 +176,8 @@ def _soft(extractor: OfflineExtractor, text: str) -> list[tuple[str, float | Non
     ("practice", "soft"),
     [
         ("In practice we have signed off on builders curing for sixty hours or more.", 60),
-        ("In practice we have approved two-day cures on clean accounts.", None),
+        # two days are 48 hours
+        ("In practice we have approved two-day cures on clean accounts.", 48),
     ],
 )
 def test_practice_for_a_span_is_a_soft_limit(
@@ -199,3 +217,38 @@ def test_a_conjunction_that_points_at_nothing(extractor: OfflineExtractor) -> No
         "still write it, but subject to a warranty that permit checks go on every job."
     )
     assert _read(extractor, said) == [("approve_with_conditions", "fills_from_rivers", "eq", True)]
+
+
+def test_a_figure_in_days_goes_to_a_field_counted_in_hours(extractor: OfflineExtractor) -> None:
+    said = (
+        "If the guaranteed callout response is longer than two days, flag the account for review."
+    )
+    assert _read(extractor, said) == [("flag_for_review", "callout_response_hours", "gt", 48)]
+
+
+_CHECK_TABLE = """Cheat sheet for the pond desk.
+| Class | What to check | Trigger | Action |
+| --- | --- | --- | --- |
+| water garden nursery | TIV | over $3M | refer |
+| koi pond builder | koi boarding | yes | write with a livestock sublimit |
+| koi pond builder | pond fenced | no | refer |
+| any class | pond depth | pond depth over 30 inches | refer |
+"""
+
+
+def test_a_checked_item_and_its_trigger_read_as_one_condition(
+    extractor: OfflineExtractor,
+) -> None:
+    read = [
+        (rule.action, [(c.field, c.operator, c.value) for c in rule.conditions])
+        for rule in extractor.extract(_CHECK_TABLE, source_type="training")
+    ]
+    assert read == [
+        ("refer", [("occupancy", "eq", "water garden nursery"), ("tiv_usd", "gt", 3_000_000)]),
+        (
+            "approve_with_conditions",
+            [("occupancy", "eq", "koi pond builder"), ("koi_held_for_customers", "eq", True)],
+        ),
+        ("refer", [("occupancy", "eq", "koi pond builder"), ("pond_fenced", "eq", False)]),
+        ("refer", [("pond_depth_in", "gt", 30)]),
+    ]
