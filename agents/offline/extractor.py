@@ -13,7 +13,9 @@ from pathlib import Path
 
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleAssembler
+from agents.offline.case_outcomes import furthest_approved
 from agents.offline.clauses import ClauseAnalyzer, detect_action
+from agents.offline.conditions import NumericHit
 from agents.offline.pipeline import TextReader
 from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
 from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
@@ -121,6 +123,8 @@ class OfflineExtractor:
         )
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)
+        if source_type == "production":  # "- 14 rigs. Approved at 14.": the furthest case
+            furthest_approved(body, drafts, self._case_numbers)
         default = single_product(source) or header_product(sentences) or "ALL"
         meta = {
             "source": source,
@@ -139,6 +143,16 @@ class OfflineExtractor:
             rules += read_reliefs(self.analyzer, sentences, reader.used, meta, default)
         uncovered = [s.raw for s in sentences if s.index not in reader.used and self._rule_like(s)]
         return rules, uncovered
+
+    def _case_numbers(self, line: str) -> list[NumericHit]:
+        """The field-bound numbers of one case line, read apart from the text around it."""
+        reader = self.analyzer.reader
+        kept = reader.topic, reader.topic_value
+        reader.topic, reader.topic_value = None, None
+        try:
+            return reader.read(line).numbers
+        finally:
+            reader.topic, reader.topic_value = kept
 
     def _spelled_out(self, body: str) -> str:
         """The text with its business classes' short names written out."""

@@ -252,3 +252,19 @@ def test_a_checked_item_and_its_trigger_read_as_one_condition(
         ("refer", [("occupancy", "eq", "koi pond builder"), ("pond_fenced", "eq", False)]),
         ("refer", [("pond_depth_in", "gt", 30)]),
     ]
+
+
+_LOG = """Decision log, pond desk. All files below are GL.
+- Koi pond builder, Tulsa OK, 3.5 ft walkway. Guide: a walkway width under four feet is \
+referred. Approved at 3.5 ft - handrails fitted.
+- Koi pond builder, Mesa AZ, 3 ft walkway. Approved, same handrails; reviewer agreed.
+- Koi pond builder, Boise ID, 2 ft walkway. Referred, then declined by the senior.
+- Koi pond builder, Reno NV, 2.5 ft walkway. Referred; not bound.
+"""
+
+
+def test_the_furthest_approved_case_of_a_log_is_the_soft_limit(
+    extractor: OfflineExtractor,
+) -> None:
+    rules = extractor.extract(_LOG, source_type="production")
+    assert [(r.action, r.soft_limit) for r in rules] == [("refer", 3)]

@@ -1,0 +1,69 @@
+"""The furthest case a production log approved past a rule's limit: its soft limit.
+
+"- Hotshot carrier, 12 gooseneck rigs. BOP cap is ten rigs before referral. Approved at
+12." then "- Hotshot carrier, 14 rigs. Approved at 14." then "- 16 rigs. Referred; not
+bound.": practice reached 14, the furthest approved case, not the first one told.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from agents.offline.assemble import RuleDraft
+from agents.offline.conditions import NumericHit
+
+#: A log's case line: a bullet or a numbered item.
+_CASE_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S")
+#: The case went through: "Approved", "bound", "written", "signed off".
+_APPROVED = re.compile(
+    r"(?<!not )(?<!never )(?<!n't )\b(?:approved|bound|written|accepted|signed off|okayed)\b",
+    re.I,
+)
+#: The case did not go through, in the end: "declined", "not bound", "broker withdrew".
+_REFUSED = re.compile(
+    r"\b(?:declined|not (?:bound|written|approved|accepted)|withdr[ea]w\w*|refused|"
+    r"turned down|rejected|nobody has|no one has)\b",
+    re.I,
+)
+_ORDERING = ("gt", "gte", "lt", "lte")
+
+
+def furthest_approved(
+    body: str, drafts: list[RuleDraft], read: Callable[[str], list[NumericHit]]
+) -> None:
+    """Raise each limit's soft limit to the furthest figure an approved case reached.
+
+    Only a rule with one ordering condition, only a case line whose outcome is an
+    approval (no decline, no "not bound" in it), and only a figure the line states
+    without a comparator of its own (the case's, not a guideline quoted in it).
+
+    Args:
+        body: The text of a production log.
+        drafts: Its rule drafts, changed in place.
+        read: Reads the field-bound numbers of a line.
+    """
+    limits = [
+        (draft, bounds[0])
+        for draft in drafts
+        if not draft.withdrawn
+        and len(bounds := [c for c in draft.conditions if c.operator in _ORDERING]) == 1
+        and isinstance(bounds[0].value, int | float)
+        and not isinstance(bounds[0].value, bool)
+    ]
+    if not limits:
+        return
+    for line in body.splitlines():
+        if not _CASE_LINE.match(line) or not _APPROVED.search(line) or _REFUSED.search(line):
+            continue
+        for hit in read(line):
+            if hit.operator is not None and not hit.soft_evidence:
+                continue
+            for draft, bound in limits:
+                if hit.field != bound.field:
+                    continue
+                upward = bound.operator in ("gt", "gte")
+                reach = draft.soft_limit if draft.soft_limit is not None else bound.value
+                if (hit.value > reach) if upward else (hit.value < reach):  # type: ignore[operator]
+                    draft.soft_limit = float(hit.value)
+                    draft.historical.append(line.strip(" -*\u2022"))
