@@ -128,6 +128,8 @@ def read_approvals(
                     continue
                 if number.unit == "year" and abs(limit) < _CALENDAR:
                     continue  # "a 1920s loft building": a calendar year, no age in years
+                if _calendar_field(rule, fields) and number.unit != "year":
+                    continue  # "approved at three (losses)": no year a building was built
                 past = number.value > limit if signature[2] == "upper" else number.value < limit
                 if not past:
                     continue
@@ -399,6 +401,13 @@ def _past_cited(
         and unit_words(r.threshold.unit)[:1] == unit_words(number.unit)[:1]
     ]
     return cited if len({limit_signature(r) for r in cited}) == 1 else []
+
+
+def _calendar_field(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
+    """True when a rule's limit is a calendar year (its field counted in years AD)."""
+    signature = limit_signature(rule)
+    spec = fields.fields.get(signature[1]) if fields and signature else None
+    return spec is not None and (spec.unit or "").strip().lower() in {"year", "calendar year"}
 
 
 def _cited_first(rules: list[ExtractedRule], cited: set[float]) -> list[ExtractedRule]:

@@ -12,9 +12,14 @@ from collections.abc import Callable
 
 from agents.offline.assemble import RuleDraft
 from agents.offline.conditions import NumericHit
+from agents.offline.softlimits import near_limit as _near
 
-#: A log's case line: a bullet or a numbered item.
+#: A log's case line: a bullet or a numbered item ...
 _CASE_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S")
+#: ... or a line opening on a case's reference ("LRO-25-0031 - two-storey brick ..."), in
+#: a log of several such short lines.
+_CASE_REFERENCE = re.compile(r"^\s*[A-Z]{2,}[-/]?\d[\w/-]*\s*[-:\u2013\u2014]\s")
+_CASE_CHARS = 320
 #: The case went through: "Approved", "bound", "written", "signed off".
 _APPROVED = re.compile(
     r"(?<!not )(?<!never )(?<!n't )\b(?:approved|bound|written|accepted|signed off|okayed)\b",
@@ -53,8 +58,11 @@ def furthest_approved(
     ]
     if not limits:
         return
-    for line in body.splitlines():
-        if not _CASE_LINE.match(line) or not _APPROVED.search(line) or _REFUSED.search(line):
+    lines = body.splitlines()
+    referenced = [k for k in lines if _CASE_REFERENCE.match(k) and len(k) <= _CASE_CHARS]
+    cases = [k for k in lines if _CASE_LINE.match(k)] + (referenced if len(referenced) > 1 else [])
+    for line in cases:
+        if not _APPROVED.search(line) or _REFUSED.search(line):
             continue
         for hit in read(line):
             if hit.operator is not None and not hit.soft_evidence:
@@ -64,6 +72,7 @@ def furthest_approved(
                     continue
                 upward = bound.operator in ("gt", "gte")
                 reach = draft.soft_limit if draft.soft_limit is not None else bound.value
-                if (hit.value > reach) if upward else (hit.value < reach):  # type: ignore[operator]
+                further = (hit.value > reach) if upward else (hit.value < reach)  # type: ignore[operator]
+                if further and _near(hit.value, float(bound.value)):  # type: ignore[arg-type]
                     draft.soft_limit = float(hit.value)
                     draft.historical.append(line.strip(" -*\u2022"))

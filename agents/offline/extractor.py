@@ -16,6 +16,7 @@ from agents.offline.assemble import RuleAssembler
 from agents.offline.case_outcomes import furthest_approved
 from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.conditions import NumericHit
+from agents.offline.definitions import with_definitions
 from agents.offline.pipeline import TextReader
 from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
 from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
@@ -119,7 +120,7 @@ class OfflineExtractor:
         if source_type not in SOURCE_TYPES:
             source_type = None
         sentences = split_sentences(
-            self._spelled_out(_TWICE.sub(r"\1 two times", strip_case_ids(body)))
+            with_definitions(self._spelled_out(_TWICE.sub(r"\1 two times", strip_case_ids(body))))
         )
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)

@@ -96,7 +96,7 @@ IRREGULAR_PARTICIPLES = frozenset(
 #: "hospitality risks"); with a head of its own it may be one ("food truck").
 SECTOR_WORDS = frozenset(
     "food retail service services commercial residential industrial hospitality habitational "
-    "medical manufacturing wholesale agricultural healthcare".split()
+    "medical manufacturing wholesale agricultural healthcare specialty speciality".split()
 )
 #: "Retailers reporting more than 24 incidents": a whole sector's businesses, no class
 #: (unless the dictionary lists the one class the word ends, "fireworks retailer").

@@ -106,10 +106,22 @@ def _soft_target(
             elif mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):
                 continue
             beyond = value > cond.value if cond.operator in {"gt", "gte"} else value < cond.value
-            if beyond and draft.soft_limit is None:
+            if beyond and draft.soft_limit is None and near_limit(value, float(cond.value)):
                 draft.soft_limit = float(value)
                 return draft
     return None
+
+
+#: How many times over (or under) its limit practice may reach: "approved at three" is no
+#: reach of a limit of 1945 (a year built).
+_REACH_RATIO = 10.0
+
+
+def near_limit(value: float, limit: float) -> bool:
+    """True when a practice figure lies within reach of a positive limit."""
+    if value <= 0 or limit <= 0:
+        return True
+    return 1 / _REACH_RATIO <= value / limit <= _REACH_RATIO
 
 
 _CITED_REACH = 25  # characters between a number and a word citing it

@@ -268,3 +268,11 @@ def test_the_furthest_approved_case_of_a_log_is_the_soft_limit(
 ) -> None:
     rules = extractor.extract(_LOG, source_type="production")
     assert [(r.action, r.soft_limit) for r in rules] == [("refer", 3)]
+
+
+def test_practice_far_from_the_limit_is_no_reach(extractor: OfflineExtractor) -> None:
+    said = (
+        "Buildings built before 1925 are referred. In practice we have approved up to three of "
+        "them a year."
+    )
+    assert _soft(extractor, said) == [("refer", None)]

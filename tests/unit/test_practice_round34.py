@@ -1,0 +1,102 @@
+"""Practice and statements round 34: a count in a case line is no calendar year, a log of
+case-reference lines reaches its furthest approval, a term a manual defines is read where
+a rule uses it, and "specialty GL" names a program, not a business class.
+
+Every field and sentence below is made up for these tests (a clock-repair dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from tests.rules import practice_claims
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'clock repairer', 'bell foundry')",
+    },
+    "year_built": {
+        "type": "int",
+        "unit": "year",
+        "synonyms": ["year built", "built in"],
+        "description": "Calendar year the building was put up",
+    },
+    "loss_count_3yr": {
+        "type": "int",
+        "unit": "losses",
+        "synonyms": ["losses in three years", "loss count"],
+        "description": "Losses in the last three years",
+    },
+    "years_in_business": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["years in business", "operating history"],
+        "description": "Whole years the insured has operated",
+    },
+    "tower_clock_jobs": {
+        "type": "int",
+        "unit": "jobs",
+        "synonyms": ["tower clock jobs", "steeple clock jobs"],
+        "description": "Tower clock jobs a year",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+EXTRACTOR = OfflineExtractor(DICTIONARY)
+
+
+def _text(id_: str, kind: str, day: str, text: str) -> KnowledgeText:
+    return KnowledgeText(id=id_, text=text, source=f"Doc {id_}", source_type=kind, date=day)
+
+
+MANUAL = _text(
+    "m1",
+    "manual",
+    "2024-01-10",
+    "LRO buildings built before 1940 are referred. LRO buildings with more than two losses "
+    "in three years are referred.",
+)
+
+
+def test_a_count_in_a_case_line_is_no_year_built() -> None:
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "LRO-24-0031 - two-storey brick, built 1931; a clock repairer tenant. Approved by the "
+        "regional underwriter.\nLRO-24-0047 - three-unit strip, three losses in three years "
+        "(two water, one theft). Supply lines replaced since. Approved at three by the "
+        "regional underwriter.\nLRO-24-0052 - 1958 block building. No referral needed.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, MANUAL, log)
+    soft = sorted((c.conditions[0].field, c.soft_limit) for c in claims if c.text_id == "p1")
+    assert soft == [("loss_count_3yr", 3.0), ("year_built", 1931.0)]
+
+
+def test_a_defined_term_reads_as_its_definition_where_a_rule_uses_it() -> None:
+    said = (
+        "For the purposes of this manual an applicant with less than three years of operating "
+        "history is a new venture. New ventures in any clock class are referred to the lead."
+    )
+    rules = EXTRACTOR.extract(said, source_type="manual")
+    assert [(r.action, [(c.field, c.operator, c.value) for c in r.conditions]) for r in rules] == [
+        ("refer", [("years_in_business", "lt", 3)])
+    ]
+
+
+def test_a_term_no_rule_uses_changes_nothing() -> None:
+    said = (
+        "An applicant with less than three years of operating history is a new venture. New "
+        "ventures make up a third of the book."
+    )
+    assert EXTRACTOR.extract(said, source_type="manual") == []
+
+
+def test_specialty_before_a_product_names_no_class() -> None:
+    said = "For specialty GL, a business with under three years of history is referred."
+    rules = EXTRACTOR.extract(said, source_type="training")
+    assert [[c.field for c in r.conditions] for r in rules] == [["years_in_business"]]
