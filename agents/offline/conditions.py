@@ -204,6 +204,16 @@ _ONE_OPENING = re.compile(r"^\W*(?:one|a single)\s", re.I)
 
 #: "students younger than sixteen", "buildings older than 40": an age.
 _AGE_BEFORE = re.compile(r"\b(?:younger|older)\s+than\s*$|\baged?\s*$", re.I)
+_MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+)
+#: "1 July 2025": a month name right before a year (a day and a month, no figure).
+_DATE_BEFORE = re.compile(r"(?-i:\b" + _MONTHS + r")\s*$")
+#: "July 1, 2025": a month and its day before a year.
+_MONTH_DAY = re.compile(r"(?-i:\b" + _MONTHS + r")\s+\d{1,2}(?:st|nd|rd|th)?,?\s*$")
+#: "a wood-frame building", "timber-framed": frame construction in other words.
+_WOOD_FRAME = re.compile(r"\b(?:wood|timber)[- ]?(?=frame)", re.I)
 #: "When that time exceeds two hours": a quantity the sentence before named.
 _POINTED_BEFORE = re.compile(
     r"\b(?:that|this|the same)\s+(?:time|figure|number|period|duration|distance|span|"
@@ -263,6 +273,8 @@ class ConditionReader:
         out = Extracted()
         trigger = _YEAR_PREFIX.sub(_year_words, trigger)  # "Pre-1950 frame buildings"
         trigger = resolve_pointed_flags(trigger, context, self.vocab)  # "without that approval"
+        if not self._frame_flag:  # "a wood-frame building" is of frame construction
+            trigger = _WOOD_FRAME.sub("", trigger)
         out.numbers = self.numbers(trigger, context)
         compared = {h.field for h in out.numbers if h.operator}
         for h in out.numbers:
@@ -323,6 +335,10 @@ class ConditionReader:
                 continue  # "a 36-unit building" counts; "a thirty-minute period" measures
             if _DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):
                 continue  # "exactly as Manual Section 5.4 says": a part of a document
+            if _DATE_BEFORE.search(pre := plain[max(0, mention.start - 20) : mention.start]) or (
+                _MONTH_DAY.search(pre)
+            ):
+                continue  # "With effect from 1 July 2025", "on July 1, 2025": a date
             if _UNDER_A_PART.search(plain[max(0, mention.start - 30) : mention.end + 1]):
                 continue  # "Referred under 3.8; approved": the rule's section, no figure
             if in_flag_name(plain, mention, self.vocab):
@@ -468,6 +484,15 @@ class ConditionReader:
             len(syn.split()) > 1 and low.endswith(syn.lower())
             for info in self.vocab.of_kind("numeric")
             for syn in info.spec.synonyms
+        )
+
+    @cached_property
+    def _frame_flag(self) -> bool:
+        """A field of the dictionary names a frame itself ("salt shed wood frame")."""
+        return any(
+            "frame" in " ".join([i.name, *i.spec.synonyms]).lower()
+            for i in self.vocab.fields.values()
+            if i.kind != "enum"
         )
 
     @cached_property
@@ -717,6 +742,8 @@ def _token_index(tokens: list[Token], offset: int) -> int:
 _DOC_PART = re.compile(
     r"\b(?:sections?|chapters?|clauses?|articles?|paragraphs?|appendix|tables?|notes?|"
     r"bulletins?|manual|(?-i:Parts?|Modules?|Rules?|Items?|Steps?)|"
+    # "the referral in Commercial Lines Underwriting Standards 2.7": a document's part
+    r"(?-i:Standards|Guidelines|Handbook|Procedures)|\u00a7|"
     # "referred to a Property underwriter of grade 3 or above": who handles it, no limit
     r"\w*(?:writers?|viewers?|authority) (?:of |at )?(?:grade|level|tier))\s*$",
     re.I,

@@ -171,7 +171,9 @@ class FieldVocabulary:
         for seen, stems in self._scored:
             if seen is tokens:
                 return stems
-        stems = frozenset(t.stem for t in tokens)
+        stems = frozenset(t.stem for t in tokens) | {
+            _DIMENSIONS[t.stem] for t in tokens if t.stem in _DIMENSIONS
+        }
         self._scored = [(tokens, stems), *self._scored[:3]]  # the clause, its context...
         return stems
 
@@ -309,6 +311,9 @@ class FieldVocabulary:
             for first, last in find(tokens, phrase):
                 if first not in unit_span or last not in unit_span:
                     score += weight * max(prox(first), prox(last))
+        # a dimension's adjective adds to the words of the field's own thing ("a pond
+        # deeper than"), never names it alone ("buildings taller than" is no mast height)
+        named = any(t.stem in info.tokens for k, t in enumerate(tokens) if k not in unit_span)
         for i, tok in enumerate(tokens):
             if i in unit_span:
                 continue
@@ -316,10 +321,33 @@ class FieldVocabulary:
                 score += prox(i)  # "events lasting more than three days": a duration
             if tok.stem in info.tokens:
                 score += self.idf.get(tok.stem, 0.0) * prox(i)
+            elif _DIMENSIONS.get(tok.stem) in info.tokens and named:  # "a pond deeper than"
+                score += self.idf.get(_DIMENSIONS[tok.stem], 0.0) * prox(i)
             elif tok.stem in info.desc_tokens and tok.stem not in lxs.STOPWORDS:
                 score += 0.3 / math.sqrt(1 + _desc_df(self, tok.stem)) * prox(i)
         return score
 
+
+#: Adjectives of a dimension and the noun a field names it by: "a pond deeper than two
+#: feet" speaks of the pond's depth.
+_DIMENSIONS = {
+    "deep": "depth",
+    "deeper": "depth",
+    "wide": "width",
+    "wider": "width",
+    "narrower": "width",
+    "tall": "height",
+    "taller": "height",
+    "high": "height",
+    "higher": "height",
+    "long": "length",
+    "longer": "length",
+    "heavy": "weight",
+    "heavier": "weight",
+    "thick": "thickness",
+    "thicker": "thickness",
+    "shallower": "depth",
+}
 
 #: Where a synonym's head noun ends: "face shields for every participant" -> "shields".
 _POSTMODIFIER = re.compile(r"\s+(?:for|of|with|in|on|at|per|to|by|from|under|over)\s+.*$", re.I)

@@ -276,3 +276,19 @@ def test_practice_far_from_the_limit_is_no_reach(extractor: OfflineExtractor) ->
         "them a year."
     )
     assert _soft(extractor, said) == [("refer", None)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "With effect from 1 July 2025, a pond deeper than two feet is declined.",
+        "A pond deeper than two feet is declined, effective July 1, 2025.",
+    ],
+)
+def test_a_date_is_no_figure(extractor: OfflineExtractor, said: str) -> None:
+    assert _read(extractor, said) == [("decline", "pond_depth_in", "gt", 24)]
+
+
+def test_a_standards_section_number_is_no_figure(extractor: OfflineExtractor) -> None:
+    said = "Under Pond Underwriting Standards 2.7 a pond deeper than two feet is declined."
+    assert _read(extractor, said) == [("decline", "pond_depth_in", "gt", 24)]

@@ -38,6 +38,11 @@ FIELDS = {
         "synonyms": ["years in business", "operating history"],
         "description": "Whole years the insured has operated",
     },
+    "construction_type": {
+        "type": "str",
+        "synonyms": ["construction"],
+        "description": "Construction in lower case: frame, masonry, non-combustible",
+    },
     "tower_clock_jobs": {
         "type": "int",
         "unit": "jobs",
@@ -100,3 +105,11 @@ def test_specialty_before_a_product_names_no_class() -> None:
     said = "For specialty GL, a business with under three years of history is referred."
     rules = EXTRACTOR.extract(said, source_type="training")
     assert [[c.field for c in r.conditions] for r in rules] == [["years_in_business"]]
+
+
+def test_a_wood_frame_building_is_of_frame_construction() -> None:
+    said = "A wood-frame building built before 1900 is declined."
+    rules = EXTRACTOR.extract(said, source_type="manual")
+    assert [sorted((c.field, c.value) for c in r.conditions) for r in rules] == [
+        [("construction_type", "frame"), ("year_built", 1900)]
+    ]
