@@ -47,15 +47,17 @@ def amendments_of(
     product = find_product(text.text) or single_product(text.source)
     stated = {(c.product_type, c.threshold.field) for c in claims if c.threshold is not None}
     out: list[ExtractedRule] = []
-    for old, new in zip(numbers, numbers[1:], strict=False):
-        if not _moved(words, old, new):
-            continue
+    pairs = zip(numbers, numbers[1:], strict=False)
+    moves: list[tuple[NumberMention | float, float]] = [
+        (old, new.value) for old, new in pairs if _moved(words, old, new)
+    ]
+    for old, new in moves + list(_shares_moved(words, numbers, known, product)):
         rules = [
             k
             for k in known
-            if limit_value(k) == old.value
+            if limit_value(k) == (old.value if isinstance(old, NumberMention) else old)
             and (product in (None, "ALL") or k.product_type == product)
-            and unit_fits(k, old)
+            and (not isinstance(old, NumberMention) or unit_fits(k, old))
             and evidenced(k, words)
             and field_share(k, words) >= _NAMED
         ]
@@ -65,8 +67,49 @@ def amendments_of(
         rule = rules[-1]
         if rule.threshold is None or (rule.product_type, rule.threshold.field) in stated:
             continue
-        out.append(_at(rule, new.value, text))
+        out.append(_at(rule, new, text))
     return out
+
+
+#: "is raised by twenty-five per cent", "lowered by 10%": a limit moved by a share of it.
+_BY_SHARE = re.compile(
+    r"\b(?P<verb>raised|increased|lifted|raises|increases|lowered|reduced|decreased|cut|"
+    r"lowers|reduces|decreases)\s+by\s+$",
+    re.I,
+)
+
+
+_PERCENT_AFTER = re.compile(r"^\s*(?:%|per\s?cent)\b", re.I)
+
+
+def _shares_moved(
+    words: str,
+    numbers: Sequence[NumberMention],
+    known: Sequence[ExtractedRule],
+    product: str | None,
+) -> list[tuple[float, float]]:
+    """(old limit, new limit) for each known limit the text moves by a share of it.
+
+    Only for a share the text states once, and only the limits of rules whose field the
+    text names (the caller keeps the one rule it names best).
+    """
+    moved: list[tuple[float, float]] = []
+    for number in numbers:
+        by = _BY_SHARE.search(words[max(0, number.start - 30) : number.start])
+        share = number.unit == "percent" or _PERCENT_AFTER.match(words[number.num_end :])
+        if by is None or not share:
+            continue
+        sign = 1 if by.group("verb").lower().startswith(("rai", "inc", "lif")) else -1
+        for rule in known:
+            limit = limit_value(rule)
+            if limit is None or field_share(rule, words) < _NAMED:
+                continue
+            if product not in (None, "ALL") and rule.product_type != product:
+                continue
+            new = round(limit * (1 + sign * number.value / 100), 6)
+            if (limit, new) not in moved:
+                moved.append((limit, new))
+    return moved
 
 
 #: The share of a limit field's words a text must say to name it.

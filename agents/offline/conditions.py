@@ -213,7 +213,11 @@ _DATE_BEFORE = re.compile(r"(?-i:\b" + _MONTHS + r")\s*$")
 #: "July 1, 2025": a month and its day before a year.
 _MONTH_DAY = re.compile(r"(?-i:\b" + _MONTHS + r")\s+\d{1,2}(?:st|nd|rd|th)?,?\s*$")
 #: "a wood-frame building", "timber-framed": frame construction in other words.
-_WOOD_FRAME = re.compile(r"\b(?:wood|timber)[- ]?(?=frame)", re.I)
+_WOOD_FRAME = re.compile(
+    r"\b(?:wood|timber)[- ]?(?=frame[sd]?\s+(?:buildings?|construction|structures?|houses?|"
+    r"homes?|dwellings?|barns?|sheds?|premises)\b)",
+    re.I,
+)
 #: "When that time exceeds two hours": a quantity the sentence before named.
 _POINTED_BEFORE = re.compile(
     r"\b(?:that|this|the same)\s+(?:time|figure|number|period|duration|distance|span|"

@@ -48,6 +48,10 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("ton", "lbs"): 2000.0,
     ("ton", "lb"): 2000.0,
     ("ton", "pound"): 2000.0,
+    # "more than forty thousand pounds of seasoning timber" in a field counted in tons
+    ("pound", "ton"): 1 / 2000,
+    ("lbs", "ton"): 1 / 2000,
+    ("lb", "ton"): 1 / 2000,
     # "when that time exceeds two hours" in a field counted in minutes
     ("hour", "minut"): 60.0,
 }

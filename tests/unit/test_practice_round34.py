@@ -43,6 +43,12 @@ FIELDS = {
         "synonyms": ["construction"],
         "description": "Construction in lower case: frame, masonry, non-combustible",
     },
+    "brass_stock_tons": {
+        "type": "float",
+        "unit": "tons",
+        "synonyms": ["brass stock", "brass held on the premises"],
+        "description": "Brass held on the premises in US short tons",
+    },
     "tower_clock_jobs": {
         "type": "int",
         "unit": "jobs",
@@ -112,4 +118,36 @@ def test_a_wood_frame_building_is_of_frame_construction() -> None:
     rules = EXTRACTOR.extract(said, source_type="manual")
     assert [sorted((c.field, c.value) for c in r.conditions) for r in rules] == [
         [("construction_type", "frame"), ("year_built", 1900)]
+    ]
+
+
+def test_a_limit_raised_by_a_share_moves_to_its_new_figure() -> None:
+    manual = _text(
+        "m2",
+        "manual",
+        "2024-01-10",
+        "Where more than forty thousand pounds of brass stock is held on the premises, refer "
+        "the Property submission to the property lead.",
+    )
+    bulletin = _text(
+        "c1",
+        "compliance",
+        "2024-04-15",
+        "With effect from 15 April 2024, the Property referral point for brass stock held "
+        "on the premises is raised by twenty-five per cent.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, bulletin)
+    assert [
+        (c.text_id, [(x.field, x.operator, x.value) for x in c.conditions]) for c in claims
+    ] == [
+        ("m2", [("brass_stock_tons", "gt", 20)]),
+        ("c1", [("brass_stock_tons", "gt", 25)]),
+    ]
+
+
+def test_a_timber_frame_business_is_no_construction() -> None:
+    said = "Timber-frame joinery shops holding more than twenty tons of brass stock are referred."
+    rules = EXTRACTOR.extract(said, source_type="manual")
+    assert [[c.field for c in r.conditions if c.field != "occupancy"] for r in rules] == [
+        ["brass_stock_tons"]
     ]
