@@ -151,3 +151,13 @@ def test_a_timber_frame_business_is_no_construction() -> None:
     assert [[c.field for c in r.conditions if c.field != "occupancy"] for r in rules] == [
         ["brass_stock_tons"]
     ]
+
+
+def test_a_quoted_class_list_after_an_aside_in_parentheses_is_read() -> None:
+    from memory.underwriting.fieldlink.profile import parse_enum
+
+    said = (
+        "Business class of the insured (for LRO, of the principal tenant), lower case; one of: "
+        "'clock repairer', 'bell foundry', 'organ builder'. Other classes are out of scope."
+    )
+    assert parse_enum(said) == (["clock repairer", "bell foundry", "organ builder"], False)

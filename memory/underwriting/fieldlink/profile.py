@@ -64,6 +64,13 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
         # "without the word 'county' (e.g. 'sarasota')": a word named is no value
         said = _NAMED_WORD.sub(" ", description)
         return [a or b for a, b in _QUOTED.findall(said)], True
+    if ":" in description:
+        # "Business class (for LRO, of the principal tenant), lower case; one of: 'incense
+        # manufacturer', ...": the quoted list after the colon, not the aside before it
+        after = re.split(r"\.\s+(?=[A-Z])", description.split(":", 1)[1], maxsplit=1)[0]
+        listed = [a or b for a, b in _QUOTED.findall(after)]
+        if len(listed) >= _QUOTED_LIST and all(len(q.split()) <= _QUOTED_WORDS for q in listed):
+            return listed, False
     paren = re.search(r"\(([^()]*,[^()]*)\)", description)
     text = paren.group(1) if paren else re.sub(r"\([^()]*\)", "", description)
     if not paren and ":" in text:
