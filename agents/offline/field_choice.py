@@ -8,6 +8,7 @@ unit converts ("six months" for a field in years).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from agents.offline.textproc import Token, content_tokens, find_phrase
 from agents.offline.units import synonyms_of, unit_fits
@@ -19,6 +20,8 @@ from memory.underwriting.fieldlink.numbers import (
     find_numbers,
 )
 
+#: Words after a fraction that are no unit of it: "a quarter off the usual price".
+_NOT_A_UNIT = frozenset({"off", "of", "on", "more", "less", "over", "under", "above", "below"})
 _TIME_WORDS = frozenset({"night", "hour", "minute", "second", "weekend", "shift", "season"})
 _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("ft", "miles"): 1 / 5280,
@@ -127,6 +130,8 @@ def _choose(
         when the evidence is absent or ambiguous.
     """
     topic_name, topic_value = topic_field
+    if mention.fraction and mention.unit in _NOT_A_UNIT:
+        mention = replace(mention, unit=None)  # "a quarter off the usual drinks price"
     numeric = vocab.of_kind("numeric")
     unit = mention.unit
     if unit is not None and unit != "percent":

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.offline import lexicon as lx
+from agents.offline.field_choice import unit_factor
 from agents.offline.pipeline import find_product
 from agents.offline.tables import table_rows
 from agents.offline.texts import single_product
@@ -337,6 +338,15 @@ def _disowned(after: Sequence[str]) -> bool:
     )
 
 
+def _in_unit(sentence: str, value: float, unit: str | None) -> float:
+    """Practice's reach in the limit's unit: "a day and a half" past a 48-hour limit is 36."""
+    for mention in find_numbers(sentence):
+        if mention.value == value and mention.unit != unit:
+            factor = unit_factor(mention.unit, unit)
+            return round(value * factor, 9) if factor is not None else value
+    return value
+
+
 def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
     """Read the limit revisions of a text.
 
@@ -384,8 +394,10 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
                 sentence = f"{sentence} {later}"
                 break
             seen = {(r.product, r.value, r.soft_limit) for r in found}
-            if limits and approved and (product, limits[0].value, approved[0]) not in seen:
-                found.append(LimitReading(product, limits[0].value, approved[0], sentence))
+            if limits and approved:
+                reach = _in_unit(sentence, approved[0], limits[0].unit)
+                if (product, limits[0].value, reach) not in seen:
+                    found.append(LimitReading(product, limits[0].value, reach, sentence))
         elif _HARD.search(sentence) and len(numbers) == 1:
             found.append(LimitReading(product, numbers[0].value, None, sentence))
     return found

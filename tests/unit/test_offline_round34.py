@@ -106,6 +106,12 @@ FIELDS = {
         "synonyms": ["koi boarding", "holds customers' koi"],
         "description": "The builder holds customers' koi over winter",
     },
+    "discount_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["customer discount", "price cut"],
+        "description": "Largest discount off the list price, in percent (a quarter off = 25)",
+    },
 }
 DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
 
@@ -292,3 +298,8 @@ def test_a_date_is_no_figure(extractor: OfflineExtractor, said: str) -> None:
 def test_a_standards_section_number_is_no_figure(extractor: OfflineExtractor) -> None:
     said = "Under Pond Underwriting Standards 2.7 a pond deeper than two feet is declined."
     assert _read(extractor, said) == [("decline", "pond_depth_in", "gt", 24)]
+
+
+def test_a_fraction_off_a_price_is_a_share(extractor: OfflineExtractor) -> None:
+    said = "If any customer discount takes more than a quarter off the list price, refer it."
+    assert _read(extractor, said) == [("refer", "discount_pct", "gt", 25)]

@@ -161,3 +161,13 @@ def test_a_quoted_class_list_after_an_aside_in_parentheses_is_read() -> None:
         "'clock repairer', 'bell foundry', 'organ builder'. Other classes are out of scope."
     )
     assert parse_enum(said) == (["clock repairer", "bell foundry", "organ builder"], False)
+
+
+def test_practice_in_days_past_a_limit_in_hours_is_read_in_hours() -> None:
+    from agents.offline.practice_text import read_limits
+
+    said = (
+        "Q: Is the forty-eight-hour survey window a hard line? A: No, it's a guideline. "
+        "With a clean record I'll go down to about a day and a half."
+    )
+    assert [(r.value, r.soft_limit) for r in read_limits(said)] == [(48, 36)]
