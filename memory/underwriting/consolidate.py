@@ -91,8 +91,20 @@ def is_statement(claim: ExtractedRule) -> bool:
 
 def _content(rule: ExtractedRule) -> tuple[str, str]:
     """What a statement sets: its action and its conditions' values."""
-    values = sorted(json.dumps([c.field, c.operator, _norm(c.value)]) for c in rule.conditions)
+    values = sorted(
+        json.dumps(_whole_bound(c.field, c.operator, _norm(c.value))) for c in rule.conditions
+    )
     return rule.action, json.dumps(values)
+
+
+def _whole_bound(field_name: str, operator: str, value: Any) -> list[Any]:
+    """A bound on a whole number in one form: "11 or more" (gte 11) is "more than 10"."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if operator == "gte":
+            return [field_name, "gt", value - 1]
+        if operator == "lte":
+            return [field_name, "lt", value + 1]
+    return [field_name, operator, value]
 
 
 def source_of(claim: ExtractedRule) -> RuleSource:

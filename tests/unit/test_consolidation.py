@@ -622,3 +622,17 @@ def test_a_restatement_keeps_its_rule_whatever_order_its_text_gave(order: tuple[
         if lin.current
     )
     assert current == [("decline", 20, ["manual", "note"]), ("refer", 10, ["note"])]
+
+
+def test_a_whole_number_bound_said_with_or_more_is_the_same_limit() -> None:
+    # "more than 20 employees" and "21 or more employees" restate one limit
+    manual = claim("m", "2023-01-01")
+    training = claim("t", "2023-06-01", "training", op="gte", limit=21)
+    [rule] = consolidate([manual, training])
+    assert _texts(rule.current) == ["m", "t"]
+    # and two texts of one day that give it different actions disagree on one rule
+    refer = claim("r", "2024-01-01", action="refer")
+    decline = claim("d", "2024-01-01", "training", op="gte", limit=21)
+    first, second = consolidate([refer, decline])
+    assert first.current is not None and first.current.conflicts
+    assert [n.text_ids for n in first.current.conflicts] == [["r", "d"]]
