@@ -265,10 +265,16 @@ def _without_classes(text: str, vocab: FieldVocabulary) -> str:
     Same length. "sheet metal shops" names no roof covering of metal, "tenter frames"
     no frame construction.
     """
-    for pattern in (vocab.class_pattern, vocab.measure_names):
+    for pattern in (vocab.class_pattern, vocab.measure_names, _BUSINESS_NAMED):
         if pattern is not None:
             text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return text
+
+
+#: A word naming a business by what it handles: "frame yards", "a metal shop".
+_BUSINESS_NAMED = re.compile(
+    r"\b[\w-]+(?=\s+(?:yards?|shops?|works|mills?|studios?|outlets?|dealers?)\b)", re.I
+)
 
 
 def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:

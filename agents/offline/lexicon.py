@@ -62,7 +62,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"to (?:a |the |our |your |their )?(?:[\w-]+ )?(?:senior|team lead|manager|"
             r"underwriting manager|(?:[\w-]+ )?specialist|"
             r"branch manager|home office|cat desk|"
-            r"specialty desk|[\w-]+ desk|\w+ underwriter)))\b|"
+            r"specialty desk|[\w-]+ desk|\w+ underwriter|"
+            # "goes to the property lead", "to the regional property officer"
+            r"[\w-]+ lead|[\w-]+ officer)))\b|"
             # "above that it comes to me": the speaker is who it is referred to
             r"\b(?:it|they|that|those|these|this|which)\s+(?:then\s+|always\s+)?"
             r"(?:comes?|goes|go)\s+(?:straight\s+|directly\s+|up\s+)?to me\b",

@@ -62,7 +62,11 @@ def question_between(sentences: Sequence[Sentence], first: int, last: int) -> bo
 #: instead, not the product of the rule.
 _BELONGS_ELSEWHERE = re.compile(
     r"\b(?:it'?s|it is|they'?re|they are|that'?s|that is)\s+(?:really|actually|more like)\s+"
-    r"[^.;]*",
+    r"[^.;]*|"
+    # "... we decline the package and pass the risk to Property": where it goes instead
+    r"\b(?:pass(?:es|ed)?|offer(?:s|ed)?|send(?:s)?|sent|move(?:s|d)?|place(?:s|d)?)\s+"
+    r"(?:the\s+)?(?:risk|account|submission|business)\s+to\s+(?:the\s+)?[\w-]+"
+    r"(?:\s+(?:desk|team|program|market))?(?:\s+instead)?",
     re.I,
 )
 #: A sentence that opens on a product: "On Property, ...", "For the GL, ...".

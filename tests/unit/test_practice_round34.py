@@ -171,3 +171,29 @@ def test_practice_in_days_past_a_limit_in_hours_is_read_in_hours() -> None:
         "With a clean record I'll go down to about a day and a half."
     )
     assert [(r.value, r.soft_limit) for r in read_limits(said)] == [(48, 36)]
+
+
+def test_a_desk_lead_is_where_a_referral_goes() -> None:
+    said = (
+        "Property: a clock repairer holding more than twenty tons of brass stock goes to the "
+        "property lead."
+    )
+    rules = EXTRACTOR.extract(said, source_type="training")
+    assert [(r.action, r.product_type) for r in rules] == [("refer", "Property")]
+
+
+def test_a_business_named_by_its_material_is_no_construction() -> None:
+    said = "A bell foundry or frame yard holding more than twenty tons of brass stock is referred."
+    rules = EXTRACTOR.extract(said, source_type="manual")
+    assert [[c.field for c in r.conditions if c.field != "occupancy"] for r in rules] == [
+        ["brass_stock_tons"]
+    ]
+
+
+def test_where_a_declined_risk_is_passed_is_not_its_product() -> None:
+    said = (
+        "BOP: eight tons of brass stock is the ceiling, and above it we decline the package "
+        "and pass the risk to Property."
+    )
+    rules = EXTRACTOR.extract(said, source_type="training")
+    assert [(r.action, r.product_type) for r in rules] == [("decline", "BOP")]
