@@ -99,6 +99,13 @@ _FOR_CLASS = re.compile(
     r"(?=\s+(?:in|located|that|which|where|whose|with|on)\b|\s*[.,;:]|\s*$)",
     re.I,
 )
+#: "will not write Property cover for lime kiln works located in PA": what the cover is for.
+_COVER_FOR = re.compile(
+    r"\b(?:cover|coverage|insurance)\s+for\s+(?:all\s+|any\s+|the\s+|an?\s+)?"
+    r"(?P<name>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"(?=\s+(?:in|located|that|which|where|whose|with|on)\b|\s*[.,;:]|\s*$)",
+    re.I,
+)
 #: Heads of a list of modifiers that names a kind of loss, not classes ("the assault,
 #: false-arrest and wrongful-death exposure").
 _EXPOSURE_HEADS = frozenset("exposure hazard liability loss claim peril".split())
@@ -460,6 +467,9 @@ class SubjectReader:
             said = [stem(w) for w in name.lower().split()]
             if value and value in self.example_set and said == [stem(w) for w in value.split()]:
                 return [value]
+        cover = _COVER_FOR.search(clause)  # "will not write Property cover for lime kiln works"
+        if cover and not self.enumerated and (named := self._named(cover.group("name"))):
+            return [self._canonical(named)]
         bound = _BOUND_FOR.search(clause)  # "no new policy may be bound for a fertility clinic"
         if bound:  # "small hydroelectric stations" for the listed "small hydro station"
             words = bound.group("name").lower().split()
