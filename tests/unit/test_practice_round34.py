@@ -201,8 +201,8 @@ def test_where_a_declined_risk_is_passed_is_not_its_product() -> None:
 
 def test_the_class_cover_is_written_for_is_the_rule_s_class() -> None:
     # a dictionary with a few example classes: a class the text names is coined
-    said = "The company will not write Property cover for bell foundries located in Ohio."
+    said = "The company will not write Property cover for cider mills located in Ohio."
     rules = EXTRACTOR.extract(said, source_type="compliance")
     assert [[(c.field, c.value) for c in r.conditions] for r in rules] == [
-        [("occupancy", "bell foundry")]
+        [("occupancy", "cider mill")]
     ]
