@@ -15,9 +15,10 @@ from collections.abc import Sequence
 
 from agents.ingestion.evidence import best_spoken, evidenced, field_share, unit_fits
 from agents.ingestion.matching import limit_signature, limit_value, text_claim
+from agents.offline.field_choice import unit_factor
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import SQFT
-from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+from memory.underwriting.fieldlink.numbers import NumberMention, canonical_unit, find_numbers
 from schemas.ingestion import KnowledgeText
 from schemas.rules import Condition, ExtractedRule, Threshold
 
@@ -51,7 +52,8 @@ def amendments_of(
     moves: list[tuple[NumberMention | float, float]] = [
         (old, new.value) for old, new in pairs if _moved(words, old, new)
     ]
-    for old, new in moves + list(_shares_moved(words, numbers, known, product)):
+    moved = _shares_moved(words, numbers, known, product) + _raised_to(words, numbers, known)
+    for old, new in moves + list(moved):
         rules = [
             k
             for k in known
@@ -77,6 +79,42 @@ _BY_SHARE = re.compile(
     r"lowers|reduces|decreases)\s+by\s+$",
     re.I,
 )
+
+
+#: "amended by raising the minimum sill height ... to four feet": the new figure alone.
+_RAISED_TO = re.compile(
+    r"\b(?:rais(?:e|es|ed|ing)|lower(?:s|ed|ing)?|increas(?:e|es|ed|ing)|"
+    r"reduc(?:e|es|ed|ing)|tighten(?:s|ed|ing)?|relax(?:es|ed|ing)?)\b[^.;]{0,90}?\bto\s+$",
+    re.I,
+)
+
+
+def _raised_to(
+    words: str, numbers: Sequence[NumberMention], known: Sequence[ExtractedRule]
+) -> list[tuple[float, float]]:
+    """(old limit, new limit) for a limit "raised to" a figure, with no old figure said.
+
+    The figure is read in the limit's unit ("four feet" is 48 for a limit in inches); only
+    the limits of rules whose field the text names (the caller keeps the best named).
+    """
+    moved: list[tuple[float, float]] = []
+    for number in numbers:
+        if not _RAISED_TO.search(words[max(0, number.start - 120) : number.start]):
+            continue
+        if _FROM.search(words[max(0, number.start - _FROM_REACH) : number.start]):
+            continue  # "from 30% to 20%": a move from a figure said (read elsewhere)
+        for rule in known:
+            limit = limit_value(rule)
+            if limit is None or rule.threshold is None or field_share(rule, words) < _NAMED:
+                continue
+            factor = 1.0
+            unit = canonical_unit(rule.threshold.unit)
+            if number.unit is not None and number.unit != unit:
+                factor = unit_factor(number.unit, unit) or 0.0
+            new = round(number.value * factor, 6)
+            if factor and new != limit and (limit, new) not in moved:
+                moved.append((limit, new))
+    return moved
 
 
 _PERCENT_AFTER = re.compile(r"^\s*(?:%|per\s?cent)\b", re.I)

@@ -206,3 +206,44 @@ def test_the_class_cover_is_written_for_is_the_rule_s_class() -> None:
     assert [[(c.field, c.value) for c in r.conditions] for r in rules] == [
         [("occupancy", "cider mill")]
     ]
+
+
+def test_feet_and_inches_are_one_length() -> None:
+    from memory.underwriting.fieldlink.numbers import find_numbers
+
+    said = "the sill stands two feet six inches above the tide; the next one foot ten inches"
+    assert [(m.value, m.unit) for m in find_numbers(said)] == [(30, "inch"), (22, "inch")]
+
+
+def test_a_limit_raised_to_a_figure_in_another_unit_moves_to_it() -> None:
+    fields = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "sill_height_in": {
+                    "type": "float",
+                    "unit": "inches",
+                    "synonyms": ["sill height", "door sill height"],
+                    "description": "Height of the door sill above the tide, in inches",
+                },
+            }
+        }
+    )
+    reader = OfflineExtractor(fields)
+    manual = _text(
+        "m3", "manual", "2024-01-10", "A building whose sill height is under 36 inches is declined."
+    )
+    bulletin = _text(
+        "c2",
+        "compliance",
+        "2025-01-13",
+        "Effective 13 January 2025, the manual is amended by raising the minimum sill height "
+        "to four feet. Buildings below the new minimum are declined as before.",
+    )
+    claims = practice_claims(reader, fields, manual, bulletin)
+    assert [
+        (c.text_id, [(x.field, x.operator, x.value) for x in c.conditions]) for c in claims
+    ] == [
+        ("m3", [("sill_height_in", "lt", 36)]),
+        ("c2", [("sill_height_in", "lt", 48)]),
+    ]

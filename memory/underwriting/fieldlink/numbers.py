@@ -545,8 +545,24 @@ def find_numbers(text: str) -> list[NumberMention]:
         ):  # "an hour and a half", "a mile and a half": one number, in the unit before
             kept[-1] = replace(share, value=share.value + 0.5, end=mention.end)
             continue
+        if (
+            share is not None
+            and share.unit == "ft"
+            and mention.unit == "inch"
+            and mention.value < _INCHES_A_FOOT
+            and _FEET_AND_INCHES.fullmatch(text[share.end : mention.start])
+        ):  # "two feet six inches", "5 ft 10 in": one length, in inches
+            kept[-1] = replace(
+                mention, value=share.value * _INCHES_A_FOOT + mention.value, start=share.start
+            )
+            continue
         kept.append(mention)
     return kept
+
+
+_INCHES_A_FOOT = 12
+#: What joins the feet and the inches of one length: "two feet six inches", "5 ft, 10 in".
+_FEET_AND_INCHES = re.compile(r"\s*(?:,|and)?\s*", re.I)
 
 
 _BARE_A = re.compile(r"an?\b", re.I)
