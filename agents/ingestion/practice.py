@@ -51,7 +51,7 @@ from memory.underwriting.consolidate import STATEMENT_TYPES, signature
 from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.profile import field_kind
 from memory.underwriting.fieldlink.stems import stem
-from memory.underwriting.history import retired_rules
+from memory.underwriting.history import amended_versions, retired_rules
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -299,22 +299,27 @@ async def known_rules(
         f for f in index.fields if (w := field_words(f)) and any(x in t for t in talk for x in w)
     }
     numbers = {n.value for t in talk for n in find_numbers(t)}
-    names = [
-        e.name
+    entries = [
+        e
         for e in index.rules
         if e is not None
         and (fields & set(e.per_field) or any(_named(c.value, talk, numbers) for c in e.conditions))
     ]
-    current = await GraphAnalytics(memory, namespace).rules(names) if names else []
-    # A text of an earlier day read again after a rule it spoke of ended reads it too.
+    names = [e.name for e in entries]
+    current = await GraphAnalytics(memory, namespace).rules(names, index=index) if names else []
+    # A text of an earlier day read again after a rule it spoke of ended, or was amended,
+    # reads that rule as it stood then too (`_in_force` picks the version of its day).
     days = [t.date for t in texts if t.date]
     ended = await retired_rules(memory, namespace, days) if days else []
-    return current + [
+    ended = [
         r
         for r in ended
         if {c.field for c in r.conditions} & fields
         or any(_named(c.value, talk, numbers) for c in r.conditions)
     ]
+    since = {r.rule_name for r in current if days and (r.valid_from or "")[:10] > min(days)[:10]}
+    documents = [e.whole_document() for e in entries if e.name in since]
+    return current + amended_versions([d for d in documents if d], days) + ended
 
 
 def _named(value: object, talk: Sequence[str], numbers: set[float]) -> bool:
@@ -363,11 +368,13 @@ def _case_of(read: ExtractedRule, known: Sequence[ExtractedRule]) -> bool:
 
 
 def _in_force(known: Sequence[ExtractedRule], day: str | None) -> list[ExtractedRule]:
-    """The known rules a text of `day` reads against: a rule that ended, only while it held.
+    """The known rules a text of `day` reads against: each as it stood on that day.
 
     Read again after a withdrawal, a training note of the rule's time still speaks of
-    it (its "every line" limit is not the one product rule left). A text of no day
-    reads the rules in force now.
+    it (its "every line" limit is not the one product rule left); read again after an
+    amendment, a log of 2024 speaks of the rule's 2024 limit and action, not of the ones
+    a bulletin of 2025 set (an ended version of a rule replaces its current version
+    that started after the day). A text of no day reads the rules in force now.
     """
 
     def held(rule: ExtractedRule) -> bool:
@@ -377,7 +384,18 @@ def _in_force(known: Sequence[ExtractedRule], day: str | None) -> list[Extracted
             return False
         return (rule.valid_from or "")[:10] <= day[:10] < rule.valid_to[:10]
 
-    return [k for k in known if held(k)]
+    found = [k for k in known if held(k)]
+    then = {k.rule_name for k in found if k.valid_to is not None}
+    return [
+        k
+        for k in found
+        if not (
+            day
+            and k.valid_to is None
+            and k.rule_name in then
+            and (k.valid_from or "")[:10] > day[:10]
+        )
+    ]
 
 
 def _stated_by(known: Sequence[ExtractedRule], day: str | None) -> list[ExtractedRule]:

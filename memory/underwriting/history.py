@@ -8,7 +8,7 @@ written another way has one version, valid from its node's creation.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -108,9 +108,34 @@ async def retired_rules(
         return []
     found: list[ExtractedRule] = []
     for row in await retired_rows(memory, namespace):
-        versions = _versions(row)
-        held = [v for day in wanted if (v := version_at(versions, day)) is not None]
-        found += [v for at, v in enumerate(held) if v not in held[:at]]
+        found += _held_on(_versions(row), wanted)
+    return found
+
+
+def _held_on(versions: list[ExtractedRule], days: list[str]) -> list[ExtractedRule]:
+    """The versions that held on any of `days` (ISO days, in order), each once."""
+    held = [v for day in days if (v := version_at(versions, day)) is not None]
+    return [v for at, v in enumerate(held) if v not in held[:at]]
+
+
+def amended_versions(
+    documents: Iterable[Mapping[str, Any]], days: Iterable[str]
+) -> list[ExtractedRule]:
+    """The earlier versions current rules had on any of `days`, before they were amended.
+
+    A text read again after a rule it spoke of was amended (another limit, another
+    action) must read against that rule as its own day knew it, not as it is now. From
+    the current rules' stored documents (their versions); the current versions are left
+    out (the caller holds them), so is a rule whose current version held on every day.
+    """
+    wanted = sorted({iso_day(day) for day in days})
+    found: list[ExtractedRule] = []
+    for document in documents if wanted else ():
+        try:
+            versions = document_versions(document)
+        except ValueError:
+            continue
+        found += [v for v in _held_on(versions, wanted) if v.valid_to is not None]
     return found
 
 
@@ -196,6 +221,7 @@ async def flagged_conflicts(memory: GraphMemory, namespace: Namespace) -> list[O
 
 __all__ = [
     "OpenConflict",
+    "amended_versions",
     "flagged_conflicts",
     "open_conflicts",
     "retired_rules",

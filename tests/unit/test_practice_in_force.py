@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.ingestion.practice import with_practice
+from memory.underwriting.history import amended_versions
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 
@@ -60,3 +61,59 @@ def test_a_note_read_again_after_a_withdrawal_still_speaks_of_the_rule_of_its_da
     assert _read([lro, every_line], None) == [("LRO", 25.0)]
     # Without the ended rule known at all, even the note of 2024 was read as LRO's.
     assert _read([lro], "2024-11-12") == [("LRO", 25.0)]
+
+
+BULLETIN = KnowledgeText(
+    id="b1",
+    text="From 13 January 2025 every line refers more than five owners (raised from 3).",
+    source="Bulletin 7",
+    source_type="compliance",
+    date="2025-01-13",
+)
+
+
+def _versions(product: str, *limits: tuple[int, str, str | None]) -> list[ExtractedRule]:
+    """A rule's versions: (limit, valid from, valid to), under the name of its first."""
+    name = f"{product} Owners Over {limits[0][0]}"
+    return [
+        _rule(product, value, "refer", rule_name=name, valid_from=start, valid_to=end)
+        for value, start, end in limits
+    ]
+
+
+# Every line: over 3, then over 5 (the bulletin's), then over 6 (a later bulletin's); GL:
+# over 2, then over 3 from December 2025.
+EVERY_LINE = _versions(
+    "ALL", (3, "2024-01-10", "2025-01-13"), (5, "2025-01-13", "2025-06-01"), (6, "2025-06-01", None)
+)
+GL = _versions("GL", (2, "2024-01-10", "2025-12-01"), (3, "2025-12-01", None))
+
+
+def _document(versions: list[ExtractedRule]) -> dict[str, Any]:
+    """A Rule node's stored document: its last version, with every version beside it."""
+    return {
+        **versions[-1].model_dump(mode="json"),
+        "versions": [v.model_dump(mode="json") for v in versions],
+    }
+
+
+def test_the_versions_current_rules_had_on_a_day_before_they_were_amended() -> None:
+    documents = [_document(EVERY_LINE), _document(GL)]
+    found = amended_versions(documents, ["2025-01-13"])
+    assert [(r.product_type, r.threshold and r.threshold.value) for r in found] == [
+        ("ALL", 5.0),
+        ("GL", 2.0),
+    ]
+    # On a day both current versions held, the caller's current rules are all there is.
+    assert amended_versions(documents, ["2025-12-02"]) == []
+
+
+def test_a_bulletin_read_again_after_later_amendments_names_the_rule_of_its_day() -> None:
+    # Read again, the bulletin's "raised from 3" names no rule of its day (every line was
+    # at 5 since it, GL at 2): its every-line limit stays every line's. Read against the
+    # current versions, it was taken for GL's amendment (GL refers over 3 since 2025-12).
+    claim = _rule("ALL", 5, "refer", source="Bulletin 7", source_type="compliance", text_id="b1")
+    claim = claim.model_copy(update={"valid_from": None, "date": "2025-01-13"})
+    current = [EVERY_LINE[-1], GL[-1]]
+    known = current + amended_versions([_document(EVERY_LINE), _document(GL)], [BULLETIN.date])
+    assert [c.product_type for c in with_practice([BULLETIN], [claim], known)] == ["ALL"]
