@@ -48,18 +48,25 @@ def amendments_of(
     product = find_product(text.text) or single_product(text.source)
     stated = {(c.product_type, c.threshold.field) for c in claims if c.threshold is not None}
     out: list[ExtractedRule] = []
-    pairs = zip(numbers, numbers[1:], strict=False)
-    moves: list[tuple[NumberMention | float, float]] = [
-        (old, new.value) for old, new in pairs if _moved(words, old, new)
+    # (old limit, new limit, the old figure as said: "from 30% to 20%"; None for a move
+    # the text states by a share or by the new figure alone)
+    moves: list[tuple[float, float, NumberMention | None]] = [
+        (old.value, new.value, old)
+        for old, new in zip(numbers, numbers[1:], strict=False)
+        if _moved(words, old, new)
     ]
-    moved = _shares_moved(words, numbers, known, product) + _raised_to(words, numbers, known)
-    for old, new in moves + list(moved):
+    moves += [
+        (old, new, None)
+        for old, new in _shares_moved(words, numbers, known, product)
+        + _raised_to(words, numbers, known)
+    ]
+    for old_value, new, said in moves:
         rules = [
             k
             for k in known
-            if limit_value(k) == (old.value if isinstance(old, NumberMention) else old)
+            if limit_value(k) == old_value
             and (product in (None, "ALL") or k.product_type == product)
-            and (not isinstance(old, NumberMention) or unit_fits(k, old))
+            and (said is None or unit_fits(k, said))
             and evidenced(k, words)
             and field_share(k, words) >= _NAMED
         ]

@@ -250,10 +250,14 @@ def _choose(
 def _pointed(vocab: FieldVocabulary, candidates: list[FieldInfo], context: str) -> FieldInfo | None:
     """The candidate the sentence before clearly names, for a figure of "that time"."""
     said = content_tokens(_LAST_SENTENCE.split(context.strip())[-1])
-    scored = sorted((vocab.score_numeric(i, said, None) for i in candidates), reverse=True)
-    if not scored or scored[0] <= _CLEARLY_NAMED or (len(scored) > 1 and scored[0] < 2 * scored[1]):
+    scored = sorted(
+        ((vocab.score_numeric(i, said, None), i) for i in candidates), key=lambda t: -t[0]
+    )
+    if not scored or scored[0][0] <= _CLEARLY_NAMED:
         return None
-    return next(i for i in candidates if vocab.score_numeric(i, said, None) == scored[0])
+    if len(scored) > 1 and scored[0][0] < 2 * scored[1][0]:
+        return None
+    return scored[0][1]
 
 
 def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> FieldInfo | None:

@@ -242,6 +242,8 @@ _WHEN_COLUMN = re.compile(
 )
 _YES_CELL = re.compile(r"^\W*(?:yes|y|true|present|any)\W*$", re.I)
 _NO_CELL = re.compile(r"^\W*(?:no|n|false|absent|none)\W*$", re.I)
+#: A word of a cell, for telling whether the trigger repeats what is checked.
+_WORD = re.compile(r"[a-z]{3,}")
 
 
 def _checked_with_trigger(header: list[str], cells: list[str]) -> tuple[list[str], list[str]]:
@@ -259,13 +261,12 @@ def _checked_with_trigger(header: list[str], cells: list[str]) -> tuple[list[str
             and _WHEN_COLUMN.match(header[k + 1])
             and not re.search(r"\d", what)  # "Losses in the last 3 years" | "5 or more"
         ):
+            checked = set(_WORD.findall(what.lower()))
             if _YES_CELL.match(when):
                 said = what
             elif _NO_CELL.match(when):
                 said = f"without {what}"
-            elif set(re.findall(r"[a-z]{3,}", what.lower())) <= set(
-                re.findall(r"[a-z]{3,}", when.lower())
-            ) and re.search(r"[a-z]{3,}", what.lower()):
+            elif checked and checked <= set(_WORD.findall(when.lower())):
                 said = when
             else:
                 said = f"{what} {when}"
