@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from agents.ingestion.evidence import (
     best_spoken,
@@ -22,7 +23,13 @@ from agents.ingestion.evidence import (
     spoken_of,
     unit_fits,
 )
-from agents.ingestion.matching import RuleRevision, limit_signature, limit_value, revision_claim
+from agents.ingestion.matching import (
+    RuleRevision,
+    case_factor,
+    limit_signature,
+    limit_value,
+    revision_claim,
+)
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
     CITED,
@@ -38,7 +45,7 @@ from agents.offline.practice_text import (
 from agents.offline.relief import with_mitigants
 from agents.offline.textproc import content_tokens
 from agents.offline.vocab import FieldVocabulary
-from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
+from memory.underwriting.fieldlink.numbers import NumberMention, canonical_unit, find_numbers
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
@@ -112,7 +119,7 @@ def read_approvals(
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
         # sq ft in the same case line does not
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
-        for number in said or numbers:
+        for number in _in_limit_units(said or numbers, usable):
             if titled and _others_own(_sentence_at(sentence, number.start), titled):
                 continue  # "The Property people have their own number, a hundred gallons"
             # a log titled for one product speaks of it, whatever a line says in passing
@@ -318,6 +325,21 @@ def _own_cell(line: str, number: NumberMention) -> str:
     return line[start : number.start].strip().lower()
 
 
+def _in_limit_units(
+    numbers: Sequence[NumberMention], rules: Sequence[ExtractedRule]
+) -> list[NumberMention]:
+    """Each number, then the same figure in any other unit a known limit counts in."""
+    units = {r.threshold.unit for r in rules if r.threshold and r.threshold.unit}
+    out: list[NumberMention] = []
+    for number in numbers:
+        out.append(number)
+        for unit in sorted(u for u in units if canonical_unit(u) != number.unit):
+            factor = case_factor(number.unit, unit)
+            if factor is not None:
+                out.append(replace(number, value=number.value * factor, unit=canonical_unit(unit)))
+    return out
+
+
 def _extent_of(
     rules: Sequence[ExtractedRule],
     line: str,
@@ -367,7 +389,8 @@ _EXTENT_BEFORE = re.compile(
     r"(?:\bas (?:close|low|high|young|old|far|much|many|long|short|small|large|big|near)"
     r" as|\b(?:up|down) to|\bat|"
     # "operators whose launch policy goes to twenty-two": as far as the figure
-    r"\b(?:goes|go|went|going|gone|runs|run|ran|reaches|reached) (?:up |out )?to)\s*\$?$",
+    r"\b(?:goes|go|went|going|gone|runs|run|ran|reaches|reached) (?:up |out )?to)"
+    r"\s*(?:about|around|roughly|some|nearly|almost)?\s*\$?$",
     re.I,
 )
 #: Words after a number saying it is how far practice went: "... is the highest I've approved".

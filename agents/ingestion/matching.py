@@ -10,13 +10,16 @@ Matched mentions are rewritten to the existing node's name, so the writes land o
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
+from agents.offline.field_choice import unit_factor
 from memory import GraphMemory, Namespace
 from memory.graph.names import canonical_name, label_names
 from memory.model import as_namespace
 from memory.underwriting import OUTCOME_NAMES
+from memory.underwriting.fieldlink.numbers import canonical_unit
 from schemas.ingestion import EntityMatch, KnowledgeText, MatchMethod
 from schemas.rules import ExtractedRule
 
@@ -190,6 +193,7 @@ class RuleRevision:
         source: Document / conversation name.
         source_type: Kind of source.
         date: When it was said (ISO), the valid time of what it changes.
+        unit: The unit the limit was said in ("yard" for "the hundred-yard setback").
     """
 
     product_type: str
@@ -202,6 +206,7 @@ class RuleRevision:
     source: str | None = None
     source_type: str | None = None
     date: str | None = None
+    unit: str | None = None
 
 
 def direction_of(operator: str) -> str | None:
@@ -236,13 +241,49 @@ def _field_words(field_name: str) -> list[str]:
     return [w[:-1] if w.endswith("s") else w for w in field_name.lower().split("_") if len(w) > 2]
 
 
+#: Conversions between the unit a practice text says a figure in and its limit's unit
+#: ("the hundred-yard setback" of a limit in feet); not miles to feet, which a log uses
+#: for other distances.
+CASE_CONVERSIONS = frozenset(
+    {
+        ("pound", "ton"),
+        ("ton", "pound"),
+        ("ft", "inch"),
+        ("yard", "ft"),
+        ("days", "hour"),
+        ("years", "months"),
+        ("months", "years"),
+        ("weeks", "days"),
+    }
+)
+
+
+def case_factor(unit: str | None, limit_unit: str | None) -> float | None:
+    """The factor from a practice text's unit to a limit's, when they differ and convert."""
+    target = canonical_unit(limit_unit) if limit_unit else None
+    if unit is None or target is None or (unit, target) not in CASE_CONVERSIONS:
+        return None
+    return unit_factor(unit, target)
+
+
+def _factor(rule: ExtractedRule, revision: RuleRevision) -> float | None:
+    """The factor that puts a revision's figures in the rule's unit (None: no need)."""
+    value = limit_value(rule)
+    if value is None or value == revision.value or rule.threshold is None:
+        return None
+    factor = case_factor(revision.unit, rule.threshold.unit)
+    return factor if factor and math.isclose(revision.value * factor, value) else None
+
+
 def revision_targets(current: list[ExtractedRule], revision: RuleRevision) -> list[ExtractedRule]:
-    """The current rules a revision speaks of: same product and limit, its words' field."""
-    found = [
-        h
-        for h in current
-        if revision.product_type in ("", h.product_type) and limit_value(h) == revision.value
-    ]
+    """The current rules a revision speaks of: same product and limit, its words' field.
+
+    A limit said in another unit ("the hundred-yard setback") is the rule's in its own
+    (300 feet).
+    """
+    mine = [h for h in current if revision.product_type in ("", h.product_type)]
+    found = [h for h in mine if limit_value(h) == revision.value]
+    found = found or [h for h in mine if _factor(h, revision)]
     words = revision.text.lower()
     named = [
         h
@@ -272,10 +313,14 @@ def text_claim(rule: ExtractedRule, text: KnowledgeText, **update: object) -> Ex
 def revision_claim(rule: ExtractedRule, revision: RuleRevision) -> ExtractedRule:
     """What a revision claims about `rule`: its terms as they are, bent by practice."""
     soft = revision.threshold_type == "soft"
+    factor = _factor(rule, revision)
+    reach = revision.soft_limit
+    if factor is not None and reach is not None:
+        reach = round(reach * factor, 9)  # "as close as seventy yards" of a limit in feet
     return rule.model_copy(  # the rule's terms; of the rest only what this text says
         update={
             "threshold_type": revision.threshold_type,
-            "soft_limit": revision.soft_limit if soft else None,
+            "soft_limit": reach if soft else None,
             "historical_exceptions": revision.note if soft else None,
             "mitigants": [],
             "mitigant_fields": [],

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from agents.ingestion.amendments import amendments_of
 from agents.ingestion.approvals import asked_mitigants, practice_revision, read_approvals
@@ -67,27 +68,57 @@ def read_revisions(text: KnowledgeText) -> list[RuleRevision]:
     product with that limit.
     """
     return [
-        practice_revision(text, r.sentence, r.product, r.value, r.soft_limit)
+        replace(practice_revision(text, r.sentence, r.product, r.value, r.soft_limit), unit=r.unit)
         for r in read_limits(text.text, text.source)
     ]
 
 
 def _revision_claims(
-    known: list[ExtractedRule], revisions: list[RuleRevision]
+    known: list[ExtractedRule], revisions: list[RuleRevision], words: str | None = None
 ) -> list[ExtractedRule]:
     """The claims revisions make about the rules they name (by limit, field or value).
 
     A limit whose field the text does not name fits several rules only by its value:
     then it is about none of them (a guess is worse than a sentence left uncovered).
+    With the text's `words`, a rule the text does not evidence (its class unsaid) is a
+    target when it is the one known rule with the limit the revision names: "the
+    hundred-yard setback is a referral trigger, not a wall".
     """
+    said = [k for k in known if evidenced(k, words)] if words is not None else known
     claims = []
     for revision in revisions:
-        targets = revision_targets(known, revision)
+        targets = revision_targets(said, revision)
+        if not targets and words is not None:
+            named = revision_targets(known, revision)
+            shapes = {signature(t.product_type, t.conditions) for t in named}
+            targets = named if len(shapes) == 1 else []
         named = [t for t in targets if spoken_of(t, revision.text.lower(), [])]
         if len(named) == 0 and len({signature(t.product_type, t.conditions) for t in targets}) > 1:
             continue
         claims += [revision_claim(t, revision) for t in targets]
     return claims
+
+
+def _with_approved_mitigants(
+    claim: ExtractedRule, approved: Sequence[ExtractedRule]
+) -> ExtractedRule:
+    """A revision's claim with the protections the text's approvals of its rule had.
+
+    "It's a guideline. With the net up I've written grounds as close as forty-five yards":
+    the revision and the approval read the same extent; the net is what practice accepted.
+    """
+    same = [
+        a
+        for a in approved
+        if a.mitigant_fields
+        and (
+            a.rule_name == claim.rule_name
+            or (_bearing(a), a.soft_limit) == (_bearing(claim), claim.soft_limit)
+        )
+    ]
+    fields = [f for a in same for f in a.mitigant_fields]
+    notes = [m for a in same for m in a.mitigants]
+    return with_mitigants(claim, fields, notes) if fields else claim
 
 
 def _with_dropped_mitigants(
@@ -445,15 +476,15 @@ def with_practice(
         if not single_product(text.source):  # a product said in passing ("not on the GL")
             mine = [_retargeted(r, known_then, text) for r in mine]  # is no rule's product
         words = SQFT.sub("sqft", text.text).lower()
-        practice = _revision_claims(
-            [k for k in known_then if evidenced(k, words)], read_revisions(text)
-        )
+        practice = _revision_claims(known_then, read_revisions(text), words)
         # an approval past the limit says how far practice went; a revision of the same
         # rule that names no extent ("Is fifty a hard stop then? No") says less
         approved = read_approvals(text, known_then, fields)
         went = {c.rule_name for c in approved if c.soft_limit is not None}
         practice = [p for p in practice if p.soft_limit is not None or p.rule_name not in went]
         bent = {p.rule_name for p in practice}
+        # a revision that says how far practice went keeps what the approvals had
+        practice = [_with_approved_mitigants(p, approved) for p in practice]
         practice += [c for c in approved if c.rule_name not in bent]
         spared = spared_products(text.text)  # "LRO accounts have their own ... test"
         practice = [p for p in practice if p.product_type not in spared]
@@ -473,6 +504,10 @@ def with_practice(
         if helped:  # what made practice go past the limit, the text's reading or ours
             practice = [with_mitigants(p, helped, []) for p in practice]
             mine = [with_mitigants(r, helped, []) if r in soft else r for r in mine]
+        # the text's own soft reading keeps what its approvals of that extent had
+        mine = [
+            _with_approved_mitigants(r, approved) if r.soft_limit is not None else r for r in mine
+        ]
         reliefs = [r for r in mine if is_relief(r)]
         mine = [r for r in mine if not is_relief(r)]
         # "for GL the rule stands as written: ... under 85 is declined": the text's own

@@ -408,6 +408,9 @@ class ConditionReader:
                 plain[mention.end :]
             ):
                 hit.operator = None  # "moves from more than 25 to more than 40": replaced
+            if _AGE_BEFORE.search(pre) and _calendar_year(info, hit.value):
+                # "a building older than 1850": built before the year
+                hit.operator = "lt" if "older" in pre.lower()[-12:] else "gt"
             if hit.operator in ("lt", "lte") and _deeper(plain[: mention.start], info):
                 hit.operator = "gt"  # "takes students below 130 feet": deeper than 130
             if (
@@ -760,6 +763,19 @@ _UNDER_A_PART = re.compile(
 )
 #: A calendar year with a prefix: "pre-1950", "post-2000".
 _YEAR_PREFIX = re.compile(r"\b(pre|post)-((?:18|19|20)\d\d)\b", re.I)
+
+
+def _calendar_year(info: FieldInfo, value: object) -> bool:
+    """True for a year on a field that holds calendar years ("year built" 1850)."""
+    return (
+        info.unit == "year"
+        and isinstance(value, int | float)
+        and _CALENDAR_YEARS[0] <= value <= _CALENDAR_YEARS[1]
+    )
+
+
+#: The years a calendar year may name.
+_CALENDAR_YEARS = (1700, 2100)
 
 
 #: "finer than", "coarser than": a comparative right before the figure.

@@ -63,7 +63,38 @@ def unread_qualifier(a: ClauseAnalysis, conditions: list[Condition], occupancy: 
     )
     subject = said[: end.start()] if end else said
     match = _QUALIFIER.search(subject)
-    return match is not None and bool(subject[: match.start()].strip(" ,"))
+    if match is None or not subject[: match.start()].strip(" ,"):
+        return False
+    return not _class_in_qualifier(subject[: match.start()], said[match.end() :], conditions)
+
+
+#: The head of a subject that only says "a piece of business": "lessor's risk submissions".
+_GENERIC_HEAD = re.compile(
+    r"\b(?:submissions?|applications?|risks?|accounts?|quotes?|polic(?:y|ies)|files?|"
+    r"renewals?|business)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _class_in_qualifier(head: str, rest: str, conditions: list[Condition]) -> bool:
+    """True when the qualifier is where the class was read, and nothing narrows it after.
+
+    "Submissions where the building is let to a kipper smokehouse are declined": the
+    subject's head names only business, and its "where" clause names the class.
+    """
+    if not _GENERIC_HEAD.search(head.strip(" ,")):
+        return False
+    values = [
+        str(v).lower()
+        for c in conditions
+        for v in (c.value if isinstance(c.value, list) else [c.value])
+    ]
+    lowered = rest.lower()
+    if not values or any(v not in lowered for v in values):
+        return False
+    after = rest[max(lowered.rfind(v) + len(v) for v in values) :]
+    end = _SUBJECT_END.search(after)
+    return _QUALIFIER.search(after[: end.start()] if end else after) is None
 
 
 #: A conjunct that names something missing: "and has no such policy", "and lacks a plan".

@@ -54,7 +54,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "refer",
         re.compile(
             # (not "these referrals have routinely been approved": practice approving)
-            r"\b(?:refer(?:s|red|ring)?|referrals?(?! (?:have |had |are |were )?(?:\w+ )?"
+            # (not "send photographs of the bridge with the referral": what goes with one)
+            r"\b(?:refer(?:s|red|ring)?|(?<!with the )(?<!with each )(?<!with your )"
+            r"referrals?(?! (?:have |had |are |were )?(?:\w+ )?"
             r"(?:been )?approved)|escalat(?:e|es|ed|ion)|"
             r"senior (?:underwriter |uw )?(?:review|approval|sign-off)|"
             r"(?:send|sends|sent|route|routes|routed|forward|forwards|forwarded|pass|passes|"
@@ -228,7 +230,9 @@ PASSIVE_AUX = re.compile(
     # a participle coordinated with a passive one: "is treated as vacant and declined"
     r"\b(?:is|are|be)\s+\w+ed\b[^.;:,]{0,40}\b(?:and|or)\s+$|"
     # a causative with its object: "needs its wiring verified", "must have the roof inspected"
-    r"\b(?:needs?|must have|has to have|have to have|gets?)\s+(?:its|their|the|his|her|this|"
+    # ("a building older than 1850 still has its value verified")
+    r"\b(?:needs?|must have|has to have|have to have|gets?|(?:still\s+)?(?:has|have))\s+"
+    r"(?:its|their|the|his|her|this|"
     r"that|an?)\s+(?:[\w-]+\s+){0,3}$",
     re.I,
 )
@@ -368,7 +372,10 @@ IGNORED_SPAN = re.compile(
     r"\b(?:regardless of|even (?:when|if|though)|irrespective of|no matter|"
     r"whatever (?:the|its|their))\b[^;:]*|"
     # "..., security contractor or not": whichever way the flag goes
-    r",\s*(?:with or without\s+[\w\s-]{1,40}?|[\w\s-]{1,40}?\s+or not)(?=\s*[,.;:]|\s*$)",
+    r",\s*(?:with or without\s+[\w\s-]{1,40}?|[\w\s-]{1,40}?\s+or not)(?=\s*[,.;:]|\s*$)|"
+    # "a proper rail - a rail, not a rope - and a toe board": a contrast said in passing
+    r"\s[-–—]\s(?:an?\s+|the\s+)?[\w\s]{1,30}?,\s*not\s+(?:an?\s+|the\s+)?[\w\s]{1,30}?"
+    r"\s[-–—](?=\s)",
     re.I,
 )
 #: "The moratorium ... is lifted", "Team-lead referral of ... is discontinued": the
@@ -469,7 +476,7 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:[\w-]+\s+){0,5}?(?:up|down) to|"
     # "I'll go to nine million on my own signature"
     r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
-    r"as (?:high|low|many|much|far) as|"
+    r"as (?:high|low|many|much|far|close|near|long|short|old|young|deep|big|small) as|"
     # "I've taken a handful past that - the biggest was an outfit whose bypass ran about
     # 2,600 gpm": the furthest case practice took
     r"\bthe (?:biggest|largest|highest|furthest|farthest|oldest|longest|deepest|heaviest|"

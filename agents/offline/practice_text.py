@@ -76,12 +76,14 @@ class LimitReading:
         value: The limit as stated.
         soft_limit: How far practice went past it; None when the text calls it hard.
         sentence: The sentences that say so.
+        unit: The unit the limit is said in, if any.
     """
 
     product: str
     value: float
     soft_limit: float | None
     sentence: str
+    unit: str | None = None
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -112,11 +114,18 @@ APPROVED = re.compile(
     r"(?:I'?ve|I have|we'?ve|we have) cleared|"
     # "The underwriter offered terms anyway because ...", "the risk was written"
     r"offered terms|terms were offered|(?:was|were) written|"
+    # "the lead referred it instead and we wrote it on the package", "overturned by the
+    # lead and written with an erosion deductible"
+    r"(?:I|we|they) wrote (?:it|the risk|the account)|(?:and|then) written|"
+    # "I've put cottages on at twenty yards from the edge"
+    r"(?:I'?ve|I have|we'?ve|we have) put (?:[\w-]+\s+){0,3}?on\b|"
     r"attached)\b",
     re.I,
 )
 REFUSED = re.compile(
-    r"\b(?:declined|rejected|refused|turned down|denied|none|"
+    # (not "it should have been declined": what the rule said, not the outcome)
+    r"\b(?:(?<!should have been )(?<!would have been )declined|rejected|refused|turned down|"
+    r"denied|none|"
     # (not "nothing in this note changes that one": what the text leaves alone)
     r"nothing(?! (?:in|about) (?:this|the|that)\b)|"
     # (not "goes to twenty-two, never higher": how far practice went)
@@ -397,9 +406,11 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
             if limits and approved:
                 reach = _in_unit(sentence, approved[0], limits[0].unit)
                 if (product, limits[0].value, reach) not in seen:
-                    found.append(LimitReading(product, limits[0].value, reach, sentence))
+                    found.append(
+                        LimitReading(product, limits[0].value, reach, sentence, limits[0].unit)
+                    )
         elif _HARD.search(sentence) and len(numbers) == 1:
-            found.append(LimitReading(product, numbers[0].value, None, sentence))
+            found.append(LimitReading(product, numbers[0].value, None, sentence, numbers[0].unit))
     return found
 
 

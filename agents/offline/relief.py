@@ -22,7 +22,9 @@ from schemas.rules import Condition, ExtractedRule
 PRACTICE_KINDS = frozenset({"sme", "production", "training"})
 #: A protection named as a condition of what follows.
 _CONDITIONAL = re.compile(
-    r"\b(?:if|when|whenever|where|once|as long as|provided(?: that)?|so long as)\b", re.I
+    r"\b(?:if|when|whenever|where|once|as long as|provided(?: that)?|so long as)\b|"
+    r"^\W*with\b",  # "With telemetry like that I'll go down to a day and a half"
+    re.I,
 )
 #: A decline the speaker will not let stand: what a protection earns besides approvals.
 _DECLINE_BENT = (
@@ -39,6 +41,8 @@ _RELIEF = re.compile(
     r"matters? (?:far |much |a lot |a good deal )?less|"
     # "if the owner has a recent appraisal, I will take a building down to 72 per cent"
     r"(?:i'?ll|i will|i'?d|i would|we'?ll|we will) (?:still )?take|"
+    # "with telemetry like that I'll go down to about a day and a half"
+    r"(?:i'?ll|i will|i'?d|i would|we'?ll|we will) go (?:down|up|as (?:low|high|far))|"
     # "an inventory statement from their CPA: that is the verification; I clear those"
     r"(?:that|this|it) (?:is|counts as|serves as) the (?:verification|check)|"
     r"clear(?:s|ed)? (?:those|them|it|the file)|"

@@ -48,6 +48,7 @@ def read_states(text: str, state_field: str | None) -> list[Condition]:
             and (separated(text, o.end(), m.start()) or separated(text, m.end(), o.start()))
             for o in found
         )
+        or _placed_in(text, m)
     ]
     if not hits:
         return []
@@ -59,6 +60,18 @@ def read_states(text: str, state_field: str | None) -> list[Condition]:
     return [
         Condition(field=state_field, operator="not_in" if negated else "in", value=list(values))
     ]
+
+
+#: "... lime kiln works in PA, new or renewal": a location's preposition before the code.
+_IN_BEFORE = re.compile(r"\b(?:located|situated|based)?\s*\bin\s+$")
+_CODE_AFTER = re.compile(r"^\s*(?:[,.;:)]|$|(?:and|or|only)\b)")
+
+
+def _placed_in(text: str, code: re.Match[str]) -> bool:
+    """True when an ambiguous code ("PA", "IN") is a place: "in PA," or "in PA."."""
+    if code.group(1) in {"US", "AS"}:
+        return False
+    return bool(_IN_BEFORE.search(text[: code.start()]) and _CODE_AFTER.match(text[code.end() :]))
 
 
 def other_states(trigger: str, context: str, state_field: str | None) -> list[Condition]:

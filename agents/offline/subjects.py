@@ -93,6 +93,14 @@ _LEASED_TO = re.compile(
     r"(?:tenants?|occupants?|lessees?)\b",
     re.I,
 )
+#: "where the building is let to a kipper smokehouse or to a perfumery, ...": each item
+#: a singular class after "a"/"an", up to the clause's end.
+_LET_TO_LIST = re.compile(
+    r"\b(?:leased|rented|let|sublet)\s+to\s+(?P<list>an?\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}"
+    r"(?:(?:\s*,\s*|\s+)(?:or|and)?\s*(?:to\s+)?an?\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})*)"
+    r"(?=\s*[,.;:]|\s*$|\s+(?:are|is|must|should|will|get|gets)\b)",
+    re.I,
+)
 #: "Decline GL for hookah lounges in CA": a class the dictionary lists, after "for".
 _FOR_CLASS = re.compile(
     r"\bfor\s+(?:all\s+|any\s+|the\s+)?(?P<name>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
@@ -101,7 +109,7 @@ _FOR_CLASS = re.compile(
 )
 #: "will not write Property cover for lime kiln works located in PA": what the cover is for.
 _COVER_FOR = re.compile(
-    r"\b(?:cover|coverage|insurance)\s+for\s+(?:all\s+|any\s+|the\s+|an?\s+)?"
+    r"\b(?:cover|coverage|insurance|business)\s+(?:for|on)\s+(?:all\s+|any\s+|the\s+|an?\s+)?"
     r"(?P<name>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
     r"(?=\s+(?:in|located|that|which|where|whose|with|on)\b|\s*[.,;:]|\s*$)",
     re.I,
@@ -418,6 +426,21 @@ class SubjectReader:
         ends = [e for e in self.example_set if " " not in e and e.endswith(value) and e != value]
         return ends[0] if len(ends) == 1 else value
 
+    def _listed_tail(self, value: str) -> str:
+        """The one listed class of two words or more a longer name ends with.
+
+        "revived victorian gin palace" is the listed 'gin palace' with modifiers.
+        """
+        words = value.split()
+        if value in self.example_set or len(words) < 3:
+            return value
+        tails = [
+            e
+            for e in self.example_set
+            if 1 < len(e.split()) < len(words) and value.endswith(" " + e)
+        ]
+        return tails[0] if len(tails) == 1 else value
+
     def _values(self, phrase: str) -> list[str]:
         items = [i for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*/\s*", phrase)]
         head = singular(items[-1].split()[-1].lower()) if items[-1].split() else ""
@@ -480,7 +503,25 @@ class SubjectReader:
             return [self._canonical(named)]
         leased = _LEASED_TO.search(clause)
         value = self._clean(leased.group("name")) if leased else None
-        return [value] if value else []
+        return [value] if value else self._let_to(clause)
+
+    def _let_to(self, clause: str) -> list[str]:
+        """The tenants' classes a building is let to, each after "a" / "an".
+
+        "let to a kipper smokehouse or to a perfumery, refer ..." gives two classes.
+        """
+        let = _LET_TO_LIST.search(clause)
+        if not let:
+            return []
+        values: list[str] = []
+        for item in re.split(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", let.group("list")):
+            item = re.sub(r"^(?:to\s+)?(?:an?\s+)", "", item.strip(), flags=re.I)
+            named = self._named(item) if item else None
+            value = self._canonical(named) if named else None
+            if not value or (self.enumerated and value not in self.example_set):
+                return []
+            values.append(value)
+        return list(dict.fromkeys(values))
 
     def _plural_list(self, text: str, strict: bool = True) -> list[str]:
         """The classes of a list of plural nouns, up to the verb after its last item.
@@ -619,6 +660,7 @@ class SubjectReader:
         if len(value) < 3 or value in lxs.SECTOR_WORDS:
             return None  # "a zone X building", "GL food accounts": a code's letter, a sector
         value = self._listed_ending(value)
+        value = self._listed_tail(value)
         if value in self.example_set:
             return value  # the dictionary names it a business class ("printing plant")
         if value in lxs.SECTOR_NOUNS and not any(e.endswith(f" {value}") for e in self.listed):

@@ -1,0 +1,145 @@
+"""Practice and statements round 35: a case or an SME's figure in another unit than the
+limit's ("nineteen thousand pounds" of a limit in tons, "the hundred-yard setback" of one
+in feet), outcomes said as "we wrote it" or "overturned ... and written", a relief said as
+"with X like that I'll go down to", and more ways a class or a state is named.
+
+Every field and sentence below is made up for these tests (a pottery-and-glass studio
+dictionary no dataset has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from tests.rules import practice_claims
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, LRO"},
+    "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter US state"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business", "tenant class"],
+        "description": "Business class, lower case (e.g. 'glass blower', 'raku pottery')",
+    },
+    "year_built": {
+        "type": "int",
+        "unit": "year",
+        "synonyms": ["year built", "erected"],
+        "description": "Calendar year the building was put up",
+    },
+    "clay_stock_tons": {
+        "type": "float",
+        "unit": "tons",
+        "synonyms": ["clay stock", "clay held on the premises", "bagged clay"],
+        "description": "Clay held on the premises in US short tons (2,000 pounds)",
+    },
+    "kiln_setback_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["kiln setback", "distance from the kiln to the boundary"],
+        "description": "Distance from the kiln shed to the nearest boundary, in feet",
+    },
+    "cooling_hours": {
+        "type": "int",
+        "unit": "hours",
+        "synonyms": ["cooling time", "hours the kiln takes to cool"],
+        "description": "Hours a loaded kiln takes to cool to handling temperature",
+    },
+    "kiln_alarm": {
+        "type": "bool",
+        "synonyms": ["kiln alarm", "kiln temperature alarm"],
+        "description": "The kiln has a monitored over-temperature alarm",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+EXTRACTOR = OfflineExtractor(DICTIONARY)
+
+
+def _text(id_: str, kind: str, day: str, text: str) -> KnowledgeText:
+    return KnowledgeText(id=id_, text=text, source=f"Doc {id_}", source_type=kind, date=day)
+
+
+def _soft(claims: list, text_id: str) -> list[tuple[str, float | None, list[str]]]:
+    return sorted(
+        (c.conditions[-1].field, c.soft_limit, c.mitigant_fields)
+        for c in claims
+        if c.text_id == text_id
+    )
+
+
+def test_a_case_in_pounds_bends_a_limit_in_tons() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "A BOP applicant holding more than sixteen thousand pounds of bagged clay is declined.",
+    )
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "BP-24-017, studio pottery: nineteen thousand pounds of bagged clay, sprinklers "
+        "throughout. Outside the eight-ton BOP ceiling, so it should have been declined; the "
+        "BOP lead referred it instead and we wrote it on the package.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
+    assert _soft(claims, "p1") == [("clay_stock_tons", 9.5, [])]
+
+
+def test_a_desk_decline_overturned_and_written_is_an_approval() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "Where the kiln shed stands closer than sixty feet to the boundary, the LRO "
+        "submission is declined.",
+    )
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "LR-24-009: kiln shed forty-five feet from the boundary. Declined by the desk under "
+        "the sixty-foot guideline, overturned by the lead and written with a kiln warranty.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
+    assert _soft(claims, "p1") == [("kiln_setback_ft", 45.0, [])]
+
+
+def test_an_sme_limit_in_yards_bends_a_class_rule_in_feet() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "A glass blower whose kiln sits within one hundred yards of the boundary is referred "
+        "to the GL desk.",
+    )
+    sme = _text(
+        "s1",
+        "sme",
+        "2024-06-02",
+        "The hundred-yard setback is a review point, not a wall. I'll go as close as seventy "
+        "yards if the owner has a signed letter from the neighbour.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, sme)
+    assert _soft(claims, "s1") == [("kiln_setback_ft", 210.0, [])]
+
+
+def test_with_a_protection_like_that_names_what_practice_accepts() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "Where the cooling time is less than forty-eight hours, the BOP account is referred.",
+    )
+    sme = _text(
+        "s1",
+        "sme",
+        "2024-06-02",
+        "Q: Is the forty-eight-hour cooling time a hard line? A: No, it's where I start "
+        "asking. Last spring I wrote a studio whose kiln cooled in thirty-six hours, because "
+        "it has a kiln temperature alarm. With a kiln alarm like that I'll go down to about a "
+        "day and a half. Without it, anything under two days gets referred.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, sme)
+    assert _soft(claims, "s1") == [("cooling_hours", 36.0, ["kiln_alarm"])]
