@@ -12,6 +12,7 @@ from agents.offline.analysis import ClauseAnalysis
 from agents.offline.conditions import ConditionReader, without_restatements
 from agents.offline.states import names_those_states
 from agents.offline.subject_flags import (
+    any_share,
     described_protection,
     loose_flag,
     subject_flags,
@@ -276,6 +277,7 @@ class ClauseAnalyzer:
         result.mitigant_fields = self.mitigant_fields(" ".join(mitigants + verified))
         verified_flag(result, trigger, verified, self.reader)
         subject_flags(result, trigger, bool(mitigants), self.vocab)
+        any_share(result, trigger, self.vocab)  # "if any of its bases use coin cells"
         if (
             result.action
             and _UNREAD_DENIAL.search(trigger)

@@ -17,6 +17,7 @@ from agents.offline.units import TIME_UNITS
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.linker import value_pattern
 from memory.underwriting.fieldlink.states import US_STATES
+from memory.underwriting.fieldlink.stems import stem
 from schemas.rules import Condition
 
 
@@ -146,20 +147,31 @@ def _fuel_hits(
 ) -> list[tuple[str, int, int]]:
     """A "<fuel>-fired" value said as "<fuel>-burning" or "a <fuel> stove".
 
-    Only a value whose first word no other value of the field starts with.
+    Also a plain fuel value ("wood") said as "wood-fired". Only a value whose first word
+    no other value of the field starts with.
     """
     firsts = [v.split("-")[0].split()[0] for v in info.values if v.strip()]
     found: list[tuple[str, int, int]] = []
     for value in info.values:
         fuel, _, rest = value.partition("-")
-        if not rest or " " in fuel or firsts.count(fuel) != 1:
+        if " " in fuel or firsts.count(fuel) != 1:
             continue
-        if not re.fullmatch(r"fired|burning|fueled|fuelled|heated|powered", rest):
+        if rest and not re.fullmatch(r"fired|burning|fueled|fuelled|heated|powered", rest):
             continue
-        for match in re.finditer(rf"(?<![\w-]){re.escape(fuel)}(?:{_FUELLED})", text, re.I):
+        # a plain fuel ("wood") said as "a wood-fired drying room": only "-fired" and kin
+        said = _FUELLED if rest else r"-(?:fired|burning|fueled|fuelled|heated|powered)\b"
+        for match in re.finditer(rf"(?<![\w-]){re.escape(fuel)}(?:{said})", text, re.I):
+            if not rest and not _heads_the_field(text[match.end() :], info):
+                continue  # "propane-powered grinders" of a fogging unit's fuel field
             if not any(s < match.end() and match.start() < e for s, e in taken):
                 found.append((value, match.start(), match.end()))
     return found
+
+
+def _heads_the_field(after: str, info: FieldInfo) -> bool:
+    """True when the words after "<fuel>-fired" are the field's own ("drying room")."""
+    words = {stem(w.lower()) for w in re.findall(r"[A-Za-z]+", after)[:3]}
+    return any(words & set(phrase) for phrase in info.phrases)
 
 
 _WORD_RUN = re.compile(r"[A-Za-z][\w-]*")

@@ -490,7 +490,8 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to|"
     # "we've signed off at seven and eight", "approved roofs of twenty-one to twenty-three
     # years", "bound several at 22 to 25 percent": the cases practice let through
-    r"(?:approved|signed off|signed|bound|written|wrote|accepted|okayed)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:approved|signed off|signed|bound|written|wrote|accepted|okayed|cleared)\s+"
+    r"(?:[\w-]+\s+){0,4}?"
     # "signed off on plants holding char for sixty hours or more"
     r"(?:at|of|for)(?:\s+(?:about|around|roughly|nearly|some))?(?=\s+" + _NUMBER_AHEAD + r")|"
     # "pricing has approved two-year locks": a figure joined to what it measures
@@ -498,6 +499,10 @@ SOFT_LIMIT_CUE = re.compile(
     + _NUMBER_AHEAD
     + r"-[a-z]+\s)|"
     r"signed off on(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "Past thirty-six nobody has approved one": thirty-six is how far practice went
+    r"\b(?:past|beyond|above|over)(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,25}?\b(?:nobody|no one|"
+    r"none of us)\s+(?:has|have|had)\s+(?:ever\s+)?(?:approved|written|signed|cleared|bound|"
+    r"accepted))|"
     # "we've routinely signed off homes with nine or ten"
     r"(?:approved|signed off|bound|written|accepted)\s+(?:[\w-]+\s+){0,2}?[\w-]+s\s+with"
     r"(?=\s+" + _NUMBER_AHEAD + r")|"

@@ -37,6 +37,8 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         found = find_numbers(window)
         if found and found[0].start <= 2:
             end = _run_end(window, found)
+            if (end.unit or "").lower() in _NO_UNITS:  # "past thirty-six nobody has ..."
+                end = replace(end, unit=None)
             mentions.append((end, bool(_BELOW_AFTER.match(window[end.end :]))))
     for match in lx.PRACTICE_AFTER.finditer(text):  # "nine or ten fields can go through"
         before = text[max(0, match.start() - 40) : match.start()]
@@ -56,6 +58,8 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     return None
 
 
+#: Words after a figure that are no unit of it: who did (or did not) approve.
+_NO_UNITS = frozenset({"nobody", "none", "no", "i", "we", "they", "you", "anyone"})
 #: "25% below (minimum)": the figure lies under a reference.
 _BELOW_AFTER = re.compile(r"^\s*(?:%|percent|per cent)?\s*(?:below|under|short of)\b", re.I)
 #: What joins the numbers of one run: "at 550 and 600 lbs", "at 180 and another at 200",

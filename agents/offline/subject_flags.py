@@ -61,12 +61,17 @@ _VERIFY_ORDER = re.compile(
 
 #: "verify GPS or time-stamped service logs before binding": an order with a plain object.
 _VERIFY_PLAIN = re.compile(
-    r"^\W*(?:(?:before (?:binding|quoting)|at submission),?\s+)?(?:please\s+)?"
+    # (or after the condition it follows: "if 30 percent or more ..., verify X before quoting")
+    r"(?:^\W*|(?<=,)\s*)(?:(?:before (?:binding|quoting)|at submission),?\s+)?(?:please\s+)?"
     r"(?:verify|confirm)\s+(?!that\b|whether\b|if\b)"
-    r"(?P<object>[a-z][\w'’/-]*(?:\s+[a-z][\w'’/-]*){0,6}?)"
+    r"(?P<object>[a-z][\w'’/-]*(?:\s+(?:[a-z][\w'’/-]*|\([^()]{1,30}\))){0,6}?)"
     r"(?=\s+(?:before|prior to|at (?:binding|quote|submission))\b|\s*[.;]|\s*$)",
     re.I,
 )
+
+
+#: A condition that denies something, before an order to verify.
+_DENIED_BEFORE = re.compile(r"\b(?:not|no|without|lacks?|never)\b|n[’']t\b", re.I)
 
 
 def verified_objects(trigger: str) -> tuple[list[str], str]:
@@ -81,7 +86,10 @@ def verified_objects(trigger: str) -> tuple[list[str], str]:
     """
     verified = [m.group(0) for m in lx.VERIFY_OBJECT.finditer(trigger)]
     rest = lx.VERIFY_OBJECT.sub(" ", trigger)
-    plain = _VERIFY_PLAIN.match(rest.strip())  # an order opens its clause: one at most
+    said = rest.strip()
+    plain = _VERIFY_PLAIN.search(said)  # an order opens its clause: one at most
+    if plain is not None and plain.start() > 0 and _DENIED_BEFORE.search(said[: plain.start()]):
+        plain = None  # "if a practice is not fully credentialed, verify each licence"
     if plain is not None and not find_numbers(plain.group("object")):
         verified.append(plain.group(0))
         rest = rest.replace(plain.group(0), " ", 1)
@@ -355,3 +363,33 @@ def _any_counted(
     ]
     if len(found) == 1 and not any(t.text.lower() in NEGATION_WORDS for t in subject):
         result.conditions = [Condition(field=found[0], operator="gt", value=0)]
+
+
+#: "If any of a maker's bases use coin cells and ...": a quantifier over the insured's
+#: things, up to the verb that says what they are or have.
+_ANY_OF = re.compile(
+    r"\b(?:if|where|when)\s+any\s+of\s+(?:the\s+|its\s+|their\s+|an?\s+[\w-]+['’]s\s+)?"
+    r"(?P<what>[^,;:.]{3,80}?)(?=\s+(?:and|but)\b|\s*[,;:.]|$)",
+    re.I,
+)
+
+
+def any_share(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> None:
+    """Add "share > 0" for a share a clause names after "if any of ...".
+
+    "If any of a maker's bases use coin or button cells and the doors are not secured":
+    the share of bases on coin cells is more than none. Only a share in percent every
+    word of whose name (or a synonym of two words or more) the phrase says, and only
+    when no condition reads that field already.
+    """
+    match = _ANY_OF.search(trigger)
+    if not result.action or match is None:
+        return
+    said = {t.stem for t in content_tokens(match.group("what"))}
+    found = [
+        info.name
+        for info in vocab.of_kind("numeric")
+        if info.unit == "percent" and any(len(p) > 1 and set(p) <= said for p in info.phrases)
+    ]
+    if len(found) == 1 and all(c.field != found[0] for c in result.conditions):
+        result.conditions = [*result.conditions, Condition(field=found[0], operator="gt", value=0)]

@@ -77,3 +77,89 @@ def test_a_building_older_than_a_year_was_built_before_it() -> None:
 def test_a_listed_class_with_modifiers_before_it_is_the_listed_class() -> None:
     said = "Revived Victorian glass blowers (gas furnaces, open demonstrations) are referred."
     assert _read(said) == [("refer", [("occupancy", "eq", "glass blower")])]
+
+
+SHOP = {
+    **FIELDS,
+    "coin_cell_bases_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["coin cell bases", "button cell bases"],
+        "description": "Share of products whose bases run on coin or button cells, percent",
+    },
+    "battery_door_secured": {
+        "type": "bool",
+        "synonyms": ["secured battery door", "screw-secured compartment"],
+        "description": "Battery compartments need a tool to open",
+    },
+    "kiln_fuel": {
+        "type": "str",
+        "synonyms": ["kiln fuel", "kiln firing"],
+        "description": "Fuel of the kiln, lower case: electric, propane, wood",
+    },
+    "glaze_test_report": {
+        "type": "bool",
+        "synonyms": ["glaze lead test", "third-party glaze testing"],
+        "description": "A current third-party glaze lead test report is on file",
+    },
+    "child_sales_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["sales to children"],
+        "description": "Share of sales to children, percent",
+    },
+    "reach_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["working height", "reach"],
+        "description": "Highest working height on a job, in feet",
+    },
+}
+SHOP_EXTRACTOR = OfflineExtractor(DataDictionary.model_validate({"fields": SHOP}))
+
+
+def _shop(text: str, kind: str = "manual") -> list[tuple[str, list[tuple[str, str, object]]]]:
+    return [
+        (r.action, sorted((c.field, c.operator, c.value) for c in r.conditions))
+        for r in SHOP_EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def test_if_any_of_its_things_use_a_share_is_more_than_none() -> None:
+    said = (
+        "If any of a maker's bases use coin or button cells and the battery doors are not "
+        "secured, decline the GL."
+    )
+    assert _shop(said) == [
+        ("decline", [("battery_door_secured", "eq", False), ("coin_cell_bases_pct", "gt", 0)])
+    ]
+
+
+def test_a_plain_fuel_said_as_fired_names_the_fuel_of_its_own_thing() -> None:
+    assert _shop("A wood-fired kiln is declined.") == [("decline", [("kiln_fuel", "eq", "wood")])]
+    grinders = _shop("Propane-powered grinders used indoors are declined.")
+    assert all(c[0] != "kiln_fuel" for _, conditions in grinders for c in conditions)
+
+
+def test_what_an_order_verifies_after_its_condition_is_the_mitigant() -> None:
+    said = (
+        "On the GL, if 30 percent or more of sales go to children, verify third-party glaze "
+        "testing (glaze lead test) before quoting."
+    )
+    rules = SHOP_EXTRACTOR.extract(said, source_type="manual")
+    assert [(r.action, [c.field for c in r.conditions], r.mitigant_fields) for r in rules] == [
+        ("verify", ["child_sales_pct"], ["glaze_test_report"])
+    ]
+
+
+@pytest.mark.parametrize(
+    "practice",
+    [
+        "We've done thirty-six a couple of times. Past thirty-six nobody has approved one.",
+        "I've cleared jobs at thirty-six when the scaffold was rented. Over that, no.",
+    ],
+)
+def test_how_far_practice_went_said_past_a_limit(practice: str) -> None:
+    said = f"Anything they work higher than thirty feet is referred. {practice}"
+    rules = SHOP_EXTRACTOR.extract(said, source_type="sme")
+    assert [(r.action, r.soft_limit) for r in rules] == [("refer", 36.0)]
