@@ -499,4 +499,28 @@ def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
     return named
 
 
-__all__ = ["asked_mitigants", "practice_revision", "read_approvals"]
+#: "Remote temperature telemetry remains a recognised mitigant": a protection named as one.
+_NAMED_A_MITIGANT = re.compile(
+    r"\b(?:remains?|is|are|stays?|counts? as|continues? to be)\s+(?:an?\s+|the\s+)?"
+    r"(?:(?:recogni[sz]ed|accepted|acceptable|valid|standing)\s+)?mitigants?\b",
+    re.I,
+)
+
+
+def stated_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
+    """The protections a statement names as mitigants: "X remains a recognised mitigant".
+
+    Only with the data dictionary (it names the flags); flags said as missing are not.
+    """
+    if fields is None:
+        return []
+    vocab = _vocabulary(fields)
+    named: list[str] = []
+    for said in _SENTENCE_END.split(text):
+        if _NAMED_A_MITIGANT.search(said):
+            mentions = [m for m in vocab.named_flags(content_tokens(said)) if not m.negated]
+            named += [m.field for m in mentions if m.field not in named]
+    return named
+
+
+__all__ = ["asked_mitigants", "practice_revision", "read_approvals", "stated_mitigants"]

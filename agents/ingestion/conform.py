@@ -242,9 +242,33 @@ def _named_rule(text: str, product: str, known: Sequence[ExtractedRule]) -> Extr
         and (limit_value(k) in numbers or limit_value(k) is None)
     ]
     named = best_spoken(named, words)
+    if not named:
+        # "General Rule 2.4 (valuation check on buildings erected before 1850) is
+        # withdrawn": the field said in other words, the one rule of that distinctive limit
+        named = [
+            k
+            for k in known
+            if product in ("ALL", k.product_type)
+            and evidenced(k, words)
+            and (value := limit_value(k)) is not None
+            and value in numbers
+            and _distinctive(value)
+        ]
+    exact = [k for k in named if k.product_type == product]  # "all lines": the ALL rule
+    if len({signature(k.product_type, k.conditions) for k in named}) != 1:
+        named = exact
     if len({signature(k.product_type, k.conditions) for k in named}) != 1:
         return None
     return named[-1]
+
+
+#: A limit this large, or with a fraction, names its rule by itself ("1850", "2.5").
+_DISTINCTIVE = 100
+
+
+def _distinctive(value: float) -> bool:
+    """True for a limit unlikely to be any other figure of a text: not a small count."""
+    return abs(value) >= _DISTINCTIVE or value != int(value)
 
 
 def _withdrawal(claim: ExtractedRule, text: str, known: Sequence[ExtractedRule]) -> ExtractedRule:

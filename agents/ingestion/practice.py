@@ -22,7 +22,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agents.ingestion.amendments import amendments_of
-from agents.ingestion.approvals import asked_mitigants, practice_revision, read_approvals
+from agents.ingestion.approvals import (
+    asked_mitigants,
+    practice_revision,
+    read_approvals,
+    stated_mitigants,
+)
 from agents.ingestion.conform import changes_known, conform, withdrawals_of
 from agents.ingestion.evidence import (
     best_spoken,
@@ -468,7 +473,10 @@ def with_practice(
         mine = conform([r for r in extracted if r.text_id == text.id], text.text, held, fields)
         if text.source_type in STATEMENT_TYPES:  # a manual or a bulletin states rules
             mine += withdrawals_of(text, mine, held)
-            mine += amendments_of(text, mine, held)  # "moves from 30% to 20%"
+            amended = amendments_of(text, mine, held)  # "moves from 30% to 20%"
+            # "Remote telemetry remains a recognised mitigant": of the amended rule
+            protections = stated_mitigants(text.text, fields)
+            mine += [with_mitigants(a, protections, []) for a in amended]
             out += mine
             known += mine
             continue

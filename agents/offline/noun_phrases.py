@@ -124,17 +124,25 @@ def _ends_participle(rest: str) -> bool:
     return low in _STOP or low in lxs.DETERMINERS or low[0].isdigit() or bool(find_numbers(low))
 
 
+#: Generic nouns that head a trade after what it works on: "tour operator".
+_TRADE_HEADS = frozenset({"operator", "operators"})
+
+
 def kept_words(tokens: list[Token], drop: set[int]) -> list[str]:
     """The words of a subject that may name a class: no generic or non-business words.
 
     A non-business word right before a premises head stays ("senior centers").
     """
     premises = bool(tokens) and tokens[-1].text.lower() in lxs.GENERIC_HEADS
+    last = len(tokens) - 1
+    # "fireworks display operators": an operator of something is a trade, not "the operator"
+    trade = last > 0 and tokens[last].text.lower() in _TRADE_HEADS
+    trade = trade and tokens[last - 1].text.lower() not in lxs.GENERIC_NOUNS | lxs.DETERMINERS
     return [
         t.text.lower()
         for i, t in enumerate(tokens)
         if i not in drop
-        and t.text.lower() not in lxs.GENERIC_NOUNS
+        and (t.text.lower() not in lxs.GENERIC_NOUNS or (trade and i == last))
         and (t.text.lower() not in lxs.NON_BUSINESS_WORDS or (premises and i == len(tokens) - 2))
         and t.text.lower() not in lxs.DETERMINERS
     ]

@@ -163,3 +163,9 @@ def test_how_far_practice_went_said_past_a_limit(practice: str) -> None:
     said = f"Anything they work higher than thirty feet is referred. {practice}"
     rules = SHOP_EXTRACTOR.extract(said, source_type="sme")
     assert [(r.action, r.soft_limit) for r in rules] == [("refer", 36.0)]
+
+
+def test_an_operator_of_something_is_a_trade() -> None:
+    assert _read("Fireworks display operators are referred to the events desk.") == [
+        ("refer", [("occupancy", "eq", "fireworks display operator")])
+    ]

@@ -143,3 +143,49 @@ def test_with_a_protection_like_that_names_what_practice_accepts() -> None:
     )
     claims = practice_claims(EXTRACTOR, DICTIONARY, manual, sme)
     assert _soft(claims, "s1") == [("cooling_hours", 36.0, ["kiln_alarm"])]
+
+
+def test_a_withdrawal_naming_its_rule_only_by_a_distinctive_limit_ends_it() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "Rule 2.4 Heritage valuation. On every line, a building whose year of construction is "
+        "earlier than 1850 must have its insured value verified.",
+    )
+    bulletin = _text(
+        "c1",
+        "compliance",
+        "2025-06-30",
+        "From 30 June 2025 General Rule 2.4 (valuation check on buildings erected before "
+        "1850, all lines) is withdrawn.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, bulletin)
+    assert [
+        (c.action, [(x.field, x.value) for x in c.conditions], c.withdrawn)
+        for c in claims
+        if c.text_id == "c1"
+    ] == [("verify", [("year_built", 1850)], True)]
+
+
+def test_a_protection_a_bulletin_names_a_mitigant_joins_the_limit_it_amends() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "Where the cooling time is less than forty-eight hours, the BOP account is referred.",
+    )
+    bulletin = _text(
+        "c1",
+        "compliance",
+        "2025-01-10",
+        "The cooling time standard is tightened by raising it to seventy-two hours. A kiln "
+        "that cannot cool in that time is referred. A kiln temperature alarm remains a "
+        "recognised mitigant.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, bulletin)
+    assert [
+        ([(x.field, x.value) for x in c.conditions], c.mitigant_fields)
+        for c in claims
+        if c.text_id == "c1"
+    ] == [([("cooling_hours", 72)], ["kiln_alarm"])]
