@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from agents.offline import lexicon_subjects as lxs
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.states import US_STATES
+from memory.underwriting.fieldlink.stems import stem
 from schemas.rules import Condition, ExtractedRule, Threshold
 
 _ACTION_NOUN = {
@@ -154,6 +155,39 @@ class RuleAssembler:
         unit = self.vocab.fields[cond.field].spec.unit
         return Threshold(field=cond.field, operator=cond.operator, value=cond.value, unit=unit)
 
+    def _without_implied_class(self, conditions: list[Condition]) -> list[Condition]:
+        """The conditions without a class another condition's field already names.
+
+        "Camel ride operators keeping more than eight camels" is "camels on site > 8": a
+        count of the class's own animals holds only for that class, and the class said
+        again is no second condition.
+        """
+        classes = [
+            c
+            for c in conditions
+            if c.operator == "eq"
+            and isinstance(c.value, str)
+            and (info := self.vocab.fields.get(c.field)) is not None
+            and info.kind == "occupancy"
+        ]
+        if len(classes) != 1 or len(conditions) < 2:
+            return conditions
+        said = {
+            stem(w)
+            for w in re.findall(r"[a-z]+", str(classes[0].value).lower())
+            if w not in lxs.GENERIC_HEADS and len(w) > 3
+        }
+        for cond in conditions:
+            info = self.vocab.fields.get(cond.field)
+            if cond is classes[0] or info is None or info.kind != "numeric":
+                continue
+            named = {stem(w) for w in cond.field.split("_")} | {
+                stem(w) for s in info.spec.synonyms for w in re.findall(r"[a-z]+", s.lower())
+            }
+            if said & named:
+                return [c for c in conditions if c is not classes[0]]
+        return conditions
+
     def compound_trigger(self, conditions: list[Condition]) -> str | None:
         """Return "a AND b AND c" for rules whose trigger combines several conditions."""
         if len(conditions) < 2:
@@ -234,7 +268,9 @@ class RuleAssembler:
             The rule.
         """
         # "more than a quarter - over 25 percent": one condition said twice is one condition
-        draft.conditions = list({repr(c): c for c in draft.conditions}.values())
+        draft.conditions = self._without_implied_class(
+            list({repr(c): c for c in draft.conditions}.values())
+        )
         risk_factor = self.risk_factor(draft.conditions)
         soft = draft.soft_limit is not None or (draft.hedged and bool(draft.historical))
         fields = [c.field for c in draft.conditions] + draft.mitigant_fields

@@ -238,6 +238,16 @@ _OLD_FIGURE = re.compile(
 )
 #: ... and the figure that replaces it: "... to (more than) 40".
 _NEW_FIGURE = re.compile(r"^[^.;]{0,30}?\bto\s+(?:[a-z]+\s+){0,4}?\$?\d", re.I)
+#: "hauling pianos more than twenty times in a month": a count per period.
+_TIMES_PER = re.compile(
+    r"^\s*times?\s+(?:in\s+)?(?:a|an|per|each|every)\s+(day|week|month|year)\b", re.I
+)
+#: "starts above four animals instead of above two": the figure replaced.
+_INSTEAD_OF = re.compile(
+    r"\b(?:instead of|in place of|rather than|replacing)\s+(?:(?:more|less|fewer|greater) than"
+    r"\s+|over\s+|above\s+|under\s+|below\s+|the\s+(?:old|former|previous)\s+)?\$?$",
+    re.I,
+)
 #: "fifty feet from the main building", "500 ft away from": a distance.
 _FROM_AFTER = re.compile(
     r"^\s*(?:feet|foot|ft|miles?|yards?|meters?|metres?)?\s*(?:away\s+)?from\b", re.I
@@ -377,6 +387,9 @@ class ConditionReader:
                 hint = "pointed"  # "When that time exceeds two hours": the field named before
             if _FROM_AFTER.match(plain[mention.num_end :]):
                 hint = "distance"  # "stand at least fifty feet from the main building"
+            per = _TIMES_PER.match(plain[mention.num_end :])
+            if per:
+                hint = f"per {per.group(1).lower()}"  # "twenty times in a month"
             resolved = choose_field(
                 self.vocab, (self.topic, self.topic_value), mention, tokens, pos, context, hint=hint
             )
@@ -408,6 +421,8 @@ class ConditionReader:
                 plain[mention.end :]
             ):
                 hit.operator = None  # "moves from more than 25 to more than 40": replaced
+            if _INSTEAD_OF.search(plain[: mention.start]):
+                hit.operator = None  # "above four instead of above two": replaced
             if _AGE_BEFORE.search(pre) and _calendar_year(info, hit.value):
                 # "a building older than 1850": built before the year
                 hit.operator = "lt" if "older" in pre.lower()[-12:] else "gt"

@@ -122,6 +122,7 @@ def _choose(
         pos: Token index of the number.
         context: Preceding sentences (weaker evidence).
         hint: "age" after "younger / older than" (a field counted in years);
+            "per month" (or day, week, year) after "times in a month";
             "pointed" after "that time", "this figure" (the field the sentence before names);
             "distance" before "... from X" (a field of distance or separation).
 
@@ -179,6 +180,11 @@ def _choose(
     if hint == "distance":
         apart = [i for i in candidates if (i.desc_tokens | i.tokens) & _DISTANCE_WORDS]
         candidates = apart or candidates
+    if hint is not None and hint.startswith("per "):
+        # "twenty times in a month": a field counted per month ("hauls per month")
+        period = hint.split()[1]
+        per = [i for i in numeric if period in (i.spec.unit or "").lower() or period in i.name]
+        candidates = per if len(per) == 1 else candidates
     wanted = "years" if age and unit is None else unit
     if wanted in KNOWN_UNITS and not age:
         wanted = None  # "0.25%" fits a rate field as well as a percent one

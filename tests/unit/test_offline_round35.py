@@ -169,3 +169,49 @@ def test_an_operator_of_something_is_a_trade() -> None:
     assert _read("Fireworks display operators are referred to the events desk.") == [
         ("refer", [("occupancy", "eq", "fireworks display operator")])
     ]
+
+
+COUNTS = {
+    **FIELDS,
+    "kilns_on_site": {
+        "type": "int",
+        "unit": "kilns",
+        "synonyms": ["kiln count", "kilns held at one time"],
+        "description": "Kilns on the premises",
+    },
+    "monthly_kiln_firings": {
+        "type": "int",
+        "unit": "firings per month",
+        "synonyms": ["firings a month"],
+        "description": "Kiln firings a month",
+    },
+    "raku_pottery_students": {
+        "type": "int",
+        "unit": "students",
+        "synonyms": ["raku students", "students on the raku course"],
+        "description": "Students on the raku course at one time",
+    },
+}
+COUNT_EXTRACTOR = OfflineExtractor(DataDictionary.model_validate({"fields": COUNTS}))
+
+
+def _count(text: str) -> list[tuple[str, list[tuple[str, str, object]]]]:
+    return [
+        (r.action, sorted((c.field, c.operator, c.value) for c in r.conditions))
+        for r in COUNT_EXTRACTOR.extract(text, source_type="compliance")
+    ]
+
+
+def test_times_in_a_month_is_the_field_counted_per_month() -> None:
+    said = "A kiln fired more than twenty times in a month is referred."
+    assert _count(said) == [("refer", [("monthly_kiln_firings", "gt", 20)])]
+
+
+def test_the_figure_a_change_replaces_is_no_condition() -> None:
+    said = "The referral now starts above four kilns instead of above two."
+    assert _count(said) == [("refer", [("kilns_on_site", "gt", 4)])]
+
+
+def test_a_class_the_measured_field_already_names_is_said_once() -> None:
+    said = "Raku potteries with more than twelve raku students are referred."
+    assert _count(said) == [("refer", [("raku_pottery_students", "gt", 12)])]
