@@ -156,11 +156,12 @@ class RuleAssembler:
         return Threshold(field=cond.field, operator=cond.operator, value=cond.value, unit=unit)
 
     def _without_implied_class(self, conditions: list[Condition]) -> list[Condition]:
-        """The conditions without a class another condition's field already names.
+        """The conditions without a class another condition's field name already says.
 
         "Camel ride operators keeping more than eight camels" is "camels on site > 8": a
         count of the class's own animals holds only for that class, and the class said
-        again is no second condition.
+        again is no second condition. Only the field's name counts ("hull count" of a
+        boat storage yard does not: any yard may store boats).
         """
         classes = [
             c
@@ -181,10 +182,7 @@ class RuleAssembler:
             info = self.vocab.fields.get(cond.field)
             if cond is classes[0] or info is None or info.kind != "numeric":
                 continue
-            named = {stem(w) for w in cond.field.split("_")} | {
-                stem(w) for s in info.spec.synonyms for w in re.findall(r"[a-z]+", s.lower())
-            }
-            if said & named:
+            if said & {stem(w) for w in cond.field.split("_")}:
                 return [c for c in conditions if c is not classes[0]]
         return conditions
 
