@@ -119,7 +119,7 @@ def read_approvals(
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
         # sq ft in the same case line does not
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
-        for number in _in_limit_units(said or numbers, usable):
+        for number in _in_limit_units(said or numbers, usable, sentence):
             if titled and _others_own(_sentence_at(sentence, number.start), titled):
                 continue  # "The Property people have their own number, a hundred gallons"
             # a log titled for one product speaks of it, whatever a line says in passing
@@ -325,14 +325,30 @@ def _own_cell(line: str, number: NumberMention) -> str:
     return line[start : number.start].strip().lower()
 
 
+_SHARE_OF = re.compile(r"\s+of\b", re.I)
+
+
 def _in_limit_units(
-    numbers: Sequence[NumberMention], rules: Sequence[ExtractedRule]
+    numbers: Sequence[NumberMention], rules: Sequence[ExtractedRule], sentence: str
 ) -> list[NumberMention]:
-    """Each number, then the same figure in any other unit a known limit counts in."""
+    """Each number, then the same figure in any other unit a known limit counts in.
+
+    A fraction of something ("a fifth of the output") is a share in percent when a known
+    limit counts in percent; not "Quarter summary" (a period).
+    """
     units = {r.threshold.unit for r in rules if r.threshold and r.threshold.unit}
     out: list[NumberMention] = []
+    shares = any(canonical_unit(u) == "percent" for u in units)
     for number in numbers:
-        out.append(number)
+        if (
+            number.fraction
+            and number.unit is None
+            and shares
+            and number.value <= 1
+            and _SHARE_OF.match(sentence[number.end :])
+        ):
+            number = replace(number, value=round(number.value * 100, 9), unit="percent")
+        out.append(number)  # "up to a fifth of the output" of a limit in percent is 20
         for unit in sorted(u for u in units if canonical_unit(u) != number.unit):
             factor = case_factor(number.unit, unit)
             if factor is not None:

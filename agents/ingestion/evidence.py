@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agents.ingestion.matching import limit_signature, limit_value
+from agents.offline.noun_phrases import singular
 from agents.offline.practice_text import SQFT, field_words, says, unit_words
 from memory.underwriting.fieldlink.numbers import (
     KNOWN_UNITS,
@@ -105,6 +106,22 @@ def limit_spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec 
 _LINKS = frozenset("of from for per in on with by to at".split())
 
 
+#: Words that say "how many" of the noun they go with ("number of buggies", "buggy count").
+_COUNT_WORDS = frozenset("number count total".split())
+
+
+def _counted_noun(synonym: str) -> str | None:
+    """The noun a counting synonym counts, singular: "number of buggies" -> "buggy"."""
+    words = re.findall(r"[a-z]+", synonym.lower())
+    if len(words) == 3 and words[0] in _COUNT_WORDS and words[1] == "of":
+        noun = words[2]
+    elif len(words) == 2 and words[1] in _COUNT_WORDS:
+        noun = words[0]
+    else:
+        return None
+    return singular(noun) if len(noun) > 3 else None
+
+
 def said_as_synonym(spec: FieldSpec | None, sentence: str, number: NumberMention) -> bool:
     """True when the words after a number end one of the field's synonyms.
 
@@ -117,9 +134,14 @@ def said_as_synonym(spec: FieldSpec | None, sentence: str, number: NumberMention
     if not after:
         return False
     for synonym in spec.synonyms:
+        counted = _counted_noun(synonym)
+        if counted and singular(after[0]) == counted:
+            return True  # "fifteen buggies for hire" of "number of buggies", "buggy count"
         said = re.findall(r"[a-z]+", synonym.lower())
         # "distress signals on hand": the counted thing comes before the link word
         said = said[: next((i for i, w in enumerate(said) if w in _LINKS), len(said))]
+        if len(said) == 1 and after[0] == said[0] and len(said[0]) > 4:
+            return True  # "sixteen machines" where the dictionary says "machines"
         if len(said) < 2 or len(said) > 3:
             continue  # "share of base rent from credit tenants" has no head noun before it
         if after[: len(said)] == said or (after[0] == said[-1] and len(after[0]) > 3):

@@ -155,6 +155,29 @@ class RuleAssembler:
         unit = self.vocab.fields[cond.field].spec.unit
         return Threshold(field=cond.field, operator=cond.operator, value=cond.value, unit=unit)
 
+    def _distinct(self, conditions: list[Condition]) -> list[Condition]:
+        """Each condition once: "two or more - that is, more than one -" on a whole count.
+
+        On a field of whole numbers "gte 2" is "gt 1"; the strict form said stays.
+        """
+        seen: dict[str, Condition] = {}
+        for cond in conditions:
+            key = repr(cond)
+            info = self.vocab.fields.get(cond.field)
+            value = cond.value
+            if (
+                info is not None
+                and info.spec.type == "int"
+                and isinstance(value, int | float)
+                and not isinstance(value, bool)
+                and cond.operator in ("gt", "gte", "lt", "lte")
+            ):
+                shift = {"gte": -1, "lte": 1}.get(cond.operator, 0)
+                key = f"{cond.field} {cond.operator[:2]} {float(value + shift)}"
+            if key not in seen or cond.operator in ("gt", "lt"):
+                seen[key] = cond
+        return list(seen.values())
+
     def _without_implied_class(self, conditions: list[Condition]) -> list[Condition]:
         """The conditions without a class another condition's field name already says.
 
@@ -266,9 +289,7 @@ class RuleAssembler:
             The rule.
         """
         # "more than a quarter - over 25 percent": one condition said twice is one condition
-        draft.conditions = self._without_implied_class(
-            list({repr(c): c for c in draft.conditions}.values())
-        )
+        draft.conditions = self._without_implied_class(self._distinct(draft.conditions))
         risk_factor = self.risk_factor(draft.conditions)
         soft = draft.soft_limit is not None or (draft.hedged and bool(draft.historical))
         fields = [c.field for c in draft.conditions] + draft.mitigant_fields

@@ -120,3 +120,26 @@ def unread_absence(a: ClauseAnalysis, conditions: list[Condition]) -> bool:
     return not any(
         c.value is False or (c.operator in ("lt", "lte", "eq") and c.value == 0) for c in conditions
     )
+
+
+#: A clause about a limit's change or its place, not a rule: "the referral point for leech
+#: farms drops from forty to thirty", "the fleet size at which an operator is referred is
+#: lowered".
+_LIMIT_CHANGE = re.compile(
+    r"\b(?:(?:size|point|figure|limit|number|count|threshold|level)\s+at which|"
+    r"(?:drops?|falls?|rises?|moves?|goes|went|shifts?|changes?)\s+"
+    r"(?:[\w-]+\s+){0,3}?from\b|(?:is|are|has been|have been|will be)\s+"
+    r"(?:lowered|raised|reduced|increased|tightened|relaxed|cut|changed|amended)\b)",
+    re.IGNORECASE,
+)
+
+
+def limit_changed(a: ClauseAnalysis, conditions: list[Condition], occupancy: str | None) -> bool:
+    """True when a clause says how a limit changes and reads no figure of its own.
+
+    What remains of such a clause (the class, a count above none) is no rule: the new
+    limit is read where the text states it.
+    """
+    if not _LIMIT_CHANGE.search(a.trigger):
+        return False
+    return all(c.field == occupancy or (c.operator == "gt" and c.value == 0) for c in conditions)

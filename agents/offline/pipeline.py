@@ -27,7 +27,7 @@ from agents.offline.contrast import (
     still_taken,
 )
 from agents.offline.field_choice import counted_field
-from agents.offline.guards import unread_absence, unread_qualifier
+from agents.offline.guards import limit_changed, unread_absence, unread_qualifier
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.softlimits import (
     cited_limits,
@@ -445,6 +445,8 @@ class TextReader:
             return False  # "a mover that relocates masonry buildings": not every mover
         if unread_absence(a, conditions):
             return False  # "if the shop fills tanks and has no such policy": not every shop
+        if limit_changed(a, conditions, self.vocab.occupancy):
+            return False  # "the referral point for leech farms drops from 40 to 30": a change
         mitigants = list(a.mitigant_fields) + list(a.protective_pos)
         lacking = a.protective_neg or any(c.value is False for c in conditions)
         if a.protective_pos and lacking and _BOTH_SAID.match(a.trigger):

@@ -226,6 +226,16 @@ def subject_only(clause: str, following: str | None) -> bool:
     )
 
 
+#: "shops that shrink iron tyres - heating the hoop in a fire ring until it expands - are
+#: declined": an explanation set off by dashes, no clause of the rule.
+_DASHED_EXPLANATION = re.compile(
+    r"\s[-\u2013\u2014]\s(?!(?:any|some|no|every)thing\b|(?:in|ex)cluding\b|during\b|"
+    r"according\b|regarding\b|concerning\b|following\b)[a-z]+ing\b"
+    r"[^-\u2013\u2014.;:]{0,120}?\s[-\u2013\u2014](?=\s)",
+    re.I,
+)
+
+
 def split_clauses(text: str) -> list[str]:
     """Split a sentence into clauses at semicolons, colons and clause-joining conjunctions.
 
@@ -238,6 +248,7 @@ def split_clauses(text: str) -> list[str]:
     Returns:
         The clauses, in order.
     """
+    text = _DASHED_EXPLANATION.sub(" ", text)
     parts = [
         p
         for piece in re.split(

@@ -215,3 +215,29 @@ def test_the_figure_a_change_replaces_is_no_condition() -> None:
 def test_a_class_the_measured_field_already_names_is_said_once() -> None:
     said = "Raku potteries with more than twelve raku students are referred."
     assert _count(said) == [("refer", [("raku_pottery_students", "gt", 12)])]
+
+
+def test_an_explanation_set_off_by_dashes_is_no_part_of_the_rule() -> None:
+    said = (
+        "Raku potteries - lifting the pots out of the kiln while red hot until they are "
+        "dropped in sawdust - are declined."
+    )
+    assert [action for action, _ in _read(said)] == ["decline"]
+    kept = "At that size - anything above 1850 - the building is declined."
+    assert _read(kept) == [("decline", [("year_built", "gt", 1850)])]
+
+
+def test_a_whole_count_said_twice_is_one_condition() -> None:
+    said = "Two or more kilns - that is, more than one - send the account for referral."
+    assert _count(said) == [("refer", [("kilns_on_site", "gt", 1)])]
+
+
+def test_a_clause_on_how_a_limit_changes_is_no_rule() -> None:
+    said = (
+        "With effect from 3 March 2025, the referral point for raku potteries on General "
+        "Liability drops from forty to thirty kilns. A pottery with more than thirty kilns is "
+        "referred."
+    )
+    rules = _count(said)
+    assert len(rules) == 1
+    assert ("kilns_on_site", "gt", 30) in rules[0][1]

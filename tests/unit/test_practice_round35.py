@@ -9,6 +9,8 @@ dictionary no dataset has).
 
 from __future__ import annotations
 
+import pytest
+
 from agents.offline.extractor import OfflineExtractor
 from schemas.fields import DataDictionary
 from schemas.ingestion import KnowledgeText
@@ -189,3 +191,63 @@ def test_a_protection_a_bulletin_names_a_mitigant_joins_the_limit_it_amends() ->
         for c in claims
         if c.text_id == "c1"
     ] == [([("cooling_hours", 72)], ["kiln_alarm"])]
+
+
+FLEET = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "kilns_for_hire": {
+                "type": "int",
+                "unit": "units",
+                "synonyms": ["number of kilns", "machines"],
+                "description": "Kilns the studio hires out",
+            },
+            "glaze_sales_pct": {
+                "type": "float",
+                "unit": "pct",
+                "synonyms": ["share of glaze sales"],
+                "description": "Percent of sales that are glazes",
+            },
+        }
+    }
+)
+FLEET_EXTRACTOR = OfflineExtractor(FLEET)
+
+
+@pytest.mark.parametrize(
+    ("case", "reach"),
+    [
+        ("Studio, OR: fifteen kilns for hire; referred and approved with conditions.", 15.0),
+        ("I've signed off on studios running sixteen machines when every one is alarmed.", 16.0),
+    ],
+)
+def test_a_case_counts_what_a_synonym_counts(case: str, reach: float) -> None:
+    manual = _text(
+        "m1", "manual", "2024-01-10", "A studio hiring out more than twelve kilns is referred."
+    )
+    log = _text("p1", "production", "2024-06-02", case)
+    claims = practice_claims(FLEET_EXTRACTOR, FLEET, manual, log)
+    assert [(c.conditions[-1].field, c.soft_limit) for c in claims if c.text_id == "p1"] == [
+        ("kilns_for_hire", reach)
+    ]
+
+
+def test_a_fraction_of_the_output_reaches_a_limit_in_percent() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "If more than fifteen percent of sales are glazes, the submission is referred.",
+    )
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "Pottery, Lancaster PA: about eighteen percent of sales in glazes. Referred; the lead "
+        "approved with conditions. Lead's comment: up to a fifth of sales in glazes is fine.",
+    )
+    claims = practice_claims(FLEET_EXTRACTOR, FLEET, manual, log)
+    assert [(c.conditions[-1].field, c.soft_limit) for c in claims if c.text_id == "p1"] == [
+        ("glaze_sales_pct", 20.0)
+    ]
