@@ -186,7 +186,11 @@ _OPENING_WORDS = 6
 #: "Four is where I stop": where practice ends, no case approved.
 _STOPPED = re.compile(
     r"\b(?:is|are) where (?:I|we|they) (?:stop|draw the line|say no)\b|"
-    r"\b(?:is|are) (?:too (?:far|many|much)|a step too far)\b",
+    r"\b(?:is|are) (?:too (?:far|many|much)|a step too far)\b|"
+    # "one competitor writes these up to two hundred forays; we are not them": another
+    # market's practice, not ours
+    r"\b(?:competitors?|rivals?|another (?:carrier|insurer|market|company)|other "
+    r"(?:carriers|insurers|markets|companies))\b",
     re.I,
 )
 

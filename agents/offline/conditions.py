@@ -92,7 +92,9 @@ _MULTIPLIER = re.compile(
 #: "7-8" written as a range of small numbers (not "404-600 Main St", not "2024-25").
 _RANGE_DASH = re.compile(r"(?<![\w.$-])(\d{1,2})-(\d{1,2})(?![\w.%-])")
 _FROM_UP_TO = re.compile(r"(\bfrom\s+\$?\d[\d,.]*\s*(?:[a-z%]+\s+)?)up to\b", re.I)
-_RANGE_JOIN = re.compile(r"\s*(?:to|-|–|through|and)\s*", re.I)
+_RANGE_JOIN = re.compile(
+    r"\s*(?:to|-|–|through|and|(?:up )?to and including|up to|to and with)\s*", re.I
+)
 #: "in class St 2", "hazard class 3": a class's number (a code of its own) before it.
 _CLASS_CODE = re.compile(r"\bclass(?:es)?\s+(?:[A-Z][A-Za-z]{0,2}[\s-]*)?$", re.I)
 
@@ -238,6 +240,8 @@ _OLD_FIGURE = re.compile(
 )
 #: ... and the figure that replaces it: "... to (more than) 40".
 _NEW_FIGURE = re.compile(r"^[^.;]{0,30}?\bto\s+(?:[a-z]+\s+){0,4}?\$?\d", re.I)
+#: "taller than", "deeper than": a height or depth, whatever "from" follows the figure.
+_HEIGHT_BEFORE = re.compile(r"\b(?:taller|higher|deeper|tall|high|deep)\s+than\s*$", re.I)
 #: "hauling pianos more than twenty times in a month": a count per period.
 _TIMES_PER = re.compile(
     r"^\s*times?\s+(?:in\s+)?(?:a|an|per|each|every)\s+(day|week|month|year)\b", re.I
@@ -385,8 +389,10 @@ class ConditionReader:
             hint = "age" if _AGE_BEFORE.search(pre) else None
             if _POINTED_BEFORE.search(pre):
                 hint = "pointed"  # "When that time exceeds two hours": the field named before
-            if _FROM_AFTER.match(plain[mention.num_end :]):
-                hint = "distance"  # "stand at least fifty feet from the main building"
+            if _FROM_AFTER.match(plain[mention.num_end :]) and not _HEIGHT_BEFORE.search(pre):
+                # "stand at least fifty feet from the main building"; not "taller than 80 ft
+                # from crest to toe", a height
+                hint = "distance"
             per = _TIMES_PER.match(plain[mention.num_end :])
             if per:
                 hint = f"per {per.group(1).lower()}"  # "twenty times in a month"

@@ -36,7 +36,8 @@ _BENDS_DECLINE = re.compile(rf"\b(?:{_DECLINE_BENT})", re.I)
 _RELIEF = re.compile(
     r"\b(?:approv(?:e|es|ed|ing)|accept(?:s|ed|ing)?|writ(?:e|es|ing|ten)|wrote|bind|bound|"
     r"quote|sign(?:ed|s)? off|go(?:ne|es)? through|"
-    r"(?:i'?m|i am|we'?re|we are) comfortable|cleared with conditions|"
+    r"(?:i'?m|i am|we'?re|we are) (?:comfortable|relaxed|not worried|happy)|"
+    r"cleared with conditions|"
     # "where every piece is scheduled, the total matters far less to me"
     r"matters? (?:far |much |a lot |a good deal )?less|"
     # "if the owner has a recent appraisal, I will take a building down to 72 per cent"

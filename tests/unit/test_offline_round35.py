@@ -241,3 +241,36 @@ def test_a_clause_on_how_a_limit_changes_is_no_rule() -> None:
     rules = _count(said)
     assert len(rules) == 1
     assert ("kilns_on_site", "gt", 30) in rules[0][1]
+
+
+def test_from_a_figure_up_to_and_including_another_is_a_range() -> None:
+    said = "Fewer than 40 kilns, quote it; from 40 up to and including 60, refer it."
+    assert _count(said) == [("refer", [("kilns_on_site", "gte", 40), ("kilns_on_site", "lte", 60)])]
+
+
+def test_taller_than_a_figure_from_one_end_to_the_other_is_a_height() -> None:
+    heights = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "chimney_height_ft": {
+                    "type": "float",
+                    "unit": "ft",
+                    "synonyms": ["chimney height"],
+                    "description": "Height of the kiln chimney, in feet",
+                },
+                "kiln_setback_ft": {
+                    "type": "float",
+                    "unit": "ft",
+                    "synonyms": ["distance from the kiln to the boundary"],
+                    "description": "Distance from the kiln to the boundary, in feet",
+                },
+            }
+        }
+    )
+    rules = OfflineExtractor(heights).extract(
+        "If the chimney stands taller than 80 ft from base to cap, refer it.", source_type="manual"
+    )
+    assert [[(c.field, c.operator, c.value) for c in r.conditions] for r in rules] == [
+        [("chimney_height_ft", "gt", 80)]
+    ]

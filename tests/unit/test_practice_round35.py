@@ -251,3 +251,18 @@ def test_a_fraction_of_the_output_reaches_a_limit_in_percent() -> None:
     assert [(c.conditions[-1].field, c.soft_limit) for c in claims if c.text_id == "p1"] == [
         ("glaze_sales_pct", 20.0)
     ]
+
+
+def test_another_market_s_practice_is_no_reach_of_ours() -> None:
+    manual = _text(
+        "m1", "manual", "2024-01-10", "A studio hiring out more than twelve kilns is referred."
+    )
+    sme = _text(
+        "s1",
+        "sme",
+        "2024-06-02",
+        "I've let studios run up to fifteen kilns and approved them with conditions. I know "
+        "one competitor writes these up to forty kilns; we are not them.",
+    )
+    claims = practice_claims(FLEET_EXTRACTOR, FLEET, manual, sme)
+    assert [c.soft_limit for c in claims if c.text_id == "s1"] == [15.0]
