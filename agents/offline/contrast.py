@@ -273,9 +273,20 @@ def still_taken(drafts: list[RuleDraft]) -> list[RuleDraft]:
             and all(c.value is True for c in draft.conditions)
             and before.action in {"refer", "decline", "flag_for_review", "verify"}
             and draft.sentence_index - before.sentence_index <= 1
-            and _STILL_TAKEN.search(draft.sentence)
+            and (_STILL_TAKEN.search(draft.sentence) or _counterpart(before, draft))
         ):
-            before.add_mitigants([c.field for c in draft.conditions], [draft.sentence])
+            flags = [c.field for c in draft.conditions]
+            if _counterpart(before, draft) and len(before.conditions) > len(flags):
+                # "... and there's no engineer's stamp, refer it. With a stamped design I'll
+                # write it": the stamp is the referral's mitigant, not its condition
+                before.conditions = [c for c in before.conditions if c.field not in flags]
+            before.add_mitigants(flags, [draft.sentence])
             continue
         kept.append(draft)
     return kept
+
+
+def _counterpart(before: RuleDraft, draft: RuleDraft) -> bool:
+    """True when a conditional approval's flags are those the rule before needs missing."""
+    missing = {c.field for c in before.conditions if c.value is False}
+    return bool(missing) and {c.field for c in draft.conditions} <= missing

@@ -53,6 +53,18 @@ _TWICE = re.compile(
 )
 
 
+#: "Is any retaining wall taller than six feet? If so, and ..., refer it": the question's
+#: words are the condition "If so" points back to.
+_IF_SO = re.compile(r"\b(?:Is|Are|Does|Do|Has|Have)\s+(?P<body>[^?.!]{5,150})\?\s*(?P<so>If so\b)")
+
+
+def _if_so(text: str) -> str:
+    """Spell "If so" out as the yes-or-no question before it asked."""
+    return _IF_SO.sub(
+        lambda m: f"{m.group(0)[: m.start('so') - m.start()]}If {m.group('body')}", text
+    )
+
+
 class OfflineExtractor:
     """Extracts structured underwriting rules from raw text without an LLM.
 
@@ -120,7 +132,9 @@ class OfflineExtractor:
         if source_type not in SOURCE_TYPES:
             source_type = None
         sentences = split_sentences(
-            with_definitions(self._spelled_out(_TWICE.sub(r"\1 two times", strip_case_ids(body))))
+            with_definitions(
+                self._spelled_out(_TWICE.sub(r"\1 two times", _if_so(strip_case_ids(body))))
+            )
         )
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)

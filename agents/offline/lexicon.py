@@ -373,6 +373,8 @@ IGNORED_SPAN = re.compile(
     r"whatever (?:the|its|their))\b[^;:]*|"
     # "..., security contractor or not": whichever way the flag goes
     r",\s*(?:with or without\s+[\w\s-]{1,40}?|[\w\s-]{1,40}?\s+or not)(?=\s*[,.;:]|\s*$)|"
+    # "..., whether or not their files are encrypted": whichever way the flag goes
+    r",\s*whether or not\b[^,;:.]{1,60}|"
     # "a proper rail - a rail, not a rope - and a toe board": a contrast said in passing
     r"\s[-–—]\s(?:an?\s+|the\s+)?[\w\s]{1,30}?,\s*not\s+(?:an?\s+|the\s+)?[\w\s]{1,30}?"
     r"\s[-–—](?=\s)",

@@ -274,3 +274,59 @@ def test_taller_than_a_figure_from_one_end_to_the_other_is_a_height() -> None:
     assert [[(c.field, c.operator, c.value) for c in r.conditions] for r in rules] == [
         [("chimney_height_ft", "gt", 80)]
     ]
+
+
+WALLS = DataDictionary.model_validate(
+    {
+        "fields": {
+            **FIELDS,
+            "chimney_height_ft": {
+                "type": "float",
+                "unit": "ft",
+                "synonyms": ["chimney height", "tallest chimney"],
+                "description": "Height of the tallest kiln chimney, in feet",
+            },
+            "chimney_design_stamped": {
+                "type": "bool",
+                "synonyms": ["engineer's stamp", "stamped design"],
+                "description": "An engineer has stamped the chimney design",
+            },
+            "glaze_sales_pct": {
+                "type": "float",
+                "unit": "percent",
+                "synonyms": ["glaze sales"],
+                "description": "Percent of sales that are glazes",
+            },
+            "files_encrypted": {
+                "type": "bool",
+                "synonyms": ["encrypted files"],
+                "description": "Client files are encrypted",
+            },
+        }
+    }
+)
+WALL_EXTRACTOR = OfflineExtractor(WALLS)
+
+
+def _wall(text: str) -> list[tuple[str, list[tuple[str, str, object]], list[str]]]:
+    return [
+        (r.action, sorted((c.field, c.operator, c.value) for c in r.conditions), r.mitigant_fields)
+        for r in WALL_EXTRACTOR.extract(text, source_type="sme")
+    ]
+
+
+def test_if_so_is_the_question_asked_and_its_protection_the_mitigant() -> None:
+    said = (
+        "Q: Retaining chimneys? A: I ask one question. Is any chimney they build taller than "
+        "thirty feet? If so, and there's no engineer's stamp on the design, refer it. With a "
+        "stamped design I'll write it."
+    )
+    assert _wall(said) == [("refer", [("chimney_height_ft", "gt", 30)], ["chimney_design_stamped"])]
+
+
+def test_whether_or_not_a_flag_holds_is_no_condition() -> None:
+    said = (
+        "Anyone with more than three quarters of sales in glazes is flagged for review, "
+        "whether or not their files are encrypted."
+    )
+    assert _wall(said) == [("flag_for_review", [("glaze_sales_pct", "gt", 75)], [])]
