@@ -495,6 +495,11 @@ def _vocabulary(fields: DataDictionary) -> FieldVocabulary:
     return _LAST_VOCABULARY[0][1]
 
 
+def _flags_said(vocab: FieldVocabulary, said: str) -> list[str]:
+    """The flags a sentence names as present (a flag said as missing is none)."""
+    return [m.field for m in vocab.named_flags(content_tokens(said)) if not m.negated]
+
+
 def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
     """The protections an interview names when asked what made practice say yes.
 
@@ -512,9 +517,9 @@ def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
         # the first sentence names it; "A service contract. If a licensed company services
         # the panel every year under contract, ...": else the sentence that explains it
         for said in _SENTENCE_END.split(answer.strip(), maxsplit=2)[:2]:
-            mentions = [m for m in vocab.named_flags(content_tokens(said)) if not m.negated]
-            named += [m.field for m in mentions if m.field not in named]
-            if mentions:
+            flags = _flags_said(vocab, said)
+            named += [f for f in flags if f not in named]
+            if flags:
                 break
     return named
 
@@ -538,8 +543,7 @@ def stated_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
     named: list[str] = []
     for said in _SENTENCE_END.split(text):
         if _NAMED_A_MITIGANT.search(said):
-            mentions = [m for m in vocab.named_flags(content_tokens(said)) if not m.negated]
-            named += [m.field for m in mentions if m.field not in named]
+            named += [f for f in _flags_said(vocab, said) if f not in named]
     return named
 
 

@@ -94,9 +94,9 @@ def _revision_claims(
     for revision in revisions:
         targets = revision_targets(said, revision)
         if not targets and words is not None:
-            named = revision_targets(known, revision)
-            shapes = {signature(t.product_type, t.conditions) for t in named}
-            targets = named if len(shapes) == 1 else []
+            unsaid = revision_targets(known, revision)
+            shapes = {signature(t.product_type, t.conditions) for t in unsaid}
+            targets = unsaid if len(shapes) == 1 else []
         named = [t for t in targets if spoken_of(t, revision.text.lower(), [])]
         if len(named) == 0 and len({signature(t.product_type, t.conditions) for t in targets}) > 1:
             continue

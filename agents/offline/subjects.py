@@ -93,6 +93,8 @@ _LEASED_TO = re.compile(
     r"(?:tenants?|occupants?|lessees?)\b",
     re.I,
 )
+#: Where the items of a list of classes part: "bars, taverns and nightclubs".
+_LIST_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+")
 #: "where the building is let to a kipper smokehouse or to a perfumery, ...": each item
 #: a singular class after "a"/"an", up to the clause's end.
 _LET_TO_LIST = re.compile(
@@ -381,7 +383,7 @@ class SubjectReader:
         noun before "of"; "" when what follows names no goods.
         """
         head = phrase.split()[-1] if phrase.split() else ""
-        last = re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", phrase)[-1].split()
+        last = _LIST_SPLIT.split(phrase)[-1].split()
         at = text.find(phrase)
         after = _MADE_GOODS.match(text[at + len(phrase) :]) if at >= 0 else None
         if len(last) != 1 or after is None or not head.lower().endswith(("ers", "ors")):
@@ -514,7 +516,7 @@ class SubjectReader:
         if not let:
             return []
         values: list[str] = []
-        for item in re.split(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", let.group("list")):
+        for item in _LIST_SPLIT.split(let.group("list")):
             item = re.sub(r"^(?:to\s+)?(?:an?\s+)", "", item.strip(), flags=re.I)
             named = self._named(item) if item else None
             value = self._canonical(named) if named else None
@@ -531,7 +533,7 @@ class SubjectReader:
         (a subject line's own list), words other fields are described with may stay.
         """
         names: list[str] = []
-        for item in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", text):
+        for item in _LIST_SPLIT.split(text):
             words = item.split()
             end = next((i for i, w in enumerate(words[:3]) if plural(w)), None)
             if end is None:
