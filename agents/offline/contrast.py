@@ -275,12 +275,9 @@ def still_taken(drafts: list[RuleDraft]) -> list[RuleDraft]:
             and draft.sentence_index - before.sentence_index <= 1
             and (_STILL_TAKEN.search(draft.sentence) or _counterpart(before, draft))
         ):
-            flags = [c.field for c in draft.conditions]
-            if _counterpart(before, draft) and len(before.conditions) > len(flags):
-                # "... and there's no engineer's stamp, refer it. With a stamped design I'll
-                # write it": the stamp is the referral's mitigant, not its condition
-                before.conditions = [c for c in before.conditions if c.field not in flags]
-            before.add_mitigants(flags, [draft.sentence])
+            # "... and there's no engineer's stamp, refer it. With a stamped design I'll write
+            # it": the stamp is the referral's mitigant (`add_mitigants` drops its absence)
+            before.add_mitigants([c.field for c in draft.conditions], [draft.sentence])
             continue
         kept.append(draft)
     return kept

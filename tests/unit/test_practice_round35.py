@@ -266,3 +266,61 @@ def test_another_market_s_practice_is_no_reach_of_ours() -> None:
     )
     claims = practice_claims(FLEET_EXTRACTOR, FLEET, manual, sme)
     assert [c.soft_limit for c in claims if c.text_id == "s1"] == [15.0]
+
+
+def test_a_withdrawal_naming_only_a_small_count_ends_no_rule() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "Rule 3.1 Kilns. A studio hiring out more than three kilns is referred.",
+    )
+    bulletin = _text(
+        "c1",
+        "compliance",
+        "2025-06-30",
+        "From 30 June 2025 General Rule 3.1 (3 of them) is withdrawn.",
+    )
+    claims = practice_claims(FLEET_EXTRACTOR, FLEET, manual, bulletin)
+    assert [c for c in claims if c.text_id == "c1"] == []
+
+
+def test_a_quarter_that_names_a_period_is_no_share() -> None:
+    storeys = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "stories": {
+                    "type": "int",
+                    "unit": "stories",
+                    "synonyms": ["storeys", "building height"],
+                    "description": "Stories above grade",
+                },
+                "glaze_sales_pct": {
+                    "type": "float",
+                    "unit": "pct",
+                    "synonyms": ["share of glaze sales"],
+                    "description": "Percent of sales that are glazes",
+                },
+            }
+        }
+    )
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "LRO buildings of more than four stories are referred. If more than fifteen percent "
+        "of sales are glazes, the submission is referred.",
+    )
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "Height referrals, LRO, April-June.\n#LRO-1533: 5-story masonry studio building - "
+        "referred; approved.\nQuarter summary: the tallest building approved this quarter "
+        "was five stories.",
+    )
+    claims = practice_claims(OfflineExtractor(storeys), storeys, manual, log)
+    assert [(c.conditions[-1].field, c.soft_limit) for c in claims if c.text_id == "p1"] == [
+        ("stories", 5.0)
+    ]
