@@ -35,7 +35,10 @@ _ORDERING = ("gt", "gte", "lt", "lte")
 
 
 def furthest_approved(
-    body: str, drafts: list[RuleDraft], read: Callable[[str], list[NumericHit]]
+    body: str,
+    drafts: list[RuleDraft],
+    read: Callable[[str], list[NumericHit]],
+    present: Callable[[str], set[str]] = lambda _line: set(),
 ) -> None:
     """Raise each limit's soft limit to the furthest figure an approved case reached.
 
@@ -47,6 +50,9 @@ def furthest_approved(
         body: The text of a production log.
         drafts: Its rule drafts, changed in place.
         read: Reads the field-bound numbers of a line.
+        present: The flags a line names as present. A case with a rule's mitigant
+            present ("9 pots, sprinklered. Written as standard") shows the mitigant at
+            work, not how far practice bends the rule.
     """
     limits = [
         (draft, bounds[0])
@@ -64,11 +70,12 @@ def furthest_approved(
     for line in cases:
         if not _APPROVED.search(line) or _REFUSED.search(line):
             continue
+        said = present(line)
         for hit in read(line):
             if hit.operator is not None and not hit.soft_evidence:
                 continue
             for draft, bound in limits:
-                if hit.field != bound.field:
+                if hit.field != bound.field or said & set(draft.mitigant_fields):
                     continue
                 upward = bound.operator in ("gt", "gte")
                 reach = draft.soft_limit if draft.soft_limit is not None else bound.value

@@ -19,7 +19,13 @@ from agents.offline.conditions import NumericHit
 from agents.offline.definitions import with_definitions
 from agents.offline.pipeline import TextReader
 from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
-from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
+from agents.offline.textproc import (
+    Sentence,
+    content_tokens,
+    extract_source,
+    split_sentences,
+    strip_connectors,
+)
 from agents.offline.texts import (
     decision_quality,
     expand_class_acronyms,
@@ -139,7 +145,7 @@ class OfflineExtractor:
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)
         if source_type == "production":  # "- 14 rigs. Approved at 14.": the furthest case
-            furthest_approved(body, drafts, self._case_numbers)
+            furthest_approved(body, drafts, self._case_numbers, self._flags_present)
         default = single_product(source) or header_product(sentences) or "ALL"
         meta = {
             "source": source,
@@ -168,6 +174,10 @@ class OfflineExtractor:
             return reader.read(line).numbers
         finally:
             reader.topic, reader.topic_value = kept
+
+    def _flags_present(self, line: str) -> set[str]:
+        """The flags a line names as present ("9 pots, sprinklered")."""
+        return {m.field for m in self.vocab.named_flags(content_tokens(line)) if not m.negated}
 
     def _spelled_out(self, body: str) -> str:
         """The text with its business classes' short names written out."""

@@ -19,6 +19,7 @@ from memory.underwriting.fieldlink.numbers import (
     canonical_unit,
     find_numbers,
 )
+from memory.underwriting.fieldlink.stems import stem
 
 #: Words after a fraction that are no unit of it: "a quarter off the usual price".
 _NOT_A_UNIT = frozenset({"off", "of", "on", "more", "less", "over", "under", "above", "below"})
@@ -219,6 +220,8 @@ def _choose(
 
     ctx = naming(context) if context else []
     topic = next((i for i in candidates if i.name == topic_name), None)
+    if topic is not None and _is_time(mention.unit) and not _is_time(topic.spec.unit):
+        topic = None  # "more than two days a year" after a crowd limit: no crowd of two
     if topic is not None and (
         all(vocab.score_numeric(i, tokens, pos) <= floor for i in candidates)
         # "Forty is a guideline ... approve well beyond forty": the limit said again
@@ -273,6 +276,16 @@ def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> Fi
     if len(scored) > 1 and abs(scored[0][0] - scored[1][0]) < 1e-9:
         return None
     return scored[0][2]
+
+
+#: Stems of units of time, as a number's unit or a field's.
+_TIME_STEMS = frozenset("day week month year hour night minute second season weekend shift".split())
+
+
+def _is_time(unit: str | None) -> bool:
+    """True when a unit counts time ("day per year", "days", "hours")."""
+    words = (unit or "").lower().split(" per ", 1)[0].split()
+    return len(words) == 1 and stem(words[0]) in _TIME_STEMS
 
 
 def _continues(value: float, topic_value: float | None, tokens: list[Token], pos: int) -> bool:

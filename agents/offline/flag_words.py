@@ -7,7 +7,7 @@ synonyms and name) and say where the field is named and whether the text denies 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from agents.offline import lexicon_subjects as lxs
@@ -238,21 +238,31 @@ def _plural_noun(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
-def match_bool(tokens: list[Token], name: str, phrase: tuple[str, ...]) -> list[BoolMention]:
-    """Every place a field's phrase is said in order, with whether it is denied."""
+def match_bool(
+    tokens: list[Token], name: str, phrase: tuple[str, ...], own: frozenset[str] = frozenset()
+) -> list[BoolMention]:
+    """Every place a field's phrase is said in order, with whether it is denied.
+
+    A word of the phrase said with "un" / "non" denies it ("client files unencrypted"),
+    unless the prefixed word is in `own` (a word of some flag's phrase, "unsprinklered").
+    """
     if len(phrase) > 1 and phrase[0] in NEGATION_WORDS:
         return _match_negative_phrase(tokens, name, phrase[1:])
     hits: list[BoolMention] = []
-    for i, tok in enumerate(tokens):
-        base = strip_negative_prefix(tok.stem, {phrase[0]})
-        if tok.stem != phrase[0] and base is None:
+    # "client files unencrypted": a word of the phrase said with "un" / "non" denies it
+    bases = [
+        strip_negative_prefix(t.stem, set(phrase[:1] if t.stem in own else phrase)) for t in tokens
+    ]
+    seen = [replace(t, stem=b) if b else t for t, b in zip(tokens, bases, strict=True)]
+    for i, tok in enumerate(seen):
+        if tok.stem != phrase[0]:
             continue
-        matched = find(tokens[i:], (phrase[0] if base is None else tok.stem, *phrase[1:]))
+        matched = find(seen[i:], phrase)
         if not matched or matched[0][0] != 0:
             continue
         last = i + matched[0][1]
         negated = (
-            base is not None
+            any(bases[i : last + 1])
             or negated_before(tokens, i)
             or _negated_after(tokens, last)
             or _lapsed_after(tokens, last)

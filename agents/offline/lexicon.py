@@ -528,6 +528,15 @@ PRACTICE_AFTER = re.compile(
     r"be accepted|be signed off)\b",
     re.I,
 )
+#: Practice's ceiling told after its figure.
+PRACTICE_CEILING = re.compile(
+    # "six is the ceiling for exceptions", "8 percent is the outer edge", "forty percent is
+    # as far as the desk will go", "six thousand is the most he will accept"
+    r"\b(?:is|was|remains)\s+(?:the\s+)?(?:outer (?:edge|limit)|ceiling|"
+    r"most (?:\w+\s+){0,2}?(?:will|would|can|could) (?:accept|approve|write|take|sign)|"
+    r"as far as (?:\w+\s+){0,2}?(?:will|would|can|could) go)\b",
+    re.I,
+)
 AGE_EXCEPTION = re.compile(
     r"\b(?:written|wrote|approved|accepted|bound|taken)\s+(?:\w+\s+){0,2}?"
     r"([\w.-]+)-year-old\b",

@@ -130,7 +130,9 @@ class TextReader:
                 continue
             created = self._sentence(sentence, context)
             if created and (
-                lx.SOFT_LIMIT_CUE.search(sentence.text) or lx.PRACTICE_AFTER.search(sentence.text)
+                lx.SOFT_LIMIT_CUE.search(sentence.text)
+                or lx.PRACTICE_AFTER.search(sentence.text)
+                or lx.PRACTICE_CEILING.search(sentence.text)
             ):
                 # "the guide refers over 40%, but she has approved up to 45%": practice in
                 # the rule's own sentence
@@ -538,7 +540,11 @@ class TextReader:
                 a = self.analyzer.analyze(text, "")
                 self.heard += [(h, a.text) for h in a.numbers if h.field and h.soft_evidence]
             return
-        exception = bool(lx.EXCEPTION_EVIDENCE.search(text) or lx.SOFT_LIMIT_CUE.search(text))
+        exception = bool(
+            lx.EXCEPTION_EVIDENCE.search(text)
+            or lx.SOFT_LIMIT_CUE.search(text)
+            or lx.PRACTICE_CEILING.search(text)  # "six thousand is the most he will accept"
+        )
         cue = lx.MITIGANT_CUE.search(text) and not lxd.NOTHING_FURTHER.search(text)
         if exception or cue:
             fields = self.analyzer.mitigant_fields(text)

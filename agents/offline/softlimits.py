@@ -40,11 +40,17 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
             if (end.unit or "").lower() in _NO_UNITS:  # "past thirty-six nobody has ..."
                 end = replace(end, unit=None)
             mentions.append((end, bool(_BELOW_AFTER.match(window[end.end :]))))
-    for match in lx.PRACTICE_AFTER.finditer(text):  # "nine or ten fields can go through"
+    after = [*lx.PRACTICE_AFTER.finditer(text), *lx.PRACTICE_CEILING.finditer(text)]
+    for match in after:  # "nine or ten fields can go through", "six is the ceiling"
         before = text[max(0, match.start() - 40) : match.start()]
         found = find_numbers(before)
+        ceiling = match.re is lx.PRACTICE_CEILING
+        if found and ceiling and _restates_last(found[-1].value, drafts):
+            continue  # "four or more losses are declined; three is the most we accept"
         if found and in_flag_name(before, found[-1], vocab):
             continue  # "helmets for riders under eighteen may be written": a flag's words
+        if found and _CONDITIONAL.match(text[match.end() :]):
+            continue  # "more than a quarter of sales, the GL may be written provided that"
         if found and not re.search(r"[.;:]", before[found[-1].end :]):
             mentions.append((found[-1], bool(_BELOW_AFTER.match(before[found[-1].end :]))))
     for match in lx.AGE_EXCEPTION.finditer(text):
@@ -58,6 +64,29 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     return None
 
 
+def _restates_last(value: float, drafts: list[RuleDraft]) -> bool:
+    """True when a figure is the most the latest ordering rule lets pass (no reach past it)."""
+    for draft in reversed(drafts):
+        bounds = [
+            c
+            for c in draft.conditions
+            if c.operator in ("gt", "gte")
+            and isinstance(c.value, int | float)
+            and not isinstance(c.value, bool)
+        ]
+        if bounds:
+            bound = bounds[0]
+            passing = float(bound.value) - (1 if bound.operator == "gte" else 0)  # type: ignore[arg-type]
+            return abs(passing - value) < 1e-9
+    return False
+
+
+#: A proviso after "may be written": a conditional approval, not practice's reach.
+_CONDITIONAL = re.compile(
+    r"^\W*(?:only\s+)?(?:provided|providing|if|when|where|subject to|so long as|as long as|"
+    r"on condition|with (?:the|a|an)\b)",
+    re.I,
+)
 #: Words after a figure that are no unit of it: who did (or did not) approve.
 _NO_UNITS = frozenset({"nobody", "none", "no", "i", "we", "they", "you", "anyone"})
 #: "25% below (minimum)": the figure lies under a reference.

@@ -398,6 +398,13 @@ def _pair_pointed(
     sentences, sentence = where
     if sentence.index == 0:
         return []
+    opening = _FOR_THESE.match(sentence.raw)
+    if opening:
+        # "... pewterers, wheelwrights and steeplejacks ... For these three, ...": the
+        # classes the sentence before names, as many as the opening counts
+        named = mentioned(sentences[sentence.index - 1].raw, subjects.listed)
+        count = _COUNTS.get((opening.group(1) or "").lower(), len(named))
+        return named if len(named) > 1 and len(named) == count else []
     if _THESE_CLASSES.match(clause):
         # "Flag makers and awning fabricators keep bolts of canvas ... These occupancies
         # are referred": the classes the sentence before is about
@@ -415,6 +422,21 @@ _THESE_CLASSES = re.compile(
     r"accounts|insureds)\s+(?:are|may|must|can|get|go|will|should|shall)\b",
     re.I,
 )
+
+
+#: "For these three, an unsprinklered risk is written with ...": an opening that points back
+#: at the classes the sentence before listed.
+_FOR_THESE = re.compile(
+    r"^\W*(?:for|in|with|among|across|of)\s+(?:(?:all|each|both)\s+(?:of\s+)?)?(?:these|those)"
+    r"(?:\s+(two|three|four|five|six|\d+))?(?:\s+(?:occupancies|classes|risks|trades|"
+    r"businesses|operations|accounts|insureds))?\s*,",
+    re.I,
+)
+
+
+#: The counts an opening may give ("these three").
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_COUNTS |= {str(n): n for n in range(2, 10)}
 
 
 #: "either" and "both" speak of two.

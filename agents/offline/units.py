@@ -18,6 +18,7 @@ from memory.underwriting.fieldlink.numbers import (
     find_numbers,
     rate_fits,
 )
+from memory.underwriting.fieldlink.stems import stem
 
 __all__ = ["TIME_UNITS", "synonyms_of", "unit_fits", "unit_from_context"]
 
@@ -52,10 +53,23 @@ def unit_fits(unit: str | None, info: FieldInfo) -> bool:
     if unit == "percent":
         return info.unit in {"percent", "rate"}
     if " per " in unit:  # "pounds per square foot" measures a field in psf, never in lb
-        return rate_fits(unit, info.spec.unit or "")
+        return rate_fits(unit, info.spec.unit or "") or _counted_per(unit, info)
     if SPELLED_UNITS.get(unit, unit) == SPELLED_UNITS.get(info.unit or "", info.unit):
         return True  # "five thousand pounds" in a field counted in "lbs"
     return unit not in KNOWN_UNITS and unit in info.tokens
+
+
+def _counted_per(unit: str, info: FieldInfo) -> bool:
+    """True when "two days a year" counts a field in days that its words say is per year.
+
+    The field's unit is the rate's counted thing ("days") and its name or description
+    names the period ("Number of games days held per year").
+    """
+    head, _, period = unit.partition(" per ")
+    field_unit = (info.spec.unit or "").strip().lower()
+    if " " in head or " " in period or " " in field_unit or not field_unit:
+        return False
+    return stem(head) == stem(field_unit) and stem(period) in info.tokens | info.desc_tokens
 
 
 #: One unit written several ways, after stemming: "pound", "lbs" and "lb" are one.

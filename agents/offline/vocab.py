@@ -83,6 +83,8 @@ class FieldVocabulary:
             i.name: frozenset(w for p in i.phrases for w in p) | i.desc_words
             for i in self.of_kind("bool")
         }
+        #: the words of every flag's phrases: "unsprinklered" in one is no denial of another
+        self.phrase_words = frozenset(w for i in self.of_kind("bool") for p in i.phrases for w in p)
 
     @cached_property
     def flag_figures(self) -> list[tuple[float, tuple[str, ...], tuple[str, ...]]]:
@@ -219,7 +221,7 @@ class FieldVocabulary:
                 continue  # no word of the flag here: only one head word may name it
             for phrase in info.phrases:
                 if phrase[0] in openers or (negation and phrase[0] in NEGATION_WORDS):
-                    found.extend(match_bool(tokens, info.name, phrase))
+                    found.extend(match_bool(tokens, info.name, phrase, self.phrase_words))
             if len(found) == before:
                 found.extend(reversed_pairs(tokens, info, openers))
             if len(found) == before:

@@ -1,0 +1,187 @@
+"""Offline extraction round 36: a count per period in a field counting the period's units,
+an opening that points back at the classes just listed ("For these three, ..."), a flag
+denied by a prefix on any word of its phrase ("client files unencrypted"), a log's case
+that shows a mitigant at work (no reach of practice), a conditional approval that is no
+practice evidence, and practice's ceiling told after its figure ("six is the ceiling").
+
+Every field and sentence below is made up for these tests (a bell-foundry and
+rope-access dictionary no dataset has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case: bell foundry, rope access, clock repairer",
+    },
+    "sprinklered": {
+        "type": "bool",
+        "synonyms": ["sprinklered", "sprinklers"],
+        "description": "Automatic sprinklers throughout",
+    },
+    "fair_visitors_peak": {
+        "type": "int",
+        "unit": "people",
+        "synonyms": ["peak attendance", "crowd size"],
+        "description": "Visitors on the busiest day of the bell fair",
+    },
+    "fair_days": {
+        "type": "int",
+        "unit": "days",
+        "synonyms": ["fair days", "event days"],
+        "description": "Number of bell fair days held per year",
+    },
+    "casting_pits": {
+        "type": "int",
+        "unit": "pits",
+        "synonyms": ["casting pits", "pits"],
+        "description": "Casting pits on one premises",
+    },
+    "tin_share_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["tin content"],
+        "description": "Share of tin in the bell metal",
+    },
+    "export_share_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["export sales", "exports"],
+        "description": "Share of sales exported",
+    },
+    "ledgers_encrypted": {
+        "type": "bool",
+        "synonyms": ["ledgers encrypted", "encryption"],
+        "description": "Client ledgers are held encrypted",
+    },
+    "tower_jobs_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["tower work"],
+        "description": "Share of jobs done in bell towers",
+    },
+}
+EXTRACTOR = OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+
+
+def _read(text: str, kind: str = "manual") -> list[tuple[str, list[tuple[str, str, object]]]]:
+    return [
+        (r.action, sorted((c.field, c.operator, c.value) for c in r.conditions))
+        for r in EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def _soft(text: str, kind: str = "production") -> list[tuple[str, float | None]]:
+    return [
+        (r.conditions[0].field, r.soft_limit) for r in EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def test_days_a_year_fill_the_field_counting_days_not_the_crowd_before() -> None:
+    text = (
+        "The guide refers any fair whose busiest day draws more than 4,000 people. "
+        "Fairs running more than three days a year are written with the night watch "
+        "condition attached."
+    )
+    assert _read(text, "production") == [
+        ("refer", [("fair_visitors_peak", "gt", 4000)]),
+        ("approve_with_conditions", [("fair_days", "gt", 3)]),
+    ]
+
+
+def test_a_time_figure_does_not_continue_a_limit_on_people() -> None:
+    text = (
+        "The guide refers any fair whose busiest day draws more than 4,000 people. "
+        "Anything open more than three days a week is written with the watch condition."
+    )
+    assert ("approve_with_conditions", [("fair_visitors_peak", "gt", 3)]) not in _read(text)
+
+
+def test_for_these_three_scopes_the_rule_to_the_classes_listed_before() -> None:
+    text = (
+        "Three of our classes pour metal at their own premises: bell foundries, rope access "
+        "firms with a lead bench, and clock repairers. For these three, an unsprinklered "
+        "Property risk is written with the hot work warranty attached."
+    )
+    rules = _read(text, "training")
+    assert rules == [
+        (
+            "approve_with_conditions",
+            [
+                ("occupancy", "in", ["bell foundry", "rope access", "clock repairer"]),
+                ("sprinklered", "eq", False),
+            ],
+        )
+    ]
+
+
+def test_for_these_with_a_count_the_list_does_not_match_scopes_nothing() -> None:
+    text = (
+        "Bell foundries and clock repairers melt metal. For these three, an unsprinklered "
+        "Property risk is written with the hot work warranty attached."
+    )
+    for _, conditions in _read(text, "training"):
+        assert all(field != "occupancy" for field, _, _ in conditions)
+
+
+def test_a_prefix_on_the_second_word_of_a_flag_phrase_denies_it() -> None:
+    text = (
+        "A firm that holds client ledgers unencrypted and takes more than 25% of its work "
+        "from bell towers is declined."
+    )
+    assert _read(text, "compliance") == [
+        ("decline", [("ledgers_encrypted", "eq", False), ("tower_jobs_pct", "gt", 25.0)])
+    ]
+
+
+def test_a_case_with_the_mitigant_present_is_no_reach_of_practice() -> None:
+    text = (
+        "Guideline: more than four casting pits on one premises is referred, unless the "
+        "building is fully sprinklered.\n"
+        "- C-1: 5 pits, unsprinklered. Approved without referral.\n"
+        "- C-2: 6 pits, unsprinklered. Approved after discussion.\n"
+        "- C-3: 9 pits, sprinklered. Written as standard.\n"
+        "- C-4: 8 pits, unsprinklered. Referred."
+    )
+    assert _soft(text) == [("casting_pits", 6.0)]
+
+
+def test_a_conditional_approval_after_a_decline_gives_it_no_soft_limit() -> None:
+    text = (
+        "Decline, where the bell metal carries more than 0.05 percent tin. Where exports are "
+        "more than a quarter of sales, the GL may be written provided that the export "
+        "certificate is kept on file."
+    )
+    assert _soft(text, "manual")[0] == ("tin_share_pct", None)
+
+
+def test_a_ceiling_told_after_its_figure_is_the_soft_limit() -> None:
+    text = (
+        "On exports, the desk refers anything with more than 5 percent of sales exported. "
+        "Four accounts sat between 6 and 8 percent and were approved without referral; the "
+        "manager agreed that 8 percent is the outer edge."
+    )
+    assert _soft(text) == [("export_share_pct", 8.0)]
+
+
+def test_the_most_a_senior_will_accept_is_the_soft_limit() -> None:
+    text = (
+        "The guide refers any fair whose busiest day draws more than 4,000 people. "
+        "The senior signed off both and said five thousand is the most he will accept."
+    )
+    assert _soft(text) == [("fair_visitors_peak", 5000.0)]
+
+
+def test_the_most_a_rule_lets_pass_is_no_soft_limit_of_an_earlier_rule() -> None:
+    text = (
+        "Where the bell fair runs two or more days a year, refer the submission. "
+        "Bell foundries with four or more casting pits are declined; three is the most we "
+        "will accept."
+    )
+    assert [soft for _, soft in _soft(text, "manual")] == [None, None]
