@@ -222,6 +222,14 @@ class ClauseAnalyzer:
             for hit in self.reader.read(reason, context).numbers
             if hit.field
         ]
+        for named in _CITED_FIGURE.finditer(trigger):
+            # "placed 540 nannies against the 400-placement referral point": the limit cited
+            said = f"{named.group('figure')} {named.group('unit')}"
+            result.cited += [
+                (hit, named.group(0))
+                for hit in self.reader.read(said, context).numbers
+                if hit.field
+            ]
         # "... are referred, unless Y, in which case the referral can be cleared": the
         # waiver belongs to the mitigant; the trigger still states its rule
         result.waivable = bool(lx.WAIVABLE.search(trigger if mitigants else text))
@@ -390,10 +398,23 @@ def _product_placement(trigger: str) -> bool:
     return False
 
 
+#: A limit cited by its figure: "the 400-placement referral point", "the twelve-seat rule".
+_CITED_FIGURE = re.compile(
+    r"\bthe\s+(?P<figure>\$?\d[\d,.]*|[a-z]+)[- ](?P<unit>[a-z]+)\s+(?:[\w-]+\s+)?"
+    r"(?:referral point|referral line|limit|line|cap|threshold|ceiling|trigger|rule)\b",
+    re.I,
+)
+
+
 #: An approval back on the ordinary rules: "may again be quoted, subject to Chapter 9".
 _ORDINARY_TERMS = re.compile(
     r"\b(?:may|can) again be (?:quoted|written|bound|accepted|offered)\b|"
-    r"\bsubject to (?:chapter|section|rule|part)s? \d",
+    r"\bsubject to (?:chapter|section|rule|part)s? \d|"
+    # "Helium fleets remain eligible, subject to the rest of this chapter"
+    r"\bsubject to (?:the (?:rest|remainder) of )?(?:this|the) (?:chapter|section|manual|guide|"
+    r"part)\b|"
+    r"\bsubject to (?:the |our )?(?:usual|normal|standard|ordinary|general) (?:rules|terms|"
+    r"underwriting|guidelines|guidance|criteria)\b",
     re.I,
 )
 #: Terms an approval states after the product it names: "... on the GL provided that ...".

@@ -59,6 +59,14 @@ _TWICE = re.compile(
 )
 
 
+#: "The referral in section 18.4 is amended: it now applies where ...": the rule named
+#: before the colon is what now applies.
+_AMENDED_TO = re.compile(
+    r"\s+(?:is|are|has been|have been) (?:amended|revised|changed|updated)\s*[:;,]\s*"
+    r"(?:it|they|this|the rule)\s+(?=(?:now\s+)?(?:applies|apply)\b)",
+    re.I,
+)
+
 #: "Is any retaining wall taller than six feet? If so, and ..., refer it": the question's
 #: words are the condition "If so" points back to.
 _IF_SO = re.compile(r"\b(?:Is|Are|Does|Do|Has|Have)\s+(?P<body>[^?.!]{5,150})\?\s*(?P<so>If so\b)")
@@ -139,7 +147,9 @@ class OfflineExtractor:
             source_type = None
         sentences = split_sentences(
             with_definitions(
-                self._spelled_out(_TWICE.sub(r"\1 two times", _if_so(strip_case_ids(body))))
+                self._spelled_out(
+                    _TWICE.sub(r"\1 two times", _if_so(_AMENDED_TO.sub(" ", strip_case_ids(body))))
+                )
             )
         )
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")

@@ -132,7 +132,11 @@ def _negation_at(tokens: list[Token], i: int) -> bool:
     word = tokens[i].text.lower()
     if word in NEGATION_WORDS:
         following = tokens[i + 1].text.lower() if i + 1 < len(tokens) else ""
-        return following not in _REFUSING_VERBS
+        # "will not accept the sexual misconduct exclusion": terms refused, not a risk
+        terms = following in {"accept", "take", "sign"} and any(
+            t.text.lower() in lxs.INSTRUMENT_NOUNS for t in tokens[i + 2 : i + 6]
+        )
+        return following not in _REFUSING_VERBS or terms
     return word == "other" and i > 0 and tokens[i - 1].text.lower() in {"anything", "something"}
 
 

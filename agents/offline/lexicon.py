@@ -93,6 +93,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"[\w\s-]{0,40}?(?:endorsement|exclusion)\b|"
             r"\b(?:is|are|be) excluded (?:from|under|on) (?:the |this |that )?(?:policy|coverage|"
             r"form|package|bop|gl|property|lro)\b|"
+            # "a lens valued at more than $400,000 is excluded from the building limit"
+            r"\b(?:is|are|be) excluded from (?:the |this |that |its )?(?:[\w-]+ )?"
+            r"(?:limit|sum insured|cover)\b|"
             # "has hail and windstorm damage to outdoor inventory excluded by endorsement DP-22"
             r"\b(?:has|have|gets?)\s+(?:[\w-]+\s+){1,8}?excluded\s+by\s+(?:an?\s+|the\s+)?"
             r"(?:[\w-]+\s+){0,3}?(?:endorsement|exclusion|form)\b|"
@@ -453,7 +456,9 @@ CITED_LIMIT = re.compile(
 REASON_SPAN = re.compile(
     # (not "months since the most recent loss", "twelve months have gone by since": a time)
     r"(?:,\s*|(?<!\bmonths)(?<!\byears)(?<!\bweeks)(?<!\bdays)(?<!\bpassed)(?<!\bby)"
-    r"(?<!\belapsed)\s)(?:because|since|due to|as a result of|"
+    # (not "we have since approved": "since" then, no reason)
+    r"(?<!\belapsed)(?<!\bhave)(?<!\bhas)(?<!\bhad)(?<!\bhave not)(?<!\bhas not)\s)"
+    r"(?:because|since|due to|as a result of|"
     # (not "re-covered so that more than two coverings are stacked": the result is the rule)
     r"so that(?![^;:.]{0,40}\b(?:more|less|fewer) than\b)|"
     r"so\b(?= (?:the |a |an |our |their )?(?:\w+ ){1,3}(?:can|could|may|will|would)\b)|"

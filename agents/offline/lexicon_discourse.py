@@ -184,7 +184,8 @@ ASKS_MITIGANT = re.compile(
 #: "If they don't have one": the one thing the sentence before named is missing.
 LACKS_ONE = re.compile(
     r"\b(?:don't|doesn't|do not|does not|didn't|did not|can't|cannot)\s+"
-    r"(?:have|confirm|show|include|provide|list|mention)\s+(?:one|it)\b|"
+    r"(?:have|confirm|show|include|provide|list|mention|demonstrate|evidence)\s+"
+    r"(?:one|it|this|that)\b|"
     r"\bwithout (?:one|it)\b|"
     # "exhibitor license: if the application says it isn't held, verify"
     r"\b(?:it|they)\s+(?:isn't|aren't|wasn't|weren't|is not|are not|was not|were not)\s+"

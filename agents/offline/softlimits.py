@@ -111,6 +111,8 @@ def _run_end(window: str, found: list[NumberMention]) -> NumberMention:
         joint = window[last.end : mention.start]
         if not joint.strip() or not _RUN_JOINT.match(joint):
             break  # "180 a month": the figure's period, no second figure
+        if found[0].unit and mention.unit and mention.unit != found[0].unit:
+            break  # "sixteen feet on two similar clubs": a count of cases, no second figure
         last = mention
     return replace(last, unit=found[0].unit) if last is not found[0] else last
 
@@ -220,10 +222,10 @@ def drop_restatements(drafts: list[RuleDraft]) -> list[RuleDraft]:
     Returns:
         The drafts kept.
     """
-    stated = [{c.field for c in d.conditions} for d in drafts if not d.withdrawn]
+    stated = [(d.product, {c.field for c in d.conditions}) for d in drafts if not d.withdrawn]
     kept: list[RuleDraft] = []
     for draft in drafts:
-        if draft.withdrawn and {c.field for c in draft.conditions} in stated:
+        if draft.withdrawn and (draft.product, {c.field for c in draft.conditions}) in stated:
             continue
         zone = _soft_zone_below(draft, kept)
         if zone is not None:

@@ -44,7 +44,8 @@ _REFUSAL = re.compile(
 # "The manual says BOP risks ..." -> "BOP risks ...": a reporting clause is not the subject.
 _REPORTING = re.compile(
     r"^(?:[\w'’-]+\s+){0,5}?(?:says|said|states|stated|notes|specifies|stipulates|"
-    r"indicates|provides|reads)\s+(?:that\s+)?",
+    r"indicates|provides|reads|insists|maintains|is (?:firm|clear|adamant|explicit))\s+"
+    r"(?:that\s+)?",
     re.I,
 )
 #: "ninja or obstacle-course gyms": a singular modifier shares the plural head after it.
@@ -98,7 +99,9 @@ _LIST_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+")
 #: "where the building is let to a kipper smokehouse or to a perfumery, ...": each item
 #: a singular class after "a"/"an", up to the clause's end.
 _LET_TO_LIST = re.compile(
-    r"\b(?:leased|rented|let|sublet)\s+to\s+(?P<list>an?\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}"
+    r"\b(?:leased|rented|let|sublet)\s+"
+    r"(?:(?:in whole or in part|wholly or partly|in part)\s+)?to\s+"
+    r"(?P<list>an?\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}"
     r"(?:(?:\s*,\s*|\s+)(?:or|and)?\s*(?:to\s+)?an?\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})*)"
     r"(?=\s*[,.;:]|\s*$|\s+(?:are|is|must|should|will|get|gets)\b)",
     re.I,
@@ -147,7 +150,9 @@ _DEFINITION = re.compile(
 _ATTRIBUTION = re.compile(
     r"^\W*[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?\s+(?:on|about|regarding)\s+(?:the|a|an|our|this|"
     r"that|his|her|their)\s+(?:[\w-]+\s+){0,3}(?:referrals?|rules?|limits?|guidelines?|"
-    r"questions?|topics?|issues?|declines?|exclusions?|thresholds?|caps?)\s*(?::|(?:is|are)?$)"
+    r"questions?|topics?|issues?|declines?|exclusions?|thresholds?|caps?)"
+    # "Tom on the GL lead-exposure referral for letterpress studios, now at 2,000 lb: ..."
+    r"(?:\s+(?:for|on|of|in)\s[^:.;]{0,80})?\s*(?::|(?:is|are)?$|,)"
 )
 #: "The same beer garden ...": the case just described, no class of its own.
 _THE_SAME = re.compile(r"^\W*(?:the|that|this|those|these)\s+same\b", re.I)
@@ -298,8 +303,8 @@ class SubjectReader:
         if opening:  # "document shredding service, ...": a class the dictionary lists
             return [opening]
         first = text.split()[0].lower() if text.split() else ""
-        if first in lxs.PRONOUNS:
-            return []  # "Those go through with conditions": no class named
+        if first in lxs.PRONOUNS or first == "such":
+            return []  # "Those go through with conditions", "such accounts": no class named
         if re.match(r"^\S+\s+and\s", text):
             pass  # "Flag and banner makers ...": a noun of a list, no order
         elif first in _ACTION_VERBS and len(text.split()) > 1:

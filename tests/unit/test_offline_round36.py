@@ -185,3 +185,113 @@ def test_the_most_a_rule_lets_pass_is_no_soft_limit_of_an_earlier_rule() -> None
         "will accept."
     )
     assert [soft for _, soft in _soft(text, "manual")] == [None, None]
+
+
+# Round 36b: an approval subject to the document's other rules, a limit cited by its
+# figure, "have since approved", a count of cases after practice's figure, terms refused,
+# a denial that points back ("cannot confirm this"), an exclusion from a limit, an
+# amendment that says what the rule now applies to, a tenant leased "in part".
+
+MORE = {
+    **FIELDS,
+    "lead_bench": {
+        "type": "bool",
+        "synonyms": ["lead bench"],
+        "description": "A lead-burning bench is kept",
+    },
+    "abuse_exclusion_accepted": {
+        "type": "bool",
+        "synonyms": ["abuse exclusion"],
+        "description": "The insured accepts the abuse exclusion",
+    },
+    "clapper_value_usd": {
+        "type": "int",
+        "unit": "USD",
+        "synonyms": ["clapper value", "value of the clapper"],
+        "description": "Replacement value of the bell clapper assembly",
+    },
+}
+MORE_EXTRACTOR = OfflineExtractor(DataDictionary.model_validate({"fields": MORE}))
+
+
+def _more(text: str, kind: str = "manual") -> list[tuple[str, list[tuple[str, str, object]]]]:
+    return [
+        (r.action, sorted((c.field, c.operator, c.value) for c in r.conditions))
+        for r in MORE_EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def test_eligible_subject_to_the_rest_of_the_chapter_is_no_conditional_approval() -> None:
+    text = "Bell foundries with a lead bench remain eligible, subject to the rest of this chapter."
+    assert _more(text) == []
+
+
+def test_a_limit_cited_by_its_figure_is_the_rule_practice_bent() -> None:
+    text = (
+        "Approved with conditions, although the foundry runs 7 casting pits against the "
+        "4-pit referral point in the manual. The senior accepted it, and we have since "
+        "approved as high as 9 pits on that basis. Anything above 9 stays referred."
+    )
+    assert [(r.conditions[0].value, r.soft_limit) for r in _rules_of(text, "production")] == [
+        (4, 9.0)
+    ]
+
+
+def _rules_of(text: str, kind: str) -> list:  # type: ignore[type-arg]
+    return MORE_EXTRACTOR.extract(text, source_type=kind)
+
+
+def test_a_count_of_cases_after_practices_figure_is_no_second_figure() -> None:
+    text = (
+        "The guide refers any fair whose busiest day draws more than 4,000 people. Since then "
+        "we have gone to 6,000 people on two similar fairs, never higher."
+    )
+    assert _soft(text) == [("fair_visitors_peak", 6000.0)]
+
+
+def test_refusing_terms_denies_the_flag_that_accepts_them() -> None:
+    text = "Insureds that will not accept the abuse exclusion are declined."
+    assert _more(text) == [("decline", [("abuse_exclusion_accepted", "eq", False)])]
+
+
+def test_refusing_to_write_a_risk_does_not_deny_it() -> None:
+    text = "We do not write foundries with a lead bench in any form: they are declined."
+    assert ("decline", [("lead_bench", "eq", False)]) not in _more(text)
+
+
+def test_a_value_excluded_from_the_building_limit_is_an_exclusion() -> None:
+    text = "A clapper assembly valued at more than $40,000 is excluded from the building limit."
+    assert _more(text) == [("exclude", [("clapper_value_usd", "gt", 40000)])]
+
+
+def test_an_amendment_says_what_the_rule_now_applies_to() -> None:
+    text = (
+        "(1) The all-lines referral in section 4 is amended: it now applies where more than "
+        "five fair days are held in a year (previously three)."
+    )
+    assert _more(text, "compliance") == [("refer", [("fair_days", "gt", 5)])]
+
+
+def test_a_withdrawal_on_another_product_stays_beside_the_new_rule() -> None:
+    text = (
+        "(1) The all-lines referral now applies where more than five fair days are held in a "
+        "year. (2) The General Liability declination of fairs with more than nine fair days "
+        "a year is withdrawn; such fairs now fall under the referral in (1)."
+    )
+    rules = MORE_EXTRACTOR.extract(text, source_type="compliance")
+    assert [(r.action, r.product_type) for r in rules] == [("refer", "ALL"), ("decline", "GL")]
+
+
+def test_a_building_leased_in_part_to_a_class_names_the_tenant() -> None:
+    text = "Buildings leased in whole or in part to a bell foundry are referred."
+    assert _more(text) == [("refer", [("occupancy", "eq", "bell foundry")])]
+
+
+def test_a_person_on_a_referral_and_such_accounts_name_no_class() -> None:
+    text = (
+        "Tom on the GL referral for bell foundries, now at four casting pits: he has approved "
+        "foundries with up to six pits. Such accounts now fall under the referral."
+    )
+    for _, conditions in _more(text, "sme"):
+        assert ("occupancy", "eq", "tom") not in conditions
+        assert ("occupancy", "eq", "now") not in conditions
