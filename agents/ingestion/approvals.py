@@ -43,7 +43,9 @@ from agents.offline.practice_text import (
     unit_words,
 )
 from agents.offline.relief import with_mitigants
+from agents.offline.subject_flags import mitigant_said
 from agents.offline.textproc import content_tokens
+from agents.offline.texts import without_case_numbers
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, canonical_unit, find_numbers
 from schemas.fields import DataDictionary
@@ -79,7 +81,7 @@ def read_approvals(
     # a log whose title names one product ("GL Referral Log") speaks of that product
     titled = single_product(text.source)
     product = titled or find_product(text.text)
-    words = SQFT.sub("sqft", text.text).lower()
+    words = SQFT.sub("sqft", without_case_numbers(text.text)).lower()
     usable = [
         k for k in known if evidenced(k, words) and k.action != "approve_with_conditions"
     ]  # practice bends what stops a risk
@@ -102,7 +104,8 @@ def read_approvals(
     extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went
     said_in_text = find_numbers(words)  # the text's figures: the limits it cites
     cited = {n.value for n in said_in_text}
-    for sentence, start in approval_units(text.text):
+    for unit, start in approval_units(text.text):
+        sentence = without_case_numbers(unit)  # "Case 23-411": no figure of the case
         if not approved_outcome(sentence):
             continue
         numbers = [  # not "Module 4", "Section 5.2": a part of a document
@@ -110,6 +113,8 @@ def read_approvals(
             for n in find_numbers(sentence)
             if n.start >= start
             and not CITED.search(sentence[: n.start])
+            # "past the GL decline point of two thousand five hundred": the limit, no case
+            and not _LIMIT_OF.search(sentence[: n.start])
             and not _STOPPED.search(_sentence_at(sentence, n.start))
             # "One is a converted mill ...": the pronoun, no figure of the case; "I have two
             # in the book": how many cases, no figure either
@@ -129,7 +134,7 @@ def read_approvals(
                 or _extent_of(rules, sentence, number, start, words, said_in_text, fields)
                 or _past_cited(rules, sentence, number, said_in_text)
             )
-            for rule in _cited_first(about, cited):
+            for rule in _cited_first(about, cited, _limits_cited(sentence)):
                 signature, limit = limit_signature(rule), limit_value(rule)
                 if signature is None or limit is None:
                     continue
@@ -203,8 +208,24 @@ def _sentence_at(text: str, at: int) -> str:
 
 
 def _present(vocab: FieldVocabulary, line: str) -> set[str]:
-    """The flags a logged case names as there ("cabinet fitted with a flame interlock")."""
-    return {m.field for m in vocab.bool_mentions(content_tokens(line)) if not m.negated}
+    """The flags a logged case names as there ("cabinet fitted with a flame interlock").
+
+    With none named by its words, the one flag the approval's terms say in other words
+    ("approved with a subjectivity that two pilots fly every passenger sortie").
+    """
+    named = {m.field for m in vocab.bool_mentions(content_tokens(line)) if not m.negated}
+    terms = _APPROVED_ON.search(line)
+    if named or terms is None:
+        return named
+    return set(mitigant_said(content_tokens(line[terms.end() :]), vocab))
+
+
+#: An approval and the terms it was given on.
+_APPROVED_ON = re.compile(
+    r"\b(?:approved|bound|written|accepted)\b[^.;]{0,40}?(?:\b(?:with|because|on condition|"
+    r"provided|subject to|given|once|as)\b|\s[-\u2013\u2014:]\s)",
+    re.I,
+)
 
 
 def _with_protections(
@@ -453,15 +474,40 @@ def _calendar_field(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
     return spec is not None and (spec.unit or "").strip().lower() in {"year", "calendar year"}
 
 
-def _cited_first(rules: list[ExtractedRule], cited: set[float]) -> list[ExtractedRule]:
-    """Of one field's rules on several products, those whose limit the text cites.
+#: A limit's noun right before its figure: "the decline point of 2,500".
+_LIMIT_OF = re.compile(r"\b(?:point|line|limit|threshold|cap|trigger|ceiling) of\s*$", re.I)
+#: A limit's noun next to its figure: "the 8,000 lb line", "the decline point of 2,500".
+_LIMIT_NOUN = re.compile(
+    r"\b(?:line|limit|point|rule|threshold|standard|trigger|cap|ceiling|guideline)s?\b", re.I
+)
+
+
+def _limits_cited(sentence: str) -> set[float]:
+    """The figures a case line cites as limits, a limit's noun within three words of them."""
+    cited = set()
+    for number in find_numbers(sentence):
+        before = sentence[max(0, number.start - 30) : number.start].split()[-4:]
+        after = sentence[number.end : number.end + 40].split()[:3]
+        if _LIMIT_NOUN.search(" ".join([*before, *after])):
+            cited.add(number.value)
+    return cited
+
+
+def _cited_first(
+    rules: list[ExtractedRule], cited: set[float], here: set[float]
+) -> list[ExtractedRule]:
+    """Of one field's rules on several products, those whose limit the case (else the text) cites.
 
     "75 tons a month, above the 60-ton referral line ... approved" speaks of the rule
-    whose limit is 60, not of another product's rule on the same field at 10.
+    whose limit is 60, not of another product's rule on the same field at 10; "2,900
+    hours, past the GL decline point of two thousand five hundred" of the GL rule, though
+    the text cites the all-lines 1,500 too.
     """
     if len({r.product_type for r in rules}) < 2:
         return rules
-    named = [r for r in rules if limit_value(r) in cited]
+    named = [r for r in rules if limit_value(r) in here] or [
+        r for r in rules if limit_value(r) in cited
+    ]
     return named or rules
 
 

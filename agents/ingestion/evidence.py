@@ -32,6 +32,32 @@ def _starts_word(word: str, words: str) -> bool:
     return word in words and re.search(rf"(?<![a-z0-9]){re.escape(word)}", words) is not None
 
 
+#: A unit's spellings, one way: "pounds of type" and "lb of type" say one thing.
+_UNIT_SPELLINGS = {
+    "pounds": "lb", "pound": "lb", "lbs": "lb", "feet": "ft", "foot": "ft",
+    "gallons": "gal", "gallon": "gal", "miles": "mi", "mile": "mi", "inches": "in",
+}  # fmt: skip
+
+
+def _units_alike(text: str) -> str:
+    """The text lower-cased, each unit word spelled one way."""
+    return re.sub(r"[a-z]+", lambda m: _UNIT_SPELLINGS.get(m.group(0), m.group(0)), text.lower())
+
+
+def _said_alike(words: str, around: str, alike: str) -> bool:
+    """True when the text says a field's words, its unit words however spelled.
+
+    Words as written may open a longer word ("sprinkler" in "sprinklered"); words with a
+    unit respelled ("pounds of type" as "lb of type") must stand as words of their own.
+    """
+    if words in around.lower():
+        return True
+    respelled = _units_alike(words)
+    return respelled != words.lower() and (
+        re.search(rf"(?<![a-z0-9]){re.escape(respelled)}(?![a-z0-9])", alike) is not None
+    )
+
+
 def field_near(
     rule: ExtractedRule,
     sentence: str,
@@ -63,7 +89,9 @@ def field_near(
     around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
     # "Surveyed PCI 44": a short synonym (an acronym) names the field as a word of its own
     short = [s for s in (spec.synonyms if spec is not None else []) if 1 < len(s) <= 3]
-    if not any(w in around.lower() for w in words) and not any(
+    # "9,500 lb of type" says the synonym "pounds of type": units alike however spelled
+    said = _units_alike(around)
+    if not any(_said_alike(w, around, said) for w in words) and not any(
         re.search(rf"\b{re.escape(s)}\b", around, re.I) for s in short
     ):
         return False

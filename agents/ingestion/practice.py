@@ -137,7 +137,19 @@ def _with_dropped_mitigants(
     """
     out = []
     for claim in practice:
-        same = [r for r in dropped if _bearing(r) == _bearing(claim)]
+        # the claim of the dropped reading's own product, when practice bent that one
+        same = [
+            r
+            for r in dropped
+            if _bearing(r) == _bearing(claim)
+            and (
+                r.product_type == claim.product_type
+                or not any(
+                    _bearing(p) == _bearing(r) and p.product_type == r.product_type
+                    for p in practice
+                )
+            )
+        ]
         fields = [f for r in same for f in r.mitigant_fields]
         notes = [m for r in same for m in r.mitigants]
         out.append(with_mitigants(claim, fields, notes) if fields else claim)

@@ -124,7 +124,9 @@ APPROVED = re.compile(
 )
 REFUSED = re.compile(
     # (not "it should have been declined": what the rule said, not the outcome)
-    r"\b(?:(?<!should have been )(?<!would have been )declined|rejected|refused|turned down|"
+    # (not "we referred rather than declined": what the desk did instead)
+    r"\b(?:(?<!should have been )(?<!would have been )(?<!rather than )(?<!instead of )"
+    r"declined|rejected|refused|turned down|"
     r"denied|none|"
     # (not "nothing in this note changes that one": what the text leaves alone)
     r"nothing(?! (?:in|about) (?:this|the|that)\b)|"
@@ -263,7 +265,9 @@ def _answered(question: str, answer: str) -> list[float]:
 #: A case number opening a log entry: "PR-24-301:", "LRO-24-07:", "Case 24-0917.".
 #: "PR-24-301", "24-301", "GL-REC-24-201": a case number opening a log's case.
 _CASE_NUMBER = re.compile(
-    r"(?:^|(?<=[.;]\s))(?:case\s+)?(?:(?:[A-Z]{1,5}-){0,3}\d{2,4}-\d{2,5}|[A-Z]{1,5}-\d{3,5})\b",
+    r"(?:^|(?<=[.;]\s))(?:(?:case\s+)?(?:(?:[A-Z]{1,5}-){0,3}\d{2,4}-\d{2,5}|[A-Z]{1,5}-\d{3,5})\b|"
+    # "Renewal A (Property, ...): ...", "Case 2: ...": a case named by a letter or a count
+    r"(?:case|renewal|account|file|submission|risk)\s+(?:[A-Z]|\d{1,2})(?=\s*[(:]))",
     re.I,
 )
 

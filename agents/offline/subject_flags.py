@@ -167,8 +167,12 @@ def _subject_hazards(trigger: str, flags: list[str], vocab: FieldVocabulary) -> 
 
 _DESCRIBED_SHARE = 0.5
 _DESCRIBED_WORDS = 3
+#: A synonym said in other words keeps at least this many of its content words.
+_SYNONYM_WORDS = 2
 #: Auxiliaries and quantifiers a description shares with any sentence.
-_FUNCTION_WORDS = frozenset("been have were with from that this every each some their they".split())
+_FUNCTION_WORDS = frozenset(
+    "been have were with from that this every each some their they both".split()
+)
 
 
 @lru_cache(maxsize=4096)
@@ -193,6 +197,34 @@ def described_protection(tokens: list[Token], vocab: FieldVocabulary) -> list[st
         shared = said & words
         if len(shared) >= _DESCRIBED_WORDS and len(shared) >= _DESCRIBED_SHARE * len(words):
             scored.append((len(shared) / len(words), info.name))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return []
+    return [scored[0][1]]
+
+
+def mitigant_said(tokens: list[Token], vocab: FieldVocabulary) -> list[str]:
+    """The one flag a text known to state a mitigant says, in the description's or other words."""
+    return described_protection(tokens, vocab) or paraphrased_flag({t.stem for t in tokens}, vocab)
+
+
+def paraphrased_flag(said: set[str], vocab: FieldVocabulary) -> list[str]:
+    """The one flag a mitigant text says in other words than one of its synonyms.
+
+    "two pilots fly every passenger sortie" for "both pilots fly every sortie", "the
+    replacement rope delivered in July" for "new rope delivered": every content word of
+    the synonym but one, and at least two of them, with no other flag as close.
+    """
+    scored: list[tuple[float, str]] = []
+    for info in vocab.of_kind("bool"):
+        best = 0.0
+        for synonym in info.spec.synonyms:
+            words = _description_words(synonym)
+            shared = said & words
+            if len(shared) >= max(_SYNONYM_WORDS, len(words) - 1) and len(words) > 1:
+                best = max(best, len(shared) / len(words))
+        if best:
+            scored.append((best, info.name))
     scored.sort(reverse=True)
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return []

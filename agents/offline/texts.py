@@ -44,7 +44,25 @@ def strip_case_ids(text: str) -> str:
     # the blanks before an id go with it: "Case PR-2291 (..." must not read as table cells
     # "since CB-2025-06 an LRO landlord ... is a declination": the time of a document,
     # not "since" opening a clause of its own
+    text = without_case_numbers(text)
     return re.sub(r"[ \t]*\b(?:since[ \t]+)?[A-Z]{2,}-\d{2,4}(?:-\d+)*\b", "", text)
+
+
+def without_case_numbers(text: str) -> str:
+    """The text with cases' numbers blanked: "Case 23-411 (GL, ...)" is "Case        (GL, ...)".
+
+    Blanks keep every other word where it was (offsets into the text still hold).
+    """
+    return _NUMBERED_CASE.sub(
+        lambda m: m.group("word") + " " * (len(m.group(0)) - len(m.group("word"))), text
+    )
+
+
+#: "Case 23-411 (GL, ...)", "File #2207", "Ref. 4471": a case's number, no figure of it.
+_NUMBERED_CASE = re.compile(
+    r"\b(?P<word>(?:Case|File|Ref|Reference|Account|Submission|Renewal|Claim|Risk)\.?)"
+    r"(?:\s+(?:no\.?|number))?\s*(?:#\s*\d+(?:[-/]\d+)*|\d+(?:[-/]\d+)+|\d{3,})\b"
+)
 
 
 _CASE_LINE = re.compile(

@@ -1,0 +1,133 @@
+"""Practice round 36: a case's own number is no figure of it ("Case 23-411"), a unit said
+two ways ("9,500 lb of type" for the synonym "pounds of type"), an approval's terms said in
+other words than a flag's synonym, cases named by a letter ("Renewal A (...): ..."), "we
+referred rather than declined" is no refusal, the limit a case cites picks its rule among
+products, and a text's own reading lends its mitigants to its own product's claim.
+
+Every field and sentence below is made up for these tests (a bell-foundry dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from tests.rules import practice_claims
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case (e.g. 'bell foundry')",
+    },
+    "metal_inventory_lbs": {
+        "type": "float",
+        "unit": "lbs",
+        "synonyms": ["pounds of bronze", "bell metal on hand"],
+        "description": "Weight of bell metal held on the premises, in pounds",
+    },
+    "tower_climbs_yr": {
+        "type": "int",
+        "unit": "climbs",
+        "synonyms": ["tower climbs", "belfry visits"],
+        "description": "Climbs into customers' bell towers a year",
+    },
+    "furnace_hours": {
+        "type": "int",
+        "unit": "hours",
+        "synonyms": ["furnace hours", "hours on the furnace lining"],
+        "description": "Hours the furnace lining has run since it was last relined",
+    },
+    "two_person_climbs": {
+        "type": "bool",
+        "synonyms": ["two-person climbs", "both riggers climb every tower"],
+        "description": "Every tower climb is made by two riggers",
+    },
+    "lining_surveyed": {
+        "type": "bool",
+        "synonyms": ["lining surveyed", "refractory survey passed"],
+        "description": "The furnace lining passed a refractory survey",
+    },
+    "lining_recertified": {
+        "type": "bool",
+        "synonyms": ["lining recertified", "maker recertified the lining"],
+        "description": "The furnace maker recertified the lining after inspection",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+EXTRACTOR = OfflineExtractor(DICTIONARY)
+
+
+def _text(id_: str, kind: str, day: str, text: str) -> KnowledgeText:
+    return KnowledgeText(id=id_, text=text, source=f"Doc {id_}", source_type=kind, date=day)
+
+
+def _soft(claims: list, text_id: str) -> list[tuple[str, str, float | None, list[str]]]:
+    return sorted(
+        (c.product_type, c.conditions[-1].field, c.soft_limit, c.mitigant_fields)
+        for c in claims
+        if c.text_id == text_id
+    )
+
+
+MANUAL = _text(
+    "m1",
+    "manual",
+    "2024-01-10",
+    "GL refers any foundry making more than twelve tower climbs a year. Property refers a "
+    "foundry holding more than 8,000 pounds of bronze.",
+)
+
+
+def test_a_case_number_is_no_figure_and_other_words_name_the_terms() -> None:
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "Case 23-411 (GL, bell foundry, Ohio): fourteen tower climbs a year, referred under "
+        "the twelve-climb rule, approved with a subjectivity that two riggers make every "
+        "climb. Outcome in line with desk practice.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, MANUAL, log)
+    assert _soft(claims, "p1") == [("GL", "tower_climbs_yr", 14.0, ["two_person_climbs"])]
+
+
+def test_a_unit_said_short_names_the_synonym_said_long() -> None:
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "Case 23-438 (Property, bell foundry, Vermont): 9,500 lb of bronze against the 8,000 "
+        "lb line. Approved after referral. Divergent from the stated limit.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, MANUAL, log)
+    assert _soft(claims, "p1") == [("Property", "metal_inventory_lbs", 9500.0, [])]
+
+
+def test_lettered_cases_bend_the_rule_whose_limit_each_cites() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "Any foundry whose furnace lining has run more than 1,500 furnace hours is referred, "
+        "whatever line it comes in on. GL declines a foundry whose lining has run more than "
+        "2,500 furnace hours.",
+    )
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "Renewal A (Property, foundry, Kentucky): lining at 1,700 furnace hours, over the "
+        "all-lines fifteen-hundred-hour line. Referred and approved - the refractory survey "
+        "came back clean. Renewal B (GL, the same foundry's second shop): 2,900 furnace "
+        "hours, past the GL decline point of two thousand five hundred. We referred rather "
+        "than declined because the maker recertified the lining, and the GL lead approved "
+        "it. Divergent from the manual.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
+    assert _soft(claims, "p1") == [
+        ("ALL", "furnace_hours", 1700.0, ["lining_surveyed"]),
+        ("GL", "furnace_hours", 2900.0, ["lining_recertified"]),
+    ]
