@@ -79,6 +79,7 @@ def read_approvals(
     With the data dictionary, a limit field is also named by its synonyms.
     """
     # a log whose title names one product ("GL Referral Log") speaks of that product
+    every = list(known)
     titled = single_product(text.source)
     product = titled or find_product(text.text)
     words = SQFT.sub("sqft", without_case_numbers(text.text)).lower()
@@ -151,15 +152,30 @@ def read_approvals(
                 if kept is None or _further(signature[2], number.value, kept.soft_limit):
                     claims[rule.rule_name] = claim
                     if said:
-                        extents[rule.rule_name] = _sentence_at(sentence, number.start)
+                        extents[rule.rule_name] = _clause_at(sentence, number.start)
                 cases.setdefault(rule.rule_name, set()).add(sentence)
+                # "on the package I'll go to 300,000 if ...; on Property I've signed
+                # 900,000": a figure told beside another's gets the protections of its clause
+                if _figures_apart(sentence, number):
+                    cases[rule.rule_name].discard(sentence)
+                    told = _sentence_at(sentence, number.start)
+                    apart = sentence.replace(told, _clause_at(sentence, number.start))
+                    cases[rule.rule_name].add(apart)
     # the protections every approved case past the limit had (two cases or more), those
     # of a text's one case ("approved because every container is tracked on electronic
     # manifests"), then those the sentence saying how far practice went names
-    found = _with_protections(list(claims.values()), cases, fields, _CASES_FOR_A_MITIGANT)
+    # a flag a known decline is triggered by ("sails turning") is a hazard, no protection
+    hazards = {
+        c.field
+        for k in every
+        if k.action in ("decline", "exclude")
+        for c in k.conditions
+        if c.value is True
+    }
+    found = _with_protections(list(claims.values()), cases, fields, _CASES_FOR_A_MITIGANT, hazards)
     single = {rule: lines for rule, lines in cases.items() if len(lines) == 1}
-    found = _with_protections(found, single, fields, 1)
-    return _with_protections(found, {k: {v} for k, v in extents.items()}, fields, 1)
+    found = _with_protections(found, single, fields, 1, hazards)
+    return _with_protections(found, {k: {v} for k, v in extents.items()}, fields, 1, hazards)
 
 
 def _of_product(
@@ -207,6 +223,43 @@ def _sentence_at(text: str, at: int) -> str:
     return text[start : end.start() if end else len(text)]
 
 
+def _figures_apart(text: str, number: NumberMention) -> bool:
+    """True when the number's sentence has clauses (by semicolons) with figures like it.
+
+    "On the package I'll go to three hundred thousand ...; on Property I've signed as high
+    as nine hundred thousand": two figures in the same unit, a clause each.
+    """
+    clauses = _sentence_at(text, number.start).split(";")
+    return (
+        sum(
+            any(_a_figure(c, n) and n.unit == number.unit for n in find_numbers(c)) for c in clauses
+        )
+        > 1
+    )
+
+
+def _a_figure(text: str, number: NumberMention) -> bool:
+    """True for a figure of a risk, not a count of cases ("two of the approvals")."""
+    return not _OF_CASES.match(text[number.num_end :])
+
+
+#: A count of cases after a number: "two of the approvals", "three of them".
+_OF_CASES = re.compile(r"\s+of (?:the|them|those|these)\b", re.I)
+
+
+def _clause_at(text: str, at: int) -> str:
+    """The clause (up to a semicolon) of a text's sentence holding the character at `at`.
+
+    "On the package I'll go to 300,000 if the pieces are in locked cases; on Property I've
+    signed 900,000": each product's extent with its own protection.
+    """
+    sentence = _sentence_at(text, at)
+    offset = at - text.find(sentence)
+    start = sentence.rfind(";", 0, offset) + 1
+    end = sentence.find(";", offset)
+    return sentence[start : end if end >= 0 else len(sentence)]
+
+
 def _present(vocab: FieldVocabulary, line: str) -> set[str]:
     """The flags a logged case names as there ("cabinet fitted with a flame interlock").
 
@@ -233,6 +286,7 @@ def _with_protections(
     lines_of: dict[str, set[str]],
     fields: DataDictionary | None,
     least: int,
+    hazards: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> list[ExtractedRule]:
     """Practice claims with the protections every one of their lines names as there.
 
@@ -254,6 +308,7 @@ def _with_protections(
         common = set.intersection(*(_present(vocab, line) for line in lines))
         # "sprinklered throughout except the rear wing" measures the unsprinklered area
         common = {f for f in common if not any(f in c.field for c in claim.conditions)}
+        common -= {f for f in hazards if not vocab.fields[f].protective}
         out.append(with_mitigants(claim, sorted(common), []) if common else claim)
     return out
 

@@ -131,3 +131,47 @@ def test_lettered_cases_bend_the_rule_whose_limit_each_cites() -> None:
         ("ALL", "furnace_hours", 1700.0, ["lining_surveyed"]),
         ("GL", "furnace_hours", 2900.0, ["lining_recertified"]),
     ]
+
+
+def test_each_products_figure_keeps_the_protection_of_its_own_clause() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "BOP refers a foundry making more than ten tower climbs a year. GL refers a foundry "
+        "making more than twelve tower climbs a year.",
+    )
+    sme = _text(
+        "s1",
+        "sme",
+        "2024-06-02",
+        "Q: Where do you really draw the line on tower climbs? A: On the package I'll go to "
+        "fourteen climbs if both riggers climb every tower; on GL the book says twelve and "
+        "I've signed as high as twenty climbs for a foundry with a long record.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, sme)
+    assert ("GL", "tower_climbs_yr", 20.0, []) in _soft(claims, "s1")
+
+
+def test_a_flag_a_known_rule_is_triggered_by_is_no_protection_of_a_case() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "Property declines a foundry with a lining surveyed by its own staff only. Property "
+        "refers a foundry whose furnace lining has run more than 1,500 furnace hours.",
+    )
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "File 25-204: lining at 1,700 furnace hours, lining surveyed last spring. Approved "
+        "with conditions by the specialist.",
+    )
+    rules = EXTRACTOR.extract(manual.text, source_type="manual", text_id="m1")
+    hazard = any(
+        c.field == "lining_surveyed" and c.value is True for r in rules for c in r.conditions
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
+    assert hazard
+    assert _soft(claims, "p1") == [("Property", "furnace_hours", 1700.0, [])]
