@@ -18,6 +18,7 @@ from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.conditions import NumericHit
 from agents.offline.definitions import with_definitions
 from agents.offline.pipeline import TextReader
+from agents.offline.placement import find_product
 from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
 from agents.offline.textproc import (
     Sentence,
@@ -66,6 +67,27 @@ _AMENDED_TO = re.compile(
     r"(?:it|they|this|the rule)\s+(?=(?:now\s+)?(?:applies|apply)\b)",
     re.I,
 )
+
+#: "paragraph 5.1(c) of the LRO Guidelines - referral of buildings leased to a meadery -
+#: is withdrawn": the rule a withdrawn part of a document is, named between dashes.
+_WITHDRAWN_PART = re.compile(
+    r"\b(?:paragraph|section|rule|clause|item|part)\s+[\w.()-]+(?P<doc>\s+of\s+[^\u2013\u2014.;]{0,80}?)?"
+    r"\s[-\u2013\u2014]\s(?P<what>[^\u2013\u2014.;]{5,120}?)\s[-\u2013\u2014]\s"
+    r"(?=(?:is|are|has been|have been)\s+(?:withdrawn|rescinded|retired|removed|lifted|deleted|"
+    r"discontinued|cancell?ed)\b)",
+    re.I,
+)
+
+
+def _withdrawn_part(text: str) -> str:
+    """Say a withdrawn document part as the rule it is: "the LRO referral of ... is withdrawn"."""
+
+    def said(match: re.Match[str]) -> str:
+        product = find_product(match.group("doc") or "")
+        return f"the {product + ' ' if product else ''}{match.group('what')} "
+
+    return _WITHDRAWN_PART.sub(said, text)
+
 
 #: "Is any retaining wall taller than six feet? If so, and ..., refer it": the question's
 #: words are the condition "If so" points back to.
@@ -148,7 +170,10 @@ class OfflineExtractor:
         sentences = split_sentences(
             with_definitions(
                 self._spelled_out(
-                    _TWICE.sub(r"\1 two times", _if_so(_AMENDED_TO.sub(" ", strip_case_ids(body))))
+                    _TWICE.sub(
+                        r"\1 two times",
+                        _if_so(_withdrawn_part(_AMENDED_TO.sub(" ", strip_case_ids(body)))),
+                    )
                 )
             )
         )

@@ -175,3 +175,26 @@ def test_a_flag_a_known_rule_is_triggered_by_is_no_protection_of_a_case() -> Non
     claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
     assert hazard
     assert _soft(claims, "p1") == [("Property", "furnace_hours", 1700.0, [])]
+
+
+def test_a_reply_that_says_yes_approve_is_an_approval() -> None:
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "From: D. Keane. To: T. Marsh. Subject: Hilltop foundry (GL) - 16 climbs. Sixteen "
+        "tower climbs a year, above the twelve-climb point. Approve with conditions? --- "
+        "From: T. Marsh. Yes, approve with conditions.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, MANUAL, log)
+    assert _soft(claims, "p1") == [("GL", "tower_climbs_yr", 16.0, [])]
+
+
+def test_a_withdrawn_part_named_between_dashes_withdraws_its_rule() -> None:
+    text = (
+        "Effective 14 October 2024, paragraph 5.1(c) of the Lessor's Risk Only Guidelines - "
+        "referral of buildings leased to a bell foundry - is withdrawn."
+    )
+    (rule,) = EXTRACTOR.extract(text, source_type="compliance")
+    assert (rule.product_type, rule.action, rule.withdrawn) == ("LRO", "refer", True)
+    assert [(c.field, c.value) for c in rule.conditions] == [("occupancy", "bell foundry")]
