@@ -423,6 +423,13 @@ EXAMPLE = re.compile(
     r"e\.g\.|illustration|scenario)\b",
     re.I,
 )
+#: "... before it refers, and that figure is not a GL rule", "for orientation only": a
+#: figure told for comparison is no rule of ours.
+NOT_OUR_RULE = re.compile(
+    r"\b(?:is|are) not (?:an? |our |the )?(?:[A-Z]{2,5} )?(?:rule|guideline|requirement)s?\b|"
+    r"\bfor (?:orientation|reference|information|comparison) only\b",
+    re.I,
+)
 #: "Many carriers decline X; we do not": what other insurers do is no rule of ours.
 OTHERS_PRACTICE = re.compile(
     r"^(?:many|most|some|several|a few|other|lots of)\s+(?:other\s+)?(?:carriers|insurers|"

@@ -137,7 +137,7 @@ NON_BUSINESS_WORDS = frozenset(
     reminder reminders most many some few several
     liability liabilities underwriting claim claims portfolio portfolios
     credit credits discount discounts surcharge surcharges premium premiums rating
-    injury injuries damage damages call calls
+    injury injuries damage damages call calls authority authorities
     """.split()
 ) | frozenset(
     # "Anything deeper is referred": a bare comparative is a bound, never a business

@@ -32,6 +32,7 @@ _STOP = frozenset(
     move moves moved change changes changed rise rises fall falls continue continues
     inside slower faster sooner later earlier return returns plus
     carry carries carried take takes receive receives say says said keep keeps
+    extend extends reach reaches start starts begin begins allow allows
     cannot wont mustnt shouldnt
     """.split()
 )

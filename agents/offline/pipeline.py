@@ -128,6 +128,8 @@ class TextReader:
                 continue
             if self._softens(sentence):
                 continue
+            if lx.NOT_OUR_RULE.search(f"{sentence.label or ''} {sentence.text}"):
+                continue  # "for orientation only: the auto desk refers above twenty"
             created = self._sentence(sentence, context)
             if created and (
                 lx.SOFT_LIMIT_CUE.search(sentence.text)

@@ -295,3 +295,20 @@ def test_a_person_on_a_referral_and_such_accounts_name_no_class() -> None:
     for _, conditions in _more(text, "sme"):
         assert ("occupancy", "eq", "tom") not in conditions
         assert ("occupancy", "eq", "now") not in conditions
+
+
+def test_desk_authority_extends_names_no_class() -> None:
+    text = (
+        "Desk authority extends to a yard running no more than four casting pits. A larger "
+        "yard is referred to the GL product underwriter."
+    )
+    assert _more(text) == [("refer", [("casting_pits", "gt", 4)])]
+
+
+def test_a_figure_told_for_orientation_only_is_no_rule() -> None:
+    text = (
+        "Yards with more than four casting pits are referred. For orientation only: the "
+        "property desk schedules up to nine pits before it refers, and that figure is not a "
+        "GL rule."
+    )
+    assert _more(text) == [("refer", [("casting_pits", "gt", 4)])]
