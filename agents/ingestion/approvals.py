@@ -30,6 +30,7 @@ from agents.ingestion.matching import (
     limit_value,
     revision_claim,
 )
+from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
     CITED,
@@ -530,11 +531,9 @@ def _calendar_field(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
 
 
 #: A limit's noun right before its figure: "the decline point of 2,500".
-_LIMIT_OF = re.compile(r"\b(?:point|line|limit|threshold|cap|trigger|ceiling) of\s*$", re.I)
+_LIMIT_OF = re.compile(rf"\b{lx.LIMIT_NOUNS} of\s*$", re.I)
 #: A limit's noun next to its figure: "the 8,000 lb line", "the decline point of 2,500".
-_LIMIT_NOUN = re.compile(
-    r"\b(?:line|limit|point|rule|threshold|standard|trigger|cap|ceiling|guideline)s?\b", re.I
-)
+_LIMIT_NOUN = re.compile(rf"\b{lx.LIMIT_NOUNS}\b", re.I)
 
 
 def _limits_cited(sentence: str) -> set[float]:

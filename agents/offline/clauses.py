@@ -401,7 +401,7 @@ def _product_placement(trigger: str) -> bool:
 #: A limit cited by its figure: "the 400-placement referral point", "the twelve-seat rule".
 _CITED_FIGURE = re.compile(
     r"\bthe\s+(?P<figure>\$?\d[\d,.]*|[a-z]+)[- ](?P<unit>[a-z]+)\s+(?:[\w-]+\s+)?"
-    r"(?:referral point|referral line|limit|line|cap|threshold|ceiling|trigger|rule)\b",
+    rf"{lx.LIMIT_NOUNS}\b",
     re.I,
 )
 

@@ -15,6 +15,7 @@ from agents.offline.units import synonyms_of, unit_fits
 from agents.offline.vocab import FieldInfo, FieldVocabulary
 from memory.underwriting.fieldlink.numbers import (
     KNOWN_UNITS,
+    TIME_UNITS,
     NumberMention,
     canonical_unit,
     find_numbers,
@@ -279,7 +280,7 @@ def _best(candidates: list[FieldInfo], score: object, floor: float = 0.15) -> Fi
 
 
 #: Stems of units of time, as a number's unit or a field's.
-_TIME_STEMS = frozenset("day week month year hour night minute second season weekend shift".split())
+_TIME_STEMS = frozenset(stem(w) for w in (*_TIME_WORDS, *TIME_UNITS))
 
 
 def _is_time(unit: str | None) -> bool:
