@@ -312,3 +312,11 @@ def test_a_figure_told_for_orientation_only_is_no_rule() -> None:
         "GL rule."
     )
     assert _more(text) == [("refer", [("casting_pits", "gt", 4)])]
+
+
+def test_refusing_to_write_a_flagged_risk_in_any_form_keeps_the_flag_set() -> None:
+    text = (
+        "We do not write lead bench work in any form: a yard offering it is declined "
+        "whatever its size."
+    )
+    assert ("decline", [("lead_bench", "eq", False)]) not in _more(text)

@@ -198,3 +198,58 @@ def test_a_withdrawn_part_named_between_dashes_withdraws_its_rule() -> None:
     (rule,) = EXTRACTOR.extract(text, source_type="compliance")
     assert (rule.product_type, rule.action, rule.withdrawn) == ("LRO", "refer", True)
     assert [(c.field, c.value) for c in rule.conditions] == [("occupancy", "bell foundry")]
+
+
+FURNACE_MANUAL = _text(
+    "m1",
+    "manual",
+    "2024-01-10",
+    "Property refers a foundry whose furnace lining has run more than 1,500 furnace hours.",
+)
+
+
+def test_a_clause_of_another_kind_of_figure_keeps_the_case_whole() -> None:
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "Case study. The maker recertified the lining after three inspections; it had run "
+        "1,700 furnace hours, well past our 1,500-hour line. The underwriter approved it "
+        "with conditions.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, FURNACE_MANUAL, log)
+    assert _soft(claims, "p1") == [("Property", "furnace_hours", 1700.0, ["lining_recertified"])]
+
+
+def test_a_count_of_the_approvals_is_no_figure_of_its_own_clause() -> None:
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "Property furnace referrals this year: nine foundries were referred for more than 1,500 "
+        "furnace hours and seven were approved with conditions. Two of the approvals relied on "
+        "a lining recertified by the maker; among the others, the highest approved was 1,800.",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, FURNACE_MANUAL, log)
+    assert _soft(claims, "p1") == [("Property", "furnace_hours", 1800.0, ["lining_recertified"])]
+
+
+def test_a_flag_a_referral_is_triggered_by_may_still_protect_a_case() -> None:
+    manual = _text(
+        "m1",
+        "manual",
+        "2024-01-10",
+        "Property refers a foundry making two-person climbs. Property refers a foundry whose "
+        "furnace lining has run more than 1,500 furnace hours.",
+    )
+    log = _text(
+        "p1",
+        "production",
+        "2024-06-02",
+        "File 25-204: lining at 1,700 furnace hours, two-person climbs on every job. Approved "
+        "with conditions by the specialist.",
+    )
+    rules = EXTRACTOR.extract(manual.text, source_type="manual")
+    assert ("two_person_climbs", True) in [(c.field, c.value) for r in rules for c in r.conditions]
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
+    assert ("Property", "furnace_hours", 1700.0, ["two_person_climbs"]) in _soft(claims, "p1")
