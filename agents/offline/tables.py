@@ -189,6 +189,11 @@ def table_rows(lines: list[str]) -> list[str]:
                 # "| | Before this bulletin | From 15 July 2024 |": the row as it now reads
                 out.append(" ".join(c for k, c in enumerate(row) if k != old) + ".")
                 continue
+            if (acted := _ACTION_PAST.match(head[-1])) is not None and len(head) == 2:
+                # "| Class | Refer above |" over "| Bagpipe maker | 25 employees |"
+                bound = "fewer than" if acted.group(2).lower() in _BELOW else "more than"
+                out.append(f"{row[0]}, {bound} {row[1]}: {acted.group(1).lower()}.")
+                continue
             if (done := _TRIGGER_HEADER.match(head[-1])) is not None:
                 # "| Class | Measure | Referral trigger |": the last column's name acts
                 out.append(_trigger_row(head, row, done.group(1).lower()))
@@ -366,6 +371,12 @@ def _replaced_column(header: list[str]) -> int | None:
 
 
 #: A last column named for what its figure triggers: "Referral trigger", "Decline point".
+#: A column that acts past each row's figure: "Refer above", "Decline over", "Verify below".
+_ACTION_PAST = re.compile(
+    r"^\W*(refer|decline|exclude|verify|flag)\s+(above|over|beyond|past|below|under)\W*$",
+    re.I,
+)
+_BELOW = frozenset({"below", "under"})
 _TRIGGER_HEADER = re.compile(
     r"^\W*(referral|decline|declination|exclusion|review|verification)\s+"
     r"(?:triggers?|thresholds?|points?|lines?|limits?)\W*$",

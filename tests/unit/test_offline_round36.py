@@ -320,3 +320,14 @@ def test_refusing_to_write_a_flagged_risk_in_any_form_keeps_the_flag_set() -> No
         "whatever its size."
     )
     assert ("decline", [("lead_bench", "eq", False)]) not in _more(text)
+
+
+def test_a_column_that_acts_past_each_rows_figure() -> None:
+    text = (
+        "Limits on the GL, by class:\n\n| Class | Refer above |\n| --- | --- |\n"
+        "| Bell foundry | 5 casting pits |\n| Clock repairer | 2 casting pits |\n"
+    )
+    assert _more(text, "training") == [
+        ("refer", [("casting_pits", "gt", 5), ("occupancy", "eq", "bell foundry")]),
+        ("refer", [("casting_pits", "gt", 2), ("occupancy", "eq", "clock repairer")]),
+    ]
