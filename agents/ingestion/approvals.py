@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from agents.ingestion.evidence import (
@@ -79,8 +80,15 @@ def read_approvals(
 
     With the data dictionary, a limit field is also named by its synonyms.
     """
+    # a flag a known decline is triggered by ("sails turning") is a hazard, no protection
+    hazards = {
+        c.field
+        for k in known
+        if k.action in ("decline", "exclude")
+        for c in k.conditions
+        if c.value is True
+    }
     # a log whose title names one product ("GL Referral Log") speaks of that product
-    every = list(known)
     titled = single_product(text.source)
     product = titled or find_product(text.text)
     words = SQFT.sub("sqft", without_case_numbers(text.text)).lower()
@@ -159,20 +167,10 @@ def read_approvals(
                 # 900,000": a figure told beside another's gets the protections of its clause
                 if _figures_apart(sentence, number):
                     cases[rule.rule_name].discard(sentence)
-                    told = _sentence_at(sentence, number.start)
-                    apart = sentence.replace(told, _clause_at(sentence, number.start))
-                    cases[rule.rule_name].add(apart)
+                    cases[rule.rule_name].add(_narrowed_to_clause(sentence, number.start))
     # the protections every approved case past the limit had (two cases or more), those
     # of a text's one case ("approved because every container is tracked on electronic
     # manifests"), then those the sentence saying how far practice went names
-    # a flag a known decline is triggered by ("sails turning") is a hazard, no protection
-    hazards = {
-        c.field
-        for k in every
-        if k.action in ("decline", "exclude")
-        for c in k.conditions
-        if c.value is True
-    }
     found = _with_protections(list(claims.values()), cases, fields, _CASES_FOR_A_MITIGANT, hazards)
     single = {rule: lines for rule, lines in cases.items() if len(lines) == 1}
     found = _with_protections(found, single, fields, 1, hazards)
@@ -217,11 +215,24 @@ _STOPPED = re.compile(
 )
 
 
-def _sentence_at(text: str, at: int) -> str:
-    """The sentence of a text holding the character at `at`."""
+def _sentence_span(text: str, at: int) -> tuple[int, int]:
+    """Where the sentence of a text holding the character at `at` starts and ends."""
     start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
     end = _SENTENCE_END.search(text, at)
-    return text[start : end.start() if end else len(text)]
+    return start, end.start() if end else len(text)
+
+
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of a text holding the character at `at`."""
+    start, end = _sentence_span(text, at)
+    return text[start:end]
+
+
+def _clause_span(text: str, at: int) -> tuple[int, int]:
+    """Where the clause (up to a semicolon) of the sentence holding `at` starts and ends."""
+    start, end = _sentence_span(text, at)
+    semicolon = text.find(";", at, end)
+    return max(start, text.rfind(";", start, at) + 1), semicolon if semicolon >= 0 else end
 
 
 def _figures_apart(text: str, number: NumberMention) -> bool:
@@ -231,12 +242,12 @@ def _figures_apart(text: str, number: NumberMention) -> bool:
     as nine hundred thousand": two figures in the same unit, a clause each.
     """
     clauses = _sentence_at(text, number.start).split(";")
-    return (
-        sum(
-            any(_a_figure(c, n) and n.unit == number.unit for n in find_numbers(c)) for c in clauses
-        )
-        > 1
-    )
+    alike = [
+        c
+        for c in clauses
+        if any(n.unit == number.unit and _a_figure(c, n) for n in find_numbers(c))
+    ]
+    return len(alike) > 1
 
 
 def _a_figure(text: str, number: NumberMention) -> bool:
@@ -254,11 +265,15 @@ def _clause_at(text: str, at: int) -> str:
     "On the package I'll go to 300,000 if the pieces are in locked cases; on Property I've
     signed 900,000": each product's extent with its own protection.
     """
-    sentence = _sentence_at(text, at)
-    offset = at - text.find(sentence)
-    start = sentence.rfind(";", 0, offset) + 1
-    end = sentence.find(";", offset)
-    return sentence[start : end if end >= 0 else len(sentence)]
+    start, end = _clause_span(text, at)
+    return text[start:end]
+
+
+def _narrowed_to_clause(text: str, at: int) -> str:
+    """The text with the sentence holding `at` cut down to that clause (the rest kept)."""
+    sentence_start, sentence_end = _sentence_span(text, at)
+    start, end = _clause_span(text, at)
+    return text[:sentence_start] + text[start:end] + text[sentence_end:]
 
 
 def _present(vocab: FieldVocabulary, line: str) -> set[str]:
@@ -287,7 +302,7 @@ def _with_protections(
     lines_of: dict[str, set[str]],
     fields: DataDictionary | None,
     least: int,
-    hazards: set[str] = frozenset(),  # type: ignore[assignment]
+    hazards: AbstractSet[str] = frozenset(),
 ) -> list[ExtractedRule]:
     """Practice claims with the protections every one of their lines names as there.
 
@@ -595,11 +610,6 @@ def _vocabulary(fields: DataDictionary) -> FieldVocabulary:
     return _LAST_VOCABULARY[0][1]
 
 
-def _flags_said(vocab: FieldVocabulary, said: str) -> list[str]:
-    """The flags a sentence names as present (a flag said as missing is none)."""
-    return [m.field for m in vocab.named_flags(content_tokens(said)) if not m.negated]
-
-
 def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
     """The protections an interview names when asked what made practice say yes.
 
@@ -617,7 +627,7 @@ def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
         # the first sentence names it; "A service contract. If a licensed company services
         # the panel every year under contract, ...": else the sentence that explains it
         for said in _SENTENCE_END.split(answer.strip(), maxsplit=2)[:2]:
-            flags = _flags_said(vocab, said)
+            flags = vocab.flags_present(said)
             named += [f for f in flags if f not in named]
             if flags:
                 break
@@ -643,7 +653,7 @@ def stated_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
     named: list[str] = []
     for said in _SENTENCE_END.split(text):
         if _NAMED_A_MITIGANT.search(said):
-            named += [f for f in _flags_said(vocab, said) if f not in named]
+            named += [f for f in vocab.flags_present(said) if f not in named]
     return named
 
 

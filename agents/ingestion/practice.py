@@ -136,19 +136,14 @@ def _with_dropped_mitigants(
     sprinklers it names are what practice accepts.
     """
     out = []
+    bent = {(_bearing(p), p.product_type) for p in practice}
     for claim in practice:
         # the claim of the dropped reading's own product, when practice bent that one
         same = [
             r
             for r in dropped
             if _bearing(r) == _bearing(claim)
-            and (
-                r.product_type == claim.product_type
-                or not any(
-                    _bearing(p) == _bearing(r) and p.product_type == r.product_type
-                    for p in practice
-                )
-            )
+            and (r.product_type == claim.product_type or (_bearing(r), r.product_type) not in bent)
         ]
         fields = [f for r in same for f in r.mitigant_fields]
         notes = [m for r in same for m in r.mitigants]

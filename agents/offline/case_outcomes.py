@@ -38,7 +38,7 @@ def furthest_approved(
     body: str,
     drafts: list[RuleDraft],
     read: Callable[[str], list[NumericHit]],
-    present: Callable[[str], set[str]] = lambda _line: set(),
+    present: Callable[[str], list[str]] = lambda _line: [],
 ) -> None:
     """Raise each limit's soft limit to the furthest figure an approved case reached.
 
@@ -70,7 +70,7 @@ def furthest_approved(
     for line in cases:
         if not _APPROVED.search(line) or _REFUSED.search(line):
             continue
-        said = present(line)
+        said = set(present(line))
         for hit in read(line):
             if hit.operator is not None and not hit.soft_evidence:
                 continue

@@ -20,13 +20,7 @@ from agents.offline.definitions import with_definitions
 from agents.offline.pipeline import TextReader
 from agents.offline.placement import find_product
 from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
-from agents.offline.textproc import (
-    Sentence,
-    content_tokens,
-    extract_source,
-    split_sentences,
-    strip_connectors,
-)
+from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
 from agents.offline.texts import (
     decision_quality,
     expand_class_acronyms,
@@ -101,6 +95,18 @@ def _if_so(text: str) -> str:
     )
 
 
+def _said_plainly(body: str) -> str:
+    """The body with what its sentences point at said in place.
+
+    Case ids go; "is amended: it now applies where" states the rule; a withdrawn part named
+    between dashes is the rule it is; "If so" repeats its question; "more than twice" is
+    "more than two times".
+    """
+    text = _AMENDED_TO.sub(" ", strip_case_ids(body))
+    text = _if_so(_withdrawn_part(text))
+    return _TWICE.sub(r"\1 two times", text)
+
+
 class OfflineExtractor:
     """Extracts structured underwriting rules from raw text without an LLM.
 
@@ -167,20 +173,11 @@ class OfflineExtractor:
         source = source or found_source
         if source_type not in SOURCE_TYPES:
             source_type = None
-        sentences = split_sentences(
-            with_definitions(
-                self._spelled_out(
-                    _TWICE.sub(
-                        r"\1 two times",
-                        _if_so(_withdrawn_part(_AMENDED_TO.sub(" ", strip_case_ids(body)))),
-                    )
-                )
-            )
-        )
+        sentences = split_sentences(with_definitions(self._spelled_out(_said_plainly(body))))
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)
         if source_type == "production":  # "- 14 rigs. Approved at 14.": the furthest case
-            furthest_approved(body, drafts, self._case_numbers, self._flags_present)
+            furthest_approved(body, drafts, self._case_numbers, self.vocab.flags_present)
         default = single_product(source) or header_product(sentences) or "ALL"
         meta = {
             "source": source,
@@ -209,10 +206,6 @@ class OfflineExtractor:
             return reader.read(line).numbers
         finally:
             reader.topic, reader.topic_value = kept
-
-    def _flags_present(self, line: str) -> set[str]:
-        """The flags a line names as present ("9 pots, sprinklered")."""
-        return {m.field for m in self.vocab.named_flags(content_tokens(line)) if not m.negated}
 
     def _spelled_out(self, body: str) -> str:
         """The text with its business classes' short names written out."""

@@ -454,9 +454,9 @@ VERIFY_OBJECT = re.compile(
 #: ", who looks at door staff ...": what a person does describes no trigger.
 PERSON_RELATIVE = re.compile(r",\s*who\b[^;:]*", re.I)
 #: Reason clauses ("because ...", "due to ...") carry no trigger.
-#: Words that cite a written limit: "the 25-employee eligibility cap", "the guide says 20".
 #: The nouns a text names a limit by: "the 400-placement referral point", "the 8,000 lb line".
 LIMIT_NOUNS = r"(?:point|line|limit|rule|threshold|standard|trigger|cap|ceiling|guideline)s?"
+#: Words that cite a written limit: "the 25-employee eligibility cap", "the guide says 20".
 CITED_LIMIT = re.compile(
     r"\b(?:caps?|capped|limits?|guide|guideline|threshold|referral point|eligibility|"
     r"ceiling|printed|on paper)\b",

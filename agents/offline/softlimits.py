@@ -67,17 +67,14 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
 def _restates_last(value: float, drafts: list[RuleDraft]) -> bool:
     """True when a figure is the most the latest ordering rule lets pass (no reach past it)."""
     for draft in reversed(drafts):
-        bounds = [
-            c
-            for c in draft.conditions
-            if c.operator in ("gt", "gte")
-            and isinstance(c.value, int | float)
-            and not isinstance(c.value, bool)
-        ]
-        if bounds:
-            bound = bounds[0]
-            passing = float(bound.value) - (1 if bound.operator == "gte" else 0)  # type: ignore[arg-type]
-            return abs(passing - value) < 1e-9
+        for c in draft.conditions:
+            if (
+                c.operator in ("gt", "gte")
+                and isinstance(c.value, int | float)
+                and not isinstance(c.value, bool)
+            ):
+                passing = float(c.value) - (1 if c.operator == "gte" else 0)
+                return abs(passing - value) < 1e-9
     return False
 
 

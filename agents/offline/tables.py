@@ -370,13 +370,13 @@ def _replaced_column(header: list[str]) -> int | None:
     return old[0] if len(old) == 1 and len(new) == 1 and len(header) >= 3 else None
 
 
-#: A last column named for what its figure triggers: "Referral trigger", "Decline point".
 #: A column that acts past each row's figure: "Refer above", "Decline over", "Verify below".
 _ACTION_PAST = re.compile(
     r"^\W*(refer|decline|exclude|verify|flag)\s+(above|over|beyond|past|below|under)\W*$",
     re.I,
 )
 _BELOW = frozenset({"below", "under"})
+#: A last column named for what its figure triggers: "Referral trigger", "Decline point".
 _TRIGGER_HEADER = re.compile(
     r"^\W*(referral|decline|declination|exclusion|review|verification)\s+"
     r"(?:triggers?|thresholds?|points?|lines?|limits?)\W*$",

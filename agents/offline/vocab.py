@@ -278,6 +278,10 @@ class FieldVocabulary:
         """The flags a text names: by their phrases, else by one distinctive word."""
         return self.bool_mentions(tokens) or self.bool_mentions(tokens, partial=True)
 
+    def flags_present(self, text: str) -> list[str]:
+        """The flags a text names as present ("9 pots, sprinklered"); one said missing is none."""
+        return [m.field for m in self.named_flags(content_tokens(text)) if not m.negated]
+
     def score_numeric(self, info: FieldInfo, tokens: list[Token], pos: int | None) -> float:
         """Lexical evidence that tokens talk about a numeric field.
 
