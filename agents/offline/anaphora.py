@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from agents.offline import lexicon as lx
 from agents.offline import lexicon_comparators as lxc
 from agents.offline import lexicon_discourse as lxd
-from agents.offline.clauses import detect_action, split_mitigant
+from agents.offline.clauses import CONDITIONAL_MARK, detect_action, split_mitigant
 from agents.offline.textproc import content_tokens, strip_connectors
 from memory.underwriting.fieldlink.numbers import find_numbers
 from memory.underwriting.fieldlink.stems import stem
@@ -125,11 +125,18 @@ def antecedent(
         and not imperative
     ) or detect_action(text) is None:
         return None
-    trigger, _ = split_mitigant(stripped)  # "I refer those, unless Y"
+    trigger, provisos = split_mitigant(stripped)  # "I refer those, unless Y"
     if _compared_number(trigger):
         return None
     lacks_one = bool(lxd.LACKS_ONE.search(trigger))
-    if _OWN_CONDITION.search(trigger) and not (lacks_one or pro_verb):
+    own = _OWN_CONDITION.search(trigger)
+    if (
+        own
+        and trigger.endswith(CONDITIONAL_MARK)
+        and not any(analyzer.mitigant_fields(p) for p in provisos)
+    ):  # "This may be written provided that the pot is thermostatic": terms, no trigger
+        own = None
+    if own and not (lacks_one or pro_verb):
         return None  # "If someone is at the desk all night, I approve it": its own trigger
     found = analyzer.reader.read(trigger)
     if found.conditions or found.protective_pos or found.protective_neg:

@@ -22,7 +22,8 @@ _CASE_REFERENCE = re.compile(r"^\s*[A-Z]{2,}[-/]?\d[\w/-]*\s*[-:\u2013\u2014]\s"
 _CASE_CHARS = 320
 #: The case went through: "Approved", "bound", "written", "signed off".
 _APPROVED = re.compile(
-    r"(?<!not )(?<!never )(?<!n't )\b(?:approved|bound|written|accepted|signed off|okayed)\b",
+    r"(?<!not )(?<!never )(?<!n't )\b(?:approved|bound|written|accepted|signed off|okayed|"
+    r"OK['\u2019]?d|appr['\u2019]d)(?!\w)",
     re.I,
 )
 #: The case did not go through, in the end: "declined", "not bound", "broker withdrew".

@@ -45,7 +45,7 @@ _NEW_PREDICATE = re.compile(
 )
 #: Left in a trigger where a proviso was cut off, so the approval it qualified still reads
 #: as conditional ("may be written provided that ..." -> "may be written if").
-_CONDITIONAL_MARK = "only if"
+CONDITIONAL_MARK = "only if"
 #: "it comes to me": the speaker is who a case is referred to.
 _TO_SPEAKER = re.compile(
     r"\s+(?:then\s+|always\s+)?(?:comes?|goes|go)\s+(?:straight\s+|directly\s+|up\s+)?"
@@ -373,7 +373,7 @@ def split_mitigant(text: str) -> tuple[str, list[str]]:
     proviso = lx.PROVISO.search(trigger)
     if proviso and lx.PROVISO_HEAD.search(trigger[: proviso.start()]):
         mitigants.append(trigger[proviso.end() :].strip(" ,."))
-        trigger = trigger[: proviso.start()].rstrip(" ,") + " " + _CONDITIONAL_MARK
+        trigger = trigger[: proviso.start()].rstrip(" ,") + " " + CONDITIONAL_MARK
     return trigger.strip(), mitigants
 
 

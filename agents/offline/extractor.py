@@ -25,6 +25,7 @@ from agents.offline.texts import (
     decision_quality,
     expand_class_acronyms,
     header_product,
+    listed_conditions,
     single_product,
     strip_case_ids,
 )
@@ -47,6 +48,43 @@ _CONDITION_CUE = re.compile(
 _ONLY_WITH = re.compile(r"\bonly\s+(?:if|when|where|from|for|after)\b", re.I)
 
 #: "changed insurers more than twice in five years": a count of two (not "twice that").
+#: "..., provided that the referral may be waived where X": a waiver, not a proviso ("but").
+_PROVIDED_WAIVED = re.compile(
+    r",\s*provided(?:\s+that)?\s+(?=(?:the|this|that|any|such)\s+(?:referral|decline|"
+    r"declination|flag|exclusion|verification)s?\s+(?:may|can|could|will)\s+(?:still\s+)?be\s+"
+    r"(?:waived|cleared|lifted|set aside)\b)",
+    re.I,
+)
+#: "the guide wants anything under three years in business referred": what is to be done,
+#: said as a wish ("anything under three years in business is referred").
+_WANTS_DONE = re.compile(
+    r"\b(?:wants?|wanted|would have|expects?)\s+(?P<what>(?!to\b|it\b|them\b)[^.;:]{3,80}?)\s+"
+    r"(?P<done>referred|declined|flagged|verified|excluded)\b",
+    re.I,
+)
+#: "write it with conditions: printers on a non-combustible surface, ...": the terms an
+#: approval lists are no conditions of the risk.
+_TERMS_LISTED = re.compile(
+    r"\b(with (?:these |the following |some |two |three |a few )?conditions)\s*[:\u2013\u2014]"
+    r"[^.\n\"]+",
+    re.I,
+)
+#: What makes the words after "with conditions:" a rule of their own ("a cabled route longer
+#: than three thousand feet needs ...", "when the peak crowd exceeds 8,000").
+_STATES_A_RULE = re.compile(
+    r"\b(?:if|when|whenever|where|than|exceeds?|is|are|over|above|under|below|more|less|"
+    r"fewer|needs?|requires?)\b|\d",
+    re.I,
+)
+
+
+def _only_terms(match: re.Match[str]) -> bool:
+    """True when the words after "with conditions:" only list terms (no rule of their own)."""
+    return _STATES_A_RULE.search(match.group(0)[len(match.group(1)) :]) is None
+
+
+#: The trade's name for an exclusion, whose commas are no clause breaks.
+_CARE_CUSTODY = re.compile(r"\bcare,\s+custody,?\s+(?:and|&)\s+control\b", re.I)
 _TWICE = re.compile(
     r"\b(more than|over|fewer than|less than|at least|at most|no more than|up to)\s+twice\b"
     r"(?!\s+(?:that|the|its|their|as|this)\b)",
@@ -98,12 +136,19 @@ def _if_so(text: str) -> str:
 def _said_plainly(body: str) -> str:
     """The body with what its sentences point at said in place.
 
-    Case ids go; "is amended: it now applies where" states the rule; a withdrawn part named
-    between dashes is the rule it is; "If so" repeats its question; "more than twice" is
-    "more than two times".
+    Case ids go; "is amended: it now applies where" states the rule; "provided that the
+    referral may be waived" is "but the referral may be waived"; "wants X referred" says
+    "X is referred"; the terms listed after "with conditions:" go; "care, custody and
+    control" loses its commas; a withdrawn part named between dashes is the rule it is;
+    "If so" repeats its question; "more than twice" is "more than two times"; a lead's
+    bulleted conditions are a sentence each.
     """
-    text = _AMENDED_TO.sub(" ", strip_case_ids(body))
-    text = _if_so(_withdrawn_part(text))
+    text = _PROVIDED_WAIVED.sub(", but ", _AMENDED_TO.sub(" ", strip_case_ids(body)))
+    text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
+    text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)
+    text = listed_conditions(
+        _if_so(_withdrawn_part(_CARE_CUSTODY.sub("care custody and control", text)))
+    )
     return _TWICE.sub(r"\1 two times", text)
 
 

@@ -100,6 +100,10 @@ def choose_field(
 
 #: Naming evidence that places a figure in another unit's field ("two years" in months).
 _CLEARLY_NAMED = 0.5
+#: How many times another candidate's score the clause's own naming must be to stand alone,
+#: and the score above which it does ("patients under 18", not one word like "above").
+_FAR_ABOVE = 4.0
+_NAMED_ALONE = 1.0
 
 #: A field's unit that counts in a scale word: "million bricks", "thousand gallons".
 _SCALE_WORDS = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6}
@@ -245,7 +249,7 @@ def _choose(
             local += 0.3 * vocab.score_numeric(info, recent, None)
         return local + (0.2 if converted and info.name not in converted else 0.0)
 
-    best = _best(candidates, score, floor)
+    best = _named_here(vocab, candidates, tokens, pos) or _best(candidates, score, floor)
     if best is None and ctx:
         best = _best(candidates, lambda i: vocab.score_numeric(i, ctx, None), floor)
     if best is None and len(exact) == 1 and unit is not None:
@@ -255,6 +259,23 @@ def _choose(
         plain = [i for i in exact if i.name == unit or unit in synonyms_of(i)]
         best = plain[0] if len(plain) == 1 else None
     return (best, converted.get(best.name, 1.0)) if best else None
+
+
+def _named_here(
+    vocab: FieldVocabulary, candidates: list[FieldInfo], tokens: list[Token], pos: int
+) -> FieldInfo | None:
+    """The candidate the clause itself clearly names, far above any other, or None.
+
+    "Where patients under 18 make up more than 70%" after a sentence on clear aligner
+    patients: the clause's own words name the field; the sentence before does not outvote
+    them.
+    """
+    scored = sorted((vocab.score_numeric(i, tokens, pos), i.name, i) for i in candidates)
+    if not scored or scored[-1][0] <= _NAMED_ALONE:
+        return None
+    if len(scored) > 1 and scored[-1][0] < _FAR_ABOVE * scored[-2][0]:
+        return None
+    return scored[-1][2]
 
 
 def _pointed(vocab: FieldVocabulary, candidates: list[FieldInfo], context: str) -> FieldInfo | None:

@@ -347,7 +347,8 @@ MITIGANT_CUE = re.compile(
     r"\b(?:waiv(?:e|ed|es|er)|clear(?:ed|s)? the (?:referral|decline)|"
     r"(?:referral|decline) can be (?:cleared|waived)|satisf(?:y|ies|ied)|cures?|offsets?|"
     r"accepted instead|may be accepted|in which case|exceptions?|only thing|"
-    r"gets? it off|comfortable|in place|installed|on file|approved|overturned|"
+    # "soldered in place", "bolted in place": where a thing sits, no protection present
+    r"gets? it off|comfortable|(?<!ed )in place|installed|on file|approved|overturned|"
     r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|"
     # "A treated-post certificate ... settles it": what answers the check
     r"settles? (?:it|that|the (?:check|question|matter|verification))\b|"
@@ -506,14 +507,16 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:exceptions?|approvals?|sign-offs?)\s+(?:\w+\s+){0,2}?(?:up|down) to|"
     # "we've signed off at seven and eight", "approved roofs of twenty-one to twenty-three
     # years", "bound several at 22 to 25 percent": the cases practice let through
-    r"(?:approved|signed off|signed|bound|written|wrote|accepted|okayed|cleared)\s+"
+    # "OK'd at 32", "passed at 118k", "appr'd at 14": a log's short words for it
+    r"(?:approved|signed off|signed|bound|written|wrote|accepted|okayed|cleared|"
+    r"OK['\u2019]?d|ok['\u2019]ed|appr['\u2019]d|passed)\s+"
     r"(?:[\w-]+\s+){0,4}?"
     # "signed off on plants holding char for sixty hours or more"
     r"(?:at|of|for)(?:\s+(?:about|around|roughly|nearly|some))?(?=\s+" + _NUMBER_AHEAD + r")|"
-    # "pricing has approved two-year locks": a figure joined to what it measures
-    r"(?:approved|accepted|written|wrote|bound|okayed|signed off on)(?=\s+"
-    + _NUMBER_AHEAD
-    + r"-[a-z]+\s)|"
+    # "pricing has approved two-year locks", "I've signed off a fourteen-chair practice": a
+    # figure joined to what it measures
+    r"(?:approved|accepted|written|wrote|bound|okayed|signed off on|signed off)"
+    r"(?:\s+(?:a|an|one))?(?=\s+" + _NUMBER_AHEAD + r"-[a-z]+\s)|"
     r"signed off on(?=\s+" + _NUMBER_AHEAD + r")|"
     # "Past thirty-six nobody has approved one": thirty-six is how far practice went
     r"\b(?:past|beyond|above|over)(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,25}?\b(?:nobody|no one|"

@@ -25,11 +25,18 @@ PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("LRO", re.compile(r"\b(?:LRO|[Ll]essor'?s'? [Rr]isk(?: [Oo]nly)?)\b")),
-    ("GL", re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability)\b")),
+    # "on the liability side": the GL, as the property side is the Property form
+    ("GL", re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability|liability side)\b")),
     # "Property of storage tenants is never covered": ownership, no product
     (
         "Property",
-        re.compile(r"\b(?:Property|PROPERTY|monoline property)\b(?!\s+(?:rate|data|of)\b)"),
+        re.compile(
+            r"\b(?:Property|PROPERTY|monoline property)\b(?!\s+(?:rate|data|of)\b)|"
+            # "we don't write a bagpipe shop on property", "on the property side": the
+            # product in lower case ("kept on the property" is the premises)
+            r"\b(?:on|under) property\b(?!\s+(?:of|damage|owners?|values?)\b)|"
+            r"\bproperty (?:side|policy|policies|form|line|program)\b"
+        ),
     ),
 )
 #: "Gyms may be written on the GL or the BOP": which product carries a class (followed by

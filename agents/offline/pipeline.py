@@ -135,6 +135,7 @@ class TextReader:
                 lx.SOFT_LIMIT_CUE.search(sentence.text)
                 or lx.PRACTICE_AFTER.search(sentence.text)
                 or lx.PRACTICE_CEILING.search(sentence.text)
+                or lx.AGE_EXCEPTION.search(sentence.text)  # "; we approved two-year-old shops"
             ):
                 # "the guide refers over 40%, but she has approved up to 45%": practice in
                 # the rule's own sentence
@@ -208,7 +209,7 @@ class TextReader:
                 a.trigger,
                 (self.sentences, sentence),
                 self.analyzer.subjects,
-                headed=not self.cases,
+                headed=not self.cases or _PLURAL_HEADING.match(self.sentences[0].raw) is not None,
                 acting=a.action == "exclude" and pending is None,
                 deciding=a.action is not None and pending is None,
             )
@@ -309,7 +310,7 @@ class TextReader:
         waiver = read_waiver(clause, self.analyzer)
         if waiver is None and not (waived and CONSEQUENCE.match(clause)):
             return False
-        if waiver is not None and waive(waiver, self.drafts, sentence.index):
+        if waiver is not None and waive(waiver, self.drafts, sentence.index, log=self.cases):
             self.used.add(sentence.index)
         self.waived.add(sentence.index)
         return True
@@ -571,6 +572,9 @@ _BOTH_SAID = re.compile(r"^\W*(?:where|if|when|whenever)\b[^,;:]*\band\b[^,;:]*,
 
 #: A subject pointing back at the one named before: "They may be written ...".
 _THEY = re.compile(r"^\W*(?:they|these risks|such risks|these accounts)\b", re.I)
+#: A log's first sentence that is only a plural class name ("Accordion repairers."): the
+#: class its rules are about, not a case's.
+_PLURAL_HEADING = re.compile(r"^\W*[A-Z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}s\.?\s*$")
 #: A clause whose subject is the list after its colon: "The following classes are ...:".
 _FOLLOWING_CLASSES = re.compile(
     r"^\W*(?:\d+(?:\.\d+)*\s+)?the following (?:classes|occupancies|businesses|trades|risks)\b",

@@ -19,6 +19,9 @@ from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 from schemas.rules import Condition
 
+#: A denial right before a practice cue: "nobody has", "we have never".
+_DENIED_BEFORE = re.compile(r"\b(?:nobody|no one|never|not|n['\u2019]t)\b(?:\s+\w+)?\s*$", re.I)
+
 
 def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> RuleDraft | None:
     """Read "we've gone up to 23" / "written two-year-old businesses" evidence.
@@ -33,6 +36,8 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     """
     mentions: list[tuple[NumberMention, bool]] = []  # a figure, and "below" after it
     for match in lx.SOFT_LIMIT_CUE.finditer(text):
+        if _DENIED_BEFORE.search(text[max(0, match.start() - 30) : match.start()]):
+            continue  # "nobody has approved a six-boat fleet": how far practice did not go
         window = text[match.end() : match.end() + 60]
         found = find_numbers(window)
         if found and found[0].start <= 2:
@@ -57,11 +62,10 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         found = find_numbers(match.group(0)[match.start(1) - match.start() :])
         if found:
             mentions.append((NumberMention(found[0].value, "years", 0, 0, 0), False))
-    for mention, below in mentions:
-        target = _soft_target(mention, drafts, vocab, below)
-        if target is not None:
-            return target
-    return None
+    found_target = None
+    for mention, below in mentions:  # "OK'd at 110k; ... passed at 125k": each case told
+        found_target = _soft_target(mention, drafts, vocab, below) or found_target
+    return found_target
 
 
 def _restates_last(value: float, drafts: list[RuleDraft]) -> bool:
@@ -108,6 +112,8 @@ def _run_end(window: str, found: list[NumberMention]) -> NumberMention:
         joint = window[last.end : mention.start]
         if not joint.strip() or not _RUN_JOINT.match(joint):
             break  # "180 a month": the figure's period, no second figure
+        if re.match(r"an?\s", window[mention.start : mention.num_end], re.I):
+            break  # "OK'd at 35 on a five-year clean loss run": the case's reason
         if found[0].unit and mention.unit and mention.unit != found[0].unit:
             break  # "sixteen feet on two similar clubs": a count of cases, no second figure
         last = mention
@@ -117,7 +123,9 @@ def _run_end(window: str, found: list[NumberMention]) -> NumberMention:
 def _soft_target(
     mention: NumberMention, drafts: list[RuleDraft], vocab: FieldVocabulary, below: bool
 ) -> RuleDraft | None:
-    """The latest draft whose numeric threshold the mentioned value lies beyond.
+    """The latest draft whose numeric threshold (and soft limit) the mentioned value lies beyond.
+
+    "OK'd at 30 ... OK'd at 32 ... OK'd at 35": practice reached the furthest case told.
 
     `below`: "below" follows the figure ("down to 25% below minimum"), which is negative on
     a field whose values below a reference are ("-22 = 22% below").
@@ -138,7 +146,11 @@ def _soft_target(
             elif mention.unit not in (None, info.unit) and not unit_fits(mention.unit, info):
                 continue
             beyond = value > cond.value if cond.operator in {"gt", "gte"} else value < cond.value
-            if beyond and draft.soft_limit is None and near_limit(value, float(cond.value)):
+            reach = draft.soft_limit
+            further = reach is None or (
+                value > reach if cond.operator in {"gt", "gte"} else value < reach
+            )
+            if beyond and further and near_limit(value, float(cond.value)):
                 draft.soft_limit = float(value)
                 return draft
     return None

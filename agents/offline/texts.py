@@ -48,6 +48,43 @@ def strip_case_ids(text: str) -> str:
     return re.sub(r"[ \t]*\b(?:since[ \t]+)?[A-Z]{2,}-\d{2,4}(?:-\d+)*\b", "", text)
 
 
+#: "Refer to a senior underwriter if any of the following apply:" over "- x;" lines: one
+#: lead, a rule per line (or one rule of every line, for "all of the following").
+_LISTED_CONDITIONS = re.compile(
+    r"(?P<lead>[^\n.:;]*?)\b(?P<link>if|where|when)\s+(?P<which>any(?:\s+one)?|one\s+or\s+more|"
+    r"either|all|both)\s+of\s+(?:the\s+following|these)(?:\s+(?:conditions?|circumstances|"
+    r"applies|apply|is|are|true|holds?|met))*\s*:[ \t]*\n"
+    r"(?P<items>(?:[ \t]*(?:[-*\u2022]|\(?[a-z0-9]\)|\d+\.)[ \t]+[^\n]+(?:\n|$))+)",
+    re.I,
+)
+_ITEM_MARK = re.compile(r"^[ \t]*(?:[-*\u2022]|\(?[a-z0-9]\)|\d+\.)[ \t]+")
+_ITEM_END = re.compile(r"(?:[;,.]|\s+(?:and|or))*\s*$", re.I)
+
+
+def listed_conditions(text: str) -> str:
+    """Say a lead's list of conditions as sentences, one a line.
+
+    "Decline if any of the following:" over "- the facade exceeds 120 ft;" and "- acid
+    cleaning is performed." reads "Decline if the facade exceeds 120 ft. Decline if acid
+    cleaning is performed."; "all of the following" joins the lines with "and" in one.
+    """
+
+    def said(match: re.Match[str]) -> str:
+        lead = f"{match.group('lead').strip()} {match.group('link')}"
+        items = [
+            _ITEM_END.sub("", _ITEM_MARK.sub("", line)).strip()
+            for line in match.group("items").splitlines()
+        ]
+        items = [item for item in items if item]
+        if match.group("which").lower() in {"all", "both"}:
+            return f" {lead} {' and '.join(items)}.\n"
+        return " " + " ".join(f"{lead} {item}." for item in items) + "\n"
+
+    if "following" not in text and "these" not in text:
+        return text
+    return _LISTED_CONDITIONS.sub(said, text)
+
+
 def without_case_numbers(text: str) -> str:
     """The text with cases' numbers blanked: "Case 23-411 (GL, ...)" is "Case        (GL, ...)".
 

@@ -114,6 +114,22 @@ class FieldVocabulary:
         return found
 
     @cached_property
+    def flag_trails(self) -> list[tuple[float, tuple[str, ...]]]:
+        """Figures inside flags' synonyms, with the two stems right after the figure.
+
+        "cellar room one way out" -> (1.0, ("way", "out")): "a basement room with only one
+        way out" says the flag, whatever words come before its figure.
+        """
+        found: list[tuple[float, tuple[str, ...]]] = []
+        for info in self.of_kind("bool"):
+            for synonym in info.spec.synonyms:
+                for said in find_numbers(synonym):
+                    trail = tuple(t.stem for t in content_tokens(synonym[said.num_end :])[:2])
+                    if len(trail) == 2:
+                        found.append((said.value, trail))
+        return found
+
+    @cached_property
     def common_fields(self) -> frozenset[str]:
         """Fields any business class has: those of the packaged base dictionary.
 

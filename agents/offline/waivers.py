@@ -39,7 +39,8 @@ _NOUN_WAIVED = re.compile(
     r"\b(?:the|this|that|such|its|their|any)\s+(?:[\w-]+\s+)?"
     r"(?P<noun>referral|decline|declination|exclusion|verification|check|flag)s?\s+"
     r"(?:(?:is|are|will be|would be|may be|can be|could be|shall be|should be|gets?)\s+"
-    r"(?:then\s+|also\s+|simply\s+)?"
+    # "the referral is normally waived": the same waiver, hedged
+    r"(?:(?:then|also|simply|normally|usually|generally|typically|often|routinely)\s+)?"
     r"(?:waived|skipped|dropped|lifted|dispensed with|set aside|omitted|cleared|closed|"
     r"satisfied|"
     r"not (?:required|needed|necessary)|unnecessary)|"
@@ -117,6 +118,7 @@ _SUBORDINATOR = re.compile(
 _UNMITIGATED = frozenset({"exclude", "approve_with_conditions"})
 #: How many sentences back the waived rule may be.
 _REACH = 2
+_LOG_REACH = 4
 
 
 @dataclass
@@ -193,13 +195,18 @@ def _protection_text(clause: str, match: re.Match[str], subject: bool) -> str:
     return before.strip(" ,") if subject else ""
 
 
-def waive(waiver: Waiver, drafts: list[RuleDraft], sentence_index: int) -> bool:
+def waive(
+    waiver: Waiver, drafts: list[RuleDraft], sentence_index: int, *, log: bool = False
+) -> bool:
     """Attach a waiver's protections to the latest nearby rule with the action it lifts.
 
     Args:
         waiver: The waiver read from a clause.
         drafts: The drafts read so far.
         sentence_index: Index of the waiver's sentence.
+        log: The text is a decision log, whose cases told between a rule and its waiver
+            ("Decisions: ... Cantina Bellows, referred and declined. Where the shop keeps
+            a vault, the referral is waived") do not part them.
 
     Returns:
         True when a rule received the protections.
@@ -207,7 +214,7 @@ def waive(waiver: Waiver, drafts: list[RuleDraft], sentence_index: int) -> bool:
     if not waiver.fields:
         return False
     for draft in reversed(drafts):
-        if draft.sentence_index < sentence_index - _REACH:
+        if draft.sentence_index < sentence_index - (_LOG_REACH if log else _REACH):
             return False
         if waiver.action in (None, draft.action):
             if draft.action in _UNMITIGATED and draft.conditions:

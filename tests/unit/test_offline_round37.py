@@ -1,0 +1,315 @@
+"""Offline extraction round 37: a lead's bulleted list of conditions, a proviso that is a
+waiver, the trade's "care, custody and control" exclusion, a clause that names its own field
+after another sentence's topic, "property" in lower case as the product, a log's furthest
+case in short words ("OK'd at 35"), a flag whose synonym holds a number, a hedged waiver,
+a rule said as a wish ("wants X referred"), a conditional approval that points back, terms
+listed after "with conditions:", and a log headed by its class.
+
+Every field and sentence below is made up for these tests (a sail-loft and violin-workshop
+dictionary no dataset has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case: sail loft, violin workshop, ferry kiosk",
+    },
+    "years_in_business": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["years in business"],
+        "description": "Years the business has operated",
+    },
+    "sprinklered": {
+        "type": "bool",
+        "synonyms": ["sprinklered", "sprinklers"],
+        "description": "Automatic sprinklers throughout",
+    },
+    "canvas_stock_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["canvas stock", "sailcloth on hand"],
+        "description": "Value of sailcloth held",
+    },
+    "cutting_tables": {
+        "type": "int",
+        "unit": "tables",
+        "synonyms": ["cutting tables"],
+        "description": "Cutting tables in use",
+    },
+    "dust_extraction": {
+        "type": "bool",
+        "synonyms": ["dust extraction", "ducted extraction"],
+        "description": "Ducted dust extraction at the machines",
+    },
+    "mast_height_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["mast height", "tallest mast"],
+        "description": "Tallest mast the loft rigs on",
+    },
+    "fall_arrest_fitted": {
+        "type": "bool",
+        "synonyms": ["fall arrest anchors", "fall arrest"],
+        "description": "Permanent fall arrest anchors on every rig",
+    },
+    "offsite_jobs_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["offsite jobs", "work at the marina"],
+        "description": "Share of jobs done away from the loft",
+    },
+    "varnish_on_bench": {
+        "type": "bool",
+        "synonyms": ["varnish heated on the bench"],
+        "description": "Varnish is heated on the bench",
+    },
+    "racing_clients_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["racing clients", "racing crews"],
+        "description": "Share of clients who race",
+    },
+    "junior_clients_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["clients under 16", "junior share"],
+        "description": "Share of clients under 16",
+    },
+    "attic_single_stair": {
+        "type": "bool",
+        "synonyms": ["attic loft one way down", "attic with one stair"],
+        "description": "The loft is an attic with a single stair",
+    },
+    "instrument_vault": {
+        "type": "bool",
+        "synonyms": ["instrument vault", "fireproof vault"],
+        "description": "Instruments are kept in a fireproof vault",
+    },
+    "instruments_held_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["instruments held", "customer instruments"],
+        "description": "Value of customer instruments held",
+    },
+    "after_dark_hours": {
+        "type": "int",
+        "unit": "hours",
+        "synonyms": ["hours past dusk", "after dark"],
+        "description": "Hours the loft rigs after dusk",
+    },
+    "construction_type": {
+        "type": "str",
+        "synonyms": ["construction"],
+        "description": "Building construction: frame, joisted masonry, non-combustible",
+    },
+    "rigging_crews": {
+        "type": "int",
+        "unit": "crews",
+        "synonyms": ["rigging crews"],
+        "description": "Rigging crews employed",
+    },
+}
+EXTRACTOR = OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+
+
+def _rules(text: str, kind: str = "manual") -> list[tuple[str, str, list[tuple[str, str, object]]]]:
+    return [
+        (r.product_type, r.action, sorted((c.field, c.operator, c.value) for c in r.conditions))
+        for r in EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def _soft(text: str, kind: str = "production") -> list[tuple[str, float | None]]:
+    return [
+        (r.conditions[-1].field, r.soft_limit) for r in EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def _mitigants(text: str, kind: str = "manual") -> list[tuple[str, list[str]]]:
+    return [
+        (r.conditions[-1].field, sorted(r.mitigant_fields))
+        for r in EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def test_a_lead_with_a_bulleted_list_reads_a_rule_per_line() -> None:
+    text = (
+        "Refer to a senior underwriter if any of the following apply:\n"
+        "- sailcloth on hand exceeds $80,000;\n"
+        "- six or more cutting tables are in use;\n"
+        "- varnish is heated on the bench.\n"
+        "Small lofts are otherwise routine."
+    )
+    assert [action for _, action, _ in _rules(text)] == ["refer", "refer", "refer"]
+    fields = [conditions[0][0] for _, _, conditions in _rules(text)]
+    assert fields == ["canvas_stock_usd", "cutting_tables", "varnish_on_bench"]
+
+
+def test_all_of_the_following_joins_the_lines_into_one_rule() -> None:
+    text = (
+        "Decline where all of the following are true:\n"
+        "- the tallest mast exceeds 90 ft;\n"
+        "- more than 40% of jobs are offsite jobs."
+    )
+    assert _rules(text) == [
+        ("ALL", "decline", [("mast_height_ft", "gt", 90.0), ("offsite_jobs_pct", "gt", 40.0)])
+    ]
+
+
+def test_a_proviso_that_the_referral_may_be_waived_is_a_mitigant() -> None:
+    text = (
+        "Where the tallest mast a crew rigs on exceeds sixty feet, the account is referred, "
+        "provided that the referral may be waived where the loft has fall arrest anchors "
+        "fitted on every rig."
+    )
+    assert _mitigants(text) == [("mast_height_ft", ["fall_arrest_fitted"])]
+
+
+def test_care_custody_and_control_does_not_break_the_clause() -> None:
+    text = (
+        "Where offsite jobs are more than half of all jobs, attach the off-premises care, "
+        "custody and control exclusion to the GL."
+    )
+    assert _rules(text) == [("GL", "exclude", [("offsite_jobs_pct", "gt", 50.0)])]
+
+
+def test_a_clause_naming_its_own_field_is_not_outvoted_by_the_sentence_before() -> None:
+    text = (
+        "We do not write lofts whose racing crews and racing clients are more than half of "
+        "all clients. "
+        "Where clients under 16 make up more than 30% of the loft, flag the account for "
+        "review."
+    )
+    fields = [conditions[-1][0] for _, _, conditions in _rules(text, "compliance")]
+    assert fields == ["racing_clients_pct", "junior_clients_pct"]
+
+
+def test_on_property_in_lower_case_names_the_product() -> None:
+    text = "We don't write a loft with more than 5 cutting tables on property."
+    assert [product for product, _, _ in _rules(text, "sme")] == ["Property"]
+    held = "A loft with more than 5 cutting tables kept on the property is referred."
+    assert [product for product, _, _ in _rules(held, "sme")] == ["ALL"]
+
+
+def test_on_the_liability_side_names_the_gl() -> None:
+    text = "On the liability side, a loft with more than 5 cutting tables is referred."
+    assert [product for product, _, _ in _rules(text)] == ["GL"]
+
+
+def test_a_log_reaches_the_furthest_case_in_short_words() -> None:
+    text = (
+        "Guideline: offsite jobs above 25% are flagged for review. 03/02 - Harbour Sails, "
+        "offsite 30%, passed at 30. 04/19 - Cove Lofts, 32%, OK'd at 32. 06/11 - Tern "
+        "Canvas, offsite 35%, OK'd at 35 on a five-year clean loss run."
+    )
+    assert _soft(text) == [("offsite_jobs_pct", 35.0)]
+
+
+def test_several_cases_in_one_sentence_reach_the_furthest() -> None:
+    text = (
+        "The guide refers customer instruments held over $100k. Decisions: Fiddle Row, "
+        "$110,000 held, OK'd at 110k; Bow House, $118,000, passed at 118k; Scroll & Peg, "
+        "$125,000, passed at 125k."
+    )
+    assert _soft(text) == [("instruments_held_usd", 125000.0)]
+
+
+def test_soldered_in_place_is_no_protection_present() -> None:
+    text = (
+        "Where the tallest mast exceeds sixty feet, the account is referred, but the referral "
+        "may be waived where fall arrest anchors are fitted. Ducted extraction hoods are "
+        "bolted in place at each bench."
+    )
+    assert _mitigants(text) == [("mast_height_ft", ["fall_arrest_fitted"])]
+
+
+def test_a_number_inside_a_flag_synonym_continues_no_topic() -> None:
+    text = (
+        "Anybody rigging two hours or more past dusk goes to referral on the BOP. An attic "
+        "room with only one way down is a decline for me on the BOP."
+    )
+    assert _rules(text, "sme")[-1] == ("BOP", "decline", [("attic_single_stair", "eq", True)])
+
+
+def test_a_hedged_waiver_is_a_waiver() -> None:
+    text = (
+        "The guide refers customer instruments held over $100k. Where the shop keeps the "
+        "instruments in a fireproof vault overnight, the referral is normally waived."
+    )
+    assert _mitigants(text, "production") == [("instruments_held_usd", ["instrument_vault"])]
+
+
+def test_a_rule_said_as_a_wish_with_younger_cases_approved() -> None:
+    text = (
+        "New lofts: the guide wants anything under three years in business referred; we "
+        "approved two-year-old lofts twice this year and nothing younger."
+    )
+    assert _rules(text, "production") == [("ALL", "refer", [("years_in_business", "lt", 3)])]
+    assert _soft(text) == [("years_in_business", 2.0)]
+
+
+def test_a_figure_joined_to_its_noun_is_practice_unless_denied() -> None:
+    signed = "Past five cutting tables, refer it - though I've signed off a seven-table loft."
+    assert _soft(signed, "sme") == [("cutting_tables", 7.0)]
+    denied = "Past five cutting tables, refer it; nobody has approved a seven-table loft."
+    assert _soft(denied, "sme") == [("cutting_tables", None)]
+
+
+def test_a_conditional_approval_points_back_at_the_flag_before() -> None:
+    text = (
+        "Varnish is heated on the bench to seal seams. This may be written provided that the "
+        "pot is thermostatic and no open flame is used."
+    )
+    assert _rules(text) == [("ALL", "approve_with_conditions", [("varnish_on_bench", "eq", True)])]
+
+
+def test_a_proviso_naming_a_protection_is_not_an_approval_of_the_risk_before() -> None:
+    text = (
+        "Some lofts heat varnish on the bench. That is acceptable provided there is ducted "
+        "extraction at the bench; without one, refer it."
+    )
+    assert "approve_with_conditions" not in [action for _, action, _ in _rules(text, "training")]
+
+
+def test_terms_listed_after_with_conditions_are_not_conditions() -> None:
+    text = (
+        "Lots of lofts now heat varnish on the bench. That's fine, but write it with "
+        "conditions: tins on a non-combustible shelf, rags in a metal bin."
+    )
+    assert _rules(text, "sme") == [
+        ("ALL", "approve_with_conditions", [("varnish_on_bench", "eq", True)])
+    ]
+    rule = (
+        "Tall rigs I handle with conditions: a mast taller than ninety feet needs a rescue "
+        "plan, and we write it subject to that."
+    )
+    assert _rules(rule, "sme") == [
+        ("ALL", "approve_with_conditions", [("mast_height_ft", "gt", 90.0)])
+    ]
+
+
+def test_a_log_headed_by_a_plural_class_scopes_its_rules() -> None:
+    text = (
+        "Sail lofts. The guide wants anything under three years in business referred; we "
+        "approved two-year-old lofts twice."
+    )
+    assert _rules(text, "production") == [
+        ("ALL", "refer", [("occupancy", "eq", "sail loft"), ("years_in_business", "lt", 3)])
+    ]
+
+
+def test_a_waiver_after_a_logs_cases_reaches_its_rule() -> None:
+    text = (
+        "The guide refers customer instruments held over $100k. Decisions: Fiddle Row, "
+        "$110,000, OK'd. Bow House, $160,000, referred and declined. Where the shop keeps "
+        "the instruments in a fireproof vault overnight, the referral is waived."
+    )
+    assert _mitigants(text, "production") == [("instruments_held_usd", ["instrument_vault"])]
