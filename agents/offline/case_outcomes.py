@@ -38,7 +38,7 @@ _ORDERING = ("gt", "gte", "lt", "lte")
 def furthest_approved(
     body: str,
     drafts: list[RuleDraft],
-    read: Callable[[str], list[NumericHit]],
+    read: Callable[[str, str | None], list[NumericHit]],
     present: Callable[[str], list[str]] = lambda _line: [],
 ) -> None:
     """Raise each limit's soft limit to the furthest figure an approved case reached.
@@ -50,7 +50,8 @@ def furthest_approved(
     Args:
         body: The text of a production log.
         drafts: Its rule drafts, changed in place.
-        read: Reads the field-bound numbers of a line.
+        read: Reads the field-bound numbers of a line, given the field a figure no word
+            places continues (or None).
         present: The flags a line names as present. A case with a rule's mitigant
             present ("9 pots, sprinklered. Written as standard") shows the mitigant at
             work, not how far practice bends the rule.
@@ -72,7 +73,17 @@ def furthest_approved(
         if not _APPROVED.search(line) or _REFUSED.search(line):
             continue
         said = set(present(line))
-        for hit in read(line):
+        hits = read(line, None)
+        # "- Han River Foods. 2,600 gal. Appr'd.": a figure no word of the line places, in
+        # the unit of the limit the log is about
+        hits += [
+            h
+            for field in dict.fromkeys(b.field for _, b in limits)
+            if not any(h.field == field for h in hits)
+            for h in read(line, field)
+            if h.field == field
+        ]
+        for hit in hits:
             if hit.operator is not None and not hit.soft_evidence:
                 continue
             for draft, bound in limits:

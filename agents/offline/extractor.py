@@ -55,10 +55,12 @@ _PROVIDED_WAIVED = re.compile(
     r"(?:waived|cleared|lifted|set aside)\b)",
     re.I,
 )
-#: "the guide wants anything under three years in business referred": what is to be done,
-#: said as a wish ("anything under three years in business is referred").
+#: "the guide wants anything under three years in business referred", "must have the
+#: owner's background verified": what is to be done, said as a wish or a duty ("anything
+#: under three years in business is referred").
 _WANTS_DONE = re.compile(
-    r"\b(?:wants?|wanted|would have|expects?)\s+(?P<what>(?!to\b|it\b|them\b)[^.;:]{3,80}?)\s+"
+    r"\b(?:wants?|wanted|would have|expects?|must have|must get|should have|shall have|"
+    r"needs? to have|(?:is|are) to have)\s+(?P<what>(?!to\b|it\b|them\b)[^.;:]{3,80}?)(?<!\sbe)\s+"
     r"(?P<done>referred|declined|flagged|verified|excluded)\b",
     re.I,
 )
@@ -81,6 +83,40 @@ _STATES_A_RULE = re.compile(
 def _only_terms(match: re.Match[str]) -> bool:
     """True when the words after "with conditions:" only list terms (no rule of their own)."""
     return _STATES_A_RULE.search(match.group(0)[len(match.group(1)) :]) is None
+
+
+#: "a building valued under $100,000 but larger than 10,000 sq ft": two bounds of one
+#: subject, both to hold ("and"), no contrast.
+_BUT_BOUND = re.compile(
+    r"(\b(?:under|over|below|above|than)\s+\$?\d[\d,.]*(?:\s*(?:%|[a-z]+\.?)){0,2})\s+but\s+"
+    r"(?=(?:larger|smaller|bigger|taller|higher|lower|older|newer|longer|shorter|more|less|"
+    r"fewer|over|under|above|below|at least|at most)\b)",
+    re.I,
+)
+#: A log's short words for its outcomes: "ref'd", "appr'd", "Decl.", "w/ conds".
+_SHORTHAND = (
+    (re.compile(r"\bref['\u2019]d\b", re.I), "referred"),
+    (re.compile(r"\bappr['\u2019]d\b", re.I), "approved"),
+    (re.compile(r"\bdecl(?:['\u2019]d\b|\.(?=\s|$))", re.I), "declined."),
+    (re.compile(r"\bw/\s*conds?\b\.?", re.I), "with conditions"),
+)
+
+
+#: "framing sheds over 8,000 sq ft referred": a bound and a bare participle, a log's way of
+#: saying "are referred".
+_BARE_DONE = re.compile(
+    r"(\b(?:over|above|under|below|than|exceeding)\s+\$?\d[\d,.]*(?:\s*(?:%|[a-z]+\.?)){0,2})"
+    r"\s+(?=(?:referred|declined|excluded|flagged|verified)\b)",
+    re.I,
+)
+
+
+def _spelled_shorthand(text: str) -> str:
+    """A log's shorthand for outcomes written out ("ref'd" is "referred")."""
+    if "'" in text or "\u2019" in text or "/" in text or "ecl." in text:
+        for pattern, word in _SHORTHAND:
+            text = pattern.sub(word, text)
+    return _BARE_DONE.sub(r"\1 is ", text)
 
 
 #: The trade's name for an exclusion, whose commas are no clause breaks.
@@ -141,9 +177,12 @@ def _said_plainly(body: str) -> str:
     "X is referred"; the terms listed after "with conditions:" go; "care, custody and
     control" loses its commas; a withdrawn part named between dashes is the rule it is;
     "If so" repeats its question; "more than twice" is "more than two times"; a lead's
-    bulleted conditions are a sentence each.
+    bulleted conditions are a sentence each; "under X but larger than Y" is "and"; a log's
+    shorthand ("ref'd") is spelled out.
     """
-    text = _PROVIDED_WAIVED.sub(", but ", _AMENDED_TO.sub(" ", strip_case_ids(body)))
+    text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
+    text = _PROVIDED_WAIVED.sub(", but ", text)
+    text = _BUT_BOUND.sub(r"\1 and ", text)
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)
     text = listed_conditions(
@@ -242,11 +281,16 @@ class OfflineExtractor:
         uncovered = [s.raw for s in sentences if s.index not in reader.used and self._rule_like(s)]
         return rules, uncovered
 
-    def _case_numbers(self, line: str) -> list[NumericHit]:
-        """The field-bound numbers of one case line, read apart from the text around it."""
+    def _case_numbers(self, line: str, topic: str | None = None) -> list[NumericHit]:
+        """The field-bound numbers of one case line, read apart from the text around it.
+
+        Args:
+            line: The case line.
+            topic: The field a figure no word of the line places continues, if any.
+        """
         reader = self.analyzer.reader
         kept = reader.topic, reader.topic_value
-        reader.topic, reader.topic_value = None, None
+        reader.topic, reader.topic_value = topic, None
         try:
             return reader.read(line).numbers
         finally:

@@ -256,7 +256,12 @@ def _choose(
         best = exact[0]
     if best is None and unit is not None and len(exact) > 1:
         # "taller than eight stories", no other word: the field that is the unit itself
-        plain = [i for i in exact if i.name == unit or unit in synonyms_of(i)]
+        # ("8,000 sq ft" of the field whose synonym is "sq ft", beside a store's area)
+        plain = [
+            i
+            for i in exact
+            if i.name == unit or unit in {canonical_unit(s) for s in synonyms_of(i)}
+        ]
         best = plain[0] if len(plain) == 1 else None
     return (best, converted.get(best.name, 1.0)) if best else None
 

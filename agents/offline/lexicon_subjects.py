@@ -26,7 +26,10 @@ PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("LRO", re.compile(r"\b(?:LRO|[Ll]essor'?s'? [Rr]isk(?: [Oo]nly)?)\b")),
     # "on the liability side": the GL, as the property side is the Property form
-    ("GL", re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability|liability side)\b")),
+    (
+        "GL",
+        re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability|(?:[Oo]n|[Ff]or) the liability side)\b"),
+    ),
     # "Property of storage tenants is never covered": ownership, no product
     (
         "Property",
@@ -232,7 +235,7 @@ PROTECTIVE_WORDS = frozenset(
     extinguishers fence fenced camera cameras generator backup training trained
     maintenance maintained warranty compliant compliance updated upgraded retrofit
     retrofitted sprinklering detector detectors exemption exemptions accredited
-    accreditation
+    accreditation fingerprinted screened vetted alerts traceability
     """.split()
 )
 

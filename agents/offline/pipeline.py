@@ -37,7 +37,7 @@ from agents.offline.softlimits import (
 )
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
-from agents.offline.topic_class import scope_to_context
+from agents.offline.topic_class import book_heading, scope_to_context
 from agents.offline.vocab import FieldVocabulary
 from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
 from schemas.rules import Condition
@@ -82,6 +82,7 @@ class TextReader:
         self.topic: str | None = None  # the numeric field last compared ("more than 30 days")
         self.topic_value: float | None = None  # and the value it was compared with
         self.sentences: list[Sentence] = []
+        self._class_heading = False  # a log whose heading names its class, not a case
         self.used: set[int] = set()  # sentences that made, merged into or amended a rule
         self.waived: set[int] = set()  # sentences that waive an earlier rule's action
         self._current = -1
@@ -100,6 +101,10 @@ class TextReader:
             Rule drafts in text order (duplicates merged, boundary restatements dropped).
         """
         self.sentences = sentences
+        # a log headed by its class ("Accordion repairers.") or its book of business
+        # ("Decision log extract - timber framing book") speaks for its rules like a manual
+        heading = sentences[0].raw if sentences else ""
+        self._class_heading = bool(_PLURAL_HEADING.match(heading) or book_heading(heading))
         self._answers = answers_to(sentences, lxd.ASKS_MITIGANT)
         for sentence in sentences:
             context = " ".join(
@@ -209,7 +214,7 @@ class TextReader:
                 a.trigger,
                 (self.sentences, sentence),
                 self.analyzer.subjects,
-                headed=not self.cases or _PLURAL_HEADING.match(self.sentences[0].raw) is not None,
+                headed=not self.cases or self._class_heading,
                 acting=a.action == "exclude" and pending is None,
                 deciding=a.action is not None and pending is None,
             )

@@ -551,8 +551,17 @@ def _action_columns(header: list[str]) -> list[int]:
 def _action_column_rows(header: list[str], cells: list[str]) -> list[str]:
     """One sentence per action column: "Music festival: decline when ... is above 12,000"."""
     rows: list[str] = []
-    for i in _action_columns(header):
+    acting = _action_columns(header)
+    # "| Waxworks | visitors on the busiest day | 2,500 or more | 6,000 or more |": what
+    # the figures measure is a column of its own
+    measured = ", ".join(
+        cells[i].strip()
+        for i in range(1, len(cells))
+        if i not in acting and re.search(r"\w", cells[i])
+    )
+    for i in acting:
         if not re.search(r"\w", cells[i]):
             continue  # "-": no threshold for this action
-        rows.append(f"{header[0]} {cells[0]}, {header[i]} {cells[i]}.")
+        middle = f" {measured}," if measured else ""
+        rows.append(f"{header[0]} {cells[0]},{middle} {header[i]} {cells[i]}.")
     return rows

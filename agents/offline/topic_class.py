@@ -264,7 +264,7 @@ def heading_class(sentences: Sequence[Sentence], classes: Sequence[str]) -> str 
     words = _words(sentences[0].raw) if sentences else []
     if not words or len(words) > _HEADING_WORDS:
         return None
-    if _CASE_HEADING.search(sentences[0].raw):
+    if _CASE_HEADING.search(sentences[0].raw) and not book_heading(sentences[0].raw):
         return None  # "Decision log DL-2024-0905 - BOP, appliance repair shop": one case's class
     named = mentioned(" ".join(s.raw for s in sentences), classes)
     if len(named) > 1:
@@ -301,6 +301,17 @@ _STATES = re.compile(r"\b(?:is|are|was|were|has|have|must|may|will)\b", re.I)
 _CASE_HEADING = re.compile(
     r"\b[A-Z]{2,}-\d|\b(?:log|review|case|file|submission|claim|audit|memo|email)\b", re.I
 )
+#: "Decision log extract - timber framing book, Q1-Q3 2024": a log of a class's book of
+#: business (many cases), with no case's reference in it.
+_BOOK_HEADING = re.compile(r"\b(?:book|accounts|portfolio|extract)\b", re.I)
+_CASE_REFERENCE = re.compile(r"\b[A-Z]{2,}-\d")
+
+
+def book_heading(heading: str) -> bool:
+    """True when a log's heading names the book of business it extracts, not one case."""
+    return bool(_BOOK_HEADING.search(heading)) and not _CASE_REFERENCE.search(heading)
+
+
 #: A first sentence of at most this many words is a heading.
 _HEADING_WORDS = 12
 #: Letters two forms of a word share at least.

@@ -12,6 +12,7 @@ dictionary no dataset has).
 from __future__ import annotations
 
 from agents.offline.extractor import OfflineExtractor
+from memory.underwriting.fieldlink.numbers import canonical_unit
 from schemas.fields import DataDictionary
 
 FIELDS = {
@@ -313,3 +314,156 @@ def test_a_waiver_after_a_logs_cases_reaches_its_rule() -> None:
         "the instruments in a fireproof vault overnight, the referral is waived."
     )
     assert _mitigants(text, "production") == [("instruments_held_usd", ["instrument_vault"])]
+
+
+# Round 37b: a dictionary that lists its classes by semicolons, a table's measure column, a
+# unit that is a field's own synonym, two bounds joined by "but", a log's shorthand, and a
+# log headed by its book of business.
+
+SEMICOLON_FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case. Classes used in this set: sail loft; "
+        "violin workshop; puppet booth. On LRO submissions it is the tenant's class.",
+    },
+    "square_feet": {
+        "type": "int",
+        "unit": "sq ft",
+        "synonyms": ["square feet", "floor area", "sq ft"],
+        "description": "Total floor area of the premises",
+    },
+    "drying_room_sqft": {
+        "type": "int",
+        "unit": "sq ft",
+        "synonyms": ["drying room"],
+        "description": "Floor area of the sail drying room",
+    },
+    "tiv_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["building value", "valued"],
+        "description": "Total insured value",
+    },
+    "peak_day_visitors": {
+        "type": "int",
+        "unit": "visitors",
+        "synonyms": ["busiest day", "visitors per day"],
+        "description": "Visitors on the busiest day",
+    },
+    "shows_per_month": {
+        "type": "int",
+        "unit": "shows",
+        "synonyms": ["shows a month"],
+        "description": "Shows booked in the busiest month",
+    },
+    "sailcloth_gallons": {
+        "type": "float",
+        "unit": "gallons",
+        "synonyms": ["resin capacity", "resin vats"],
+        "description": "Gallons of sail resin held",
+    },
+    "pigment_gallons": {
+        "type": "float",
+        "unit": "gallons",
+        "synonyms": ["pigment stock"],
+        "description": "Gallons of pigment held",
+    },
+    "resin_alarm": {
+        "type": "bool",
+        "synonyms": ["vat alarm"],
+        "description": "Resin vats send remote alerts",
+    },
+    "puppeteers_vetted": {
+        "type": "bool",
+        "synonyms": ["vetted"],
+        "description": "Every puppeteer has been fingerprinted and vetted",
+    },
+}
+SEMICOLONS = OfflineExtractor(DataDictionary.model_validate({"fields": SEMICOLON_FIELDS}))
+
+
+def _semi(text: str, kind: str = "manual") -> list[tuple[str, list[tuple[str, str, object]]]]:
+    return [
+        (r.action, sorted((c.field, c.operator, c.value) for c in r.conditions))
+        for r in SEMICOLONS.extract(text, source_type=kind)
+    ]
+
+
+def test_classes_listed_by_semicolons_are_the_classes() -> None:
+    assert SEMICOLONS.analyzer.subjects.listed == [
+        "sail loft",
+        "violin workshop",
+        "puppet booth",
+    ]
+
+
+def test_a_tables_measure_column_names_the_field_of_each_row() -> None:
+    text = (
+        "| Class | Measure | Refer at | Decline at |\n"
+        "|---|---|---|---|\n"
+        "| Sail loft | visitors on the busiest day | 2,500 or more | 6,000 or more |\n"
+        "| Puppet booth | shows a month | 40 or more | 90 or more |"
+    )
+    assert _semi(text) == [
+        ("refer", [("occupancy", "eq", "sail loft"), ("peak_day_visitors", "gte", 2500)]),
+        ("decline", [("occupancy", "eq", "sail loft"), ("peak_day_visitors", "gte", 6000)]),
+        ("refer", [("occupancy", "eq", "puppet booth"), ("shows_per_month", "gte", 40)]),
+        ("decline", [("occupancy", "eq", "puppet booth"), ("shows_per_month", "gte", 90)]),
+    ]
+
+
+def test_a_unit_that_is_one_fields_synonym_picks_that_field() -> None:
+    assert _semi("Premises over 8,000 sq ft are referred.") == [
+        ("refer", [("square_feet", "gt", 8000)])
+    ]
+
+
+def test_two_bounds_joined_by_but_both_hold() -> None:
+    text = "A building valued under $100,000 but larger than 10,000 sq ft is verified."
+    assert _semi(text, "training") == [
+        ("verify", [("square_feet", "gt", 10000), ("tiv_usd", "lt", 100000.0)])
+    ]
+
+
+def test_a_logs_shorthand_and_bare_participle_state_its_guideline() -> None:
+    text = (
+        "Sail lofts, 2024 files.\n"
+        "Guideline: resin capacity over 2,000 gal ref'd unless a vat alarm is fitted.\n"
+        "- Luff & Leech, 2,300 gal, no alarm. Appr'd.\n"
+        "- Clew Works, NJ. 2,600 gal, no alarm. Appr'd, sr. sign-off.\n"
+        "- Tack Sails, 3,400 gal, no alarm. Ref'd; client walked."
+    )
+    rules = SEMICOLONS.extract(text, source_type="production")
+    assert [(r.action, r.conditions[-1].field, r.soft_limit) for r in rules] == [
+        ("refer", "sailcloth_gallons", 2600.0)
+    ]
+    assert rules[0].mitigant_fields == ["resin_alarm"]
+
+
+def test_a_log_headed_by_its_book_of_business_scopes_its_rules() -> None:
+    text = (
+        "Decision log extract - sail loft book, Q1-Q3 2024.\n"
+        "Guideline in force: premises over 8,000 sq ft ref'd.\n"
+        "- 05/07 Cobb Sails. 9,400 sq ft. Ref'd."
+    )
+    assert _semi(text, "production") == [
+        ("refer", [("occupancy", "eq", "sail loft"), ("square_feet", "gt", 8000)])
+    ]
+
+
+def test_a_vetting_flag_in_an_approval_is_a_protection() -> None:
+    assert SEMICOLONS.vocab.fields["puppeteers_vetted"].protective
+
+
+def test_must_have_x_verified_is_a_verification_of_the_risk() -> None:
+    text = (
+        "Lofts that have been trading for under four years must have the owner's trade "
+        "background verified before binding."
+    )
+    assert _rules(text) == [("ALL", "verify", [("years_in_business", "lt", 4)])]
+
+
+def test_gal_is_a_gallon() -> None:
+    assert canonical_unit("gal") == canonical_unit("gallons") == "gallon"

@@ -112,6 +112,8 @@ _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("weeks", re.compile(r"^[\s-]*weeks?\b", re.I)),
     ("days", re.compile(r"^[\s-]*days?\b", re.I)),
     ("miles", re.compile(r"^[\s-]*(?:miles?|mi)\b", re.I)),
+    # "2,600 gal" in a field counted in gallons
+    ("gallon", re.compile(r"^[\s-]*(?:gallons?|gals?)\b", re.I)),
     # "sixty thousand foot-pounds": a unit of energy, not of length
     ("ft-lb", re.compile(r"^[\s-]*(?:foot|ft)[\s-]*(?:pounds?|lbs?)\b", re.I)),
     # not "foot-candles", a unit of light

@@ -83,7 +83,8 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
         quoted = [a or b for a, b in _QUOTED.findall(text)]
         if len(quoted) >= _QUOTED_LIST and all(len(q.split()) <= _QUOTED_WORDS for q in quoted):
             return quoted, False
-    items = [i.strip(" .'\"") for i in re.split(r",\s*|\s+or\s+", text) if i.strip(" .'\"")]
+    # "Classes used in this set: timber framer; shopfitter; waxworks": a list by semicolons
+    items = [i.strip(" .'\"") for i in re.split(r"[,;]\s*|\s+or\s+", text) if i.strip(" .'\"")]
     # a long list may hold a class of four words ("crime scene cleanup contractor")
     longest = _LONG_ITEM_WORDS if len(items) >= _LONG_LIST else 3
     ok = len(items) >= (2 if paren else 3) and all(
