@@ -134,6 +134,7 @@ def read_approvals(
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
         # sq ft in the same case line does not
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
+        before: tuple[NumberMention, list[ExtractedRule]] | None = None
         for number in _in_limit_units(said or numbers, usable, sentence):
             if titled and _others_own(_sentence_at(sentence, number.start), titled):
                 continue  # "The Property people have their own number, a hundred gallons"
@@ -143,7 +144,12 @@ def read_approvals(
                 _about(rules, sentence, number, words, fields)
                 or _extent_of(rules, sentence, number, start, words, said_in_text, fields)
                 or _past_cited(rules, sentence, number, said_in_text)
+                # "between thirty-eight and forty-two": the run's end is about what its
+                # start is about
+                or (before[1] if before and _in_run(sentence, before[0], number) else [])
             )
+            before = None  # a run goes on from a figure past a limit ("38 and 42"), not
+            # from the limit itself ("protection class 9 and 10 come to you as referrals")
             for rule in _cited_first(about, cited, _limits_cited(sentence)):
                 signature, limit = limit_signature(rule), limit_value(rule)
                 if signature is None or limit is None:
@@ -155,6 +161,7 @@ def read_approvals(
                 past = number.value > limit if signature[2] == "upper" else number.value < limit
                 if not past:
                     continue
+                before = (number, about)
                 revision = practice_revision(text, sentence, rule.product_type, limit, number.value)
                 claim = revision_claim(rule, revision)
                 kept = claims.get(rule.rule_name)
@@ -175,6 +182,17 @@ def read_approvals(
     single = {rule: lines for rule, lines in cases.items() if len(lines) == 1}
     found = _with_protections(found, single, fields, 1, hazards)
     return _with_protections(found, {k: {v} for k, v in extents.items()}, fields, 1, hazards)
+
+
+#: What joins the figures of one run: "thirty-eight and forty-two", "12 to 14".
+_RUN_JOINT = re.compile(r"^\s*(?:and|to|or|through|-|\u2013)\s*$", re.I)
+
+
+def _in_run(sentence: str, first: NumberMention, then: NumberMention) -> bool:
+    """True when `then` continues a run of figures `first` opens, in the same unit."""
+    if first.unit not in (None, then.unit) and then.unit is not None:
+        return False
+    return then.start > first.end and bool(_RUN_JOINT.match(sentence[first.end : then.start]))
 
 
 def _of_product(
@@ -522,10 +540,19 @@ def _past_cited(
     "Two submissions came through above the $750K simulation-equipment referral line.
     PR-25-0917: community college nursing wing, $820,000 of simulators - approved": the
     case's amount is of the limit the text cites, though the case says it in other words.
-    Only a figure with a unit that fits, in a sentence of its own that approves.
+    Only a figure with a unit that fits, in a sentence of its own that approves, or a bare
+    figure in the sentence that cites the limit.
     """
-    if not number.unit or not approved_outcome(_sentence_at(line, number.start)):
+    here = _sentence_at(line, number.start)
+    if not approved_outcome(here):
         return []
+    if not number.unit:
+        # "Under the new forty-mile-an-hour point, I've let a chute go at forty-three": a
+        # bare figure past the one limit its own sentence cites
+        cited_here = [
+            r for r in rules if r.threshold is not None and limit_said(r, find_numbers(here))
+        ]
+        return cited_here if len({limit_signature(r) for r in cited_here}) == 1 else []
     cited = [
         r
         for r in rules

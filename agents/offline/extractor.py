@@ -60,7 +60,8 @@ _PROVIDED_WAIVED = re.compile(
 #: under three years in business is referred").
 _WANTS_DONE = re.compile(
     r"\b(?:wants?|wanted|would have|expects?|must have|must get|should have|shall have|"
-    r"needs? to have|(?:is|are) to have)\s+(?P<what>(?!to\b|it\b|them\b)[^.;:]{3,80}?)(?<!\sbe)\s+"
+    r"needs? to have|(?:is|are) to have)\s+"
+    r"(?P<what>(?!to\b|it\b|them\b|been\b)[^.;:]{3,80}?)(?<!\sbe)\s+"
     r"(?P<done>referred|declined|flagged|verified|excluded)\b",
     re.I,
 )

@@ -104,6 +104,10 @@ APPROVED = re.compile(
     r"(?:I'?ve|I have|we'?ve|we have|has|have) (?:signed|written|passed)|"
     # "PR-25-1102, row crop farm, 340 acres burned, ...: referred and written"
     r"referred and written|"
+    # "I've let a chute go at forty-three", "we have let two through"
+    r"(?:I'?ve|I have|we'?ve|we have) let (?:[\w-]+\s+){0,3}?(?:go|through)\b|"
+    # "I'll sign it off with conditions": an approval the speaker gives
+    r"sign(?:ed|s)? (?:it|them|those|these|that) off|"
     # "In practice I've taken a handful of them past that"
     r"(?:I'?ve|I have|we'?ve|we have) taken|"
     # "I've recommended approval on buildings as low as 60% grounded"
