@@ -467,3 +467,14 @@ def test_must_have_x_verified_is_a_verification_of_the_risk() -> None:
 
 def test_gal_is_a_gallon() -> None:
     assert canonical_unit("gal") == canonical_unit("gallons") == "gallon"
+
+
+def test_should_have_been_verified_is_hindsight_not_a_wish() -> None:
+    """A QA remark on one case ("should have been verified") is not rewritten as a rule."""
+    text = (
+        "QA sample: sail loft. The loft kept its resin in a steel cabinet rather than in a "
+        "vat with a vat alarm. The underwriter bound without asking; QA finding: partial - "
+        "the decision was reasonable, but resin storage should have been verified before "
+        "binding whenever a vat alarm isn't fitted."
+    )
+    assert _semi(text, "production") == []

@@ -78,3 +78,16 @@ def test_a_bare_figure_past_the_limit_its_sentence_cites() -> None:
         date="2024-03-01",
     )
     assert _soft(sme) == [("radar_mph", 34.0, ["straw_barrier"])]
+
+
+def test_a_run_that_opens_on_the_limit_itself_is_no_practice() -> None:
+    sme = KnowledgeText(
+        id="s3",
+        text="Q: Since the bulletin, radar figures on the sledging runs at thirty and "
+        "thirty-four come to you as referrals. What gets one approved? A: Straw bales at "
+        "the bottom. If they are there, I approve with conditions.",
+        source="Doc s3",
+        source_type="sme",
+        date="2024-03-01",
+    )
+    assert [soft for _, soft, _ in _soft(sme)] == [None]
