@@ -345,6 +345,8 @@ WAIVABLE = re.compile(
 )
 MITIGANT_CUE = re.compile(
     r"\b(?:waiv(?:e|ed|es|er)|clear(?:ed|s)? the (?:referral|decline)|"
+    # "after they fitted winter tyres the file was cleared with conditions"
+    r"(?:file|account|referral|risk) was cleared|"
     r"(?:referral|decline) can be (?:cleared|waived)|satisf(?:y|ies|ied)|cures?|offsets?|"
     r"accepted instead|may be accepted|in which case|exceptions?|only thing|"
     # "soldered in place", "bolted in place": where a thing sits, no protection present
@@ -518,6 +520,11 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:approved|accepted|written|wrote|bound|okayed|signed off on|signed off)"
     r"(?:\s+(?:a|an|one))?(?=\s+" + _NUMBER_AHEAD + r"-[a-z]+\s)|"
     r"signed off on(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "I've let it run to half": how far practice let it go
+    r"\blet (?:it|them|one|those) (?:run|go|stretch)\s+(?:up\s+)?to(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "seven quotes between 16% and 22% below minimum were approved": the run's far end
+    r"\bbetween(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,30}?\band\s+[^.;]{0,60}?\b(?:were|was|have been|"
+    r"had been)\s+(?:\w+ly\s+)?(?:approved|accepted|written|bound|signed off|cleared))|"
     # "Past thirty-six nobody has approved one": thirty-six is how far practice went
     r"\b(?:past|beyond|above|over)(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,25}?\b(?:nobody|no one|"
     r"none of us)\s+(?:has|have|had)\s+(?:ever\s+)?(?:approved|written|signed|cleared|bound|"
@@ -551,7 +558,10 @@ PRACTICE_CEILING = re.compile(
     # as far as the desk will go", "six thousand is the most he will accept"
     r"\b(?:is|was|remains)\s+(?:the\s+)?(?:outer (?:edge|limit)|ceiling|"
     r"most (?:\w+\s+){0,2}?(?:will|would|can|could) (?:accept|approve|write|take|sign)|"
-    r"as far as (?:\w+\s+){0,2}?(?:will|would|can|could) go)\b",
+    r"as far as (?:\w+\s+){0,2}?(?:will|would|can|could) go|"
+    # "520 is the highest approved", "22% is the deepest we have written"
+    r"(?:highest|largest|biggest|furthest|farthest|deepest|oldest|most|lowest|longest)\s+"
+    r"(?:(?:we|I)(?:'ve| have)?\s+)?(?:ever\s+)?(?:approved|accepted|written|bound|signed))\b",
     re.I,
 )
 AGE_EXCEPTION = re.compile(

@@ -138,6 +138,8 @@ def _soft_target(
             if not isinstance(cond.value, int | float) or cond.operator in {"eq", "in"}:
                 continue
             value = -mention.value if below and info.negative_below else mention.value
+            if mention.fraction and mention.unit is None and info.unit == "percent":
+                value = round(value * 100.0, 9)  # "I've let it run to half" of a share
             if info.unit == "rate" and mention.unit == "percent":
                 value = round(value / 100.0, 12)  # 0.35% is 0.0035, not 0.0034999...
             factor = unit_factor(mention.unit, info.unit)

@@ -478,3 +478,36 @@ def test_should_have_been_verified_is_hindsight_not_a_wish() -> None:
         "binding whenever a vat alarm isn't fitted."
     )
     assert _semi(text, "production") == []
+
+
+def test_the_highest_approved_is_practices_reach() -> None:
+    text = (
+        "The referral point is 5 cutting tables. We approved Fore Sails at 6 and Mizzen "
+        "Lofts at 8, both with clean loss records; 8 is the highest approved."
+    )
+    assert _soft(text) == [("cutting_tables", 8.0)]
+
+
+def test_let_it_run_to_half_reaches_fifty_percent() -> None:
+    text = (
+        "Over forty percent offsite jobs it lands on my desk as a referral. I've let it run "
+        "to half for long-standing lofts."
+    )
+    assert _soft(text, "sme") == [("offsite_jobs_pct", 50.0)]
+
+
+def test_cases_between_two_figures_approved_reach_the_far_one() -> None:
+    text = (
+        "The manual refers any loft with more than 15% offsite jobs. This quarter seven "
+        "lofts between 16% and 22% offsite jobs were approved by team leads."
+    )
+    assert _soft(text) == [("offsite_jobs_pct", 22.0)]
+
+
+def test_a_file_cleared_after_a_protection_was_added_names_the_mitigant() -> None:
+    text = (
+        "The referral applies when more than 30% of jobs are offsite jobs. Tern Sails were "
+        "referred at 45% in January; after they fitted fall arrest anchors on every rig in "
+        "February the file was cleared with conditions, consistent with the guide."
+    )
+    assert _mitigants(text, "production") == [("offsite_jobs_pct", ["fall_arrest_fitted"])]
