@@ -138,6 +138,10 @@ def _name_core(name: str) -> list[str]:
     return []
 
 
+#: Two ways to say where on the insured's own ground a thing is done.
+_ON_SITE = {"site": "premis", "premis": "site"}
+
+
 def field_info(name: str, spec: FieldSpec) -> FieldInfo:
     """What the extractor knows about one field, read from its dictionary entry."""
     values, examples = spec_values(spec)
@@ -146,6 +150,8 @@ def field_info(name: str, spec: FieldSpec) -> FieldInfo:
     # "supervising_physician_onsite" is said "a supervising physician on site" ("on" is
     # no content word)
     phrases += [tuple("site" if w == "onsit" else w for w in p) for p in phrases if "onsit" in p]
+    # "tinctures made on site" is said "tinctures made on the premises", and back
+    phrases += [tuple(_ON_SITE.get(w, w) for w in p) for p in phrases if set(p) & set(_ON_SITE)]
     # "area without sprinkler protection" is said "floor area lacking sprinkler protection"
     phrases += [
         tuple("lack" if w == "without" else w for w in p) for p in phrases if "without" in p

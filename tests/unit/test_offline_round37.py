@@ -364,6 +364,11 @@ SEMICOLON_FIELDS = {
         "synonyms": ["resin capacity", "resin vats"],
         "description": "Gallons of sail resin held",
     },
+    "resin_mixed_onsite": {
+        "type": "bool",
+        "synonyms": ["resin mixed on site"],
+        "description": "Sail resin is mixed at the loft",
+    },
     "pigment_gallons": {
         "type": "float",
         "unit": "gallons",
@@ -511,3 +516,9 @@ def test_a_file_cleared_after_a_protection_was_added_names_the_mitigant() -> Non
         "February the file was cleared with conditions, consistent with the guide."
     )
     assert _mitigants(text, "production") == [("offsite_jobs_pct", ["fall_arrest_fitted"])]
+
+
+def test_on_the_premises_says_on_site() -> None:
+    assert _semi("Resin mixed on the premises: verify the vat store.") == [
+        ("verify", [("resin_mixed_onsite", "eq", True)])
+    ]
