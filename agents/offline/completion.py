@@ -28,6 +28,12 @@ _DOES_SO = re.compile(
 )
 
 
+#: "those three states", "these zones": the items a list before named.
+_THOSE_LISTED = re.compile(
+    r"\bth(?:ose|ese)\s+(?:\w+\s+)?(?:states|classes|zones|counties|territories)\b", re.I
+)
+
+
 def completed_conditions(
     a: ClauseAnalysis,
     pending: Pending | None,
@@ -97,6 +103,15 @@ def completed_conditions(
     elif a.action and not conditions and pending is not None:
         pending = lacking_in_clause(a.trigger, pending)
         conditions = list(pending.conditions)
+        if _THOSE_LISTED.search(a.trigger):
+            # "approved in every state other than LA, AK and HI; submissions from those
+            # three states are declined": the states listed, not every other one
+            conditions = [
+                Condition(field=c.field, operator="in", value=c.value)
+                if c.operator == "not_in"
+                else c
+                for c in conditions
+            ]
         bounds = [c for c in conditions if c.operator in ORDERING_OPERATORS]
         if a.anaphor_op and len(bounds) == 1:
             # "no more than four a month; above that, refer": past the bound said

@@ -100,7 +100,10 @@ ANAPHOR_COMPARATOR = re.compile(
     r"(?:closer|nearer|fewer|younger|smaller|lower|shorter|farther|further|older|larger|"
     r"bigger|higher|longer|taller|tighter|narrower|wider) than)\s+(?:that|this|it|"
     # "bindery rates under the minimum are referred": the minimum stated before
-    r"the (?:minimum|maximum|limit|cap|threshold))\b",
+    r"the (?:minimum|maximum|limit|cap|threshold))\b"
+    # "we decline it under this class": the class or form it is done under, no bound
+    r"(?!\s+(?:class|program|programme|policy|form|product|section|rule|guideline|manual|"
+    r"chapter|schedule|endorsement|line|heading)\b)",
     re.I,
 )
 #: Anaphoric comparisons that point below the earlier value ("closer than that").

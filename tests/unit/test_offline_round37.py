@@ -369,6 +369,19 @@ SEMICOLON_FIELDS = {
         "synonyms": ["resin mixed on site"],
         "description": "Sail resin is mixed at the loft",
     },
+    "state": {"type": "str", "synonyms": ["state"], "description": "Two-letter state code"},
+    "haul_radius_miles": {
+        "type": "float",
+        "unit": "miles",
+        "synonyms": ["longest regular run", "haul radius"],
+        "description": "Longest regular delivery run from the loft",
+    },
+    "placarded_loads_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["loads carrying placards", "placarded loads"],
+        "description": "Share of loads that carry hazard placards",
+    },
     "pigment_gallons": {
         "type": "float",
         "unit": "gallons",
@@ -522,3 +535,24 @@ def test_on_the_premises_says_on_site() -> None:
     assert _semi("Resin mixed on the premises: verify the vat store.") == [
         ("verify", [("resin_mixed_onsite", "eq", True)])
     ]
+
+
+def test_those_three_states_are_the_states_listed_not_every_other() -> None:
+    text = (
+        "Our forms are filed and approved in every state other than Louisiana, Alaska and "
+        "Hawaii; submissions from those three states are declined on every product."
+    )
+    assert _semi(text, "compliance") == [("decline", [("state", "in", ["LA", "AK", "HI"])])]
+
+
+def test_under_this_class_is_no_bound() -> None:
+    text = (
+        "If the operator's longest regular run is more than 250 miles from the loft, it is a "
+        "long-haul trucker, and we decline it under this class on any product."
+    )
+    assert _semi(text, "training") == [("decline", [("haul_radius_miles", "gt", 250.0)])]
+
+
+def test_one_load_in_ten_is_ten_percent_of_loads() -> None:
+    text = "More than one load in ten carrying placards is a referral on every product."
+    assert _semi(text, "training") == [("refer", [("placarded_loads_pct", "gt", 10.0)])]

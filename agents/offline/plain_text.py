@@ -1,0 +1,181 @@
+"""A text's sentences said plainly before they are read for rules.
+
+What a sentence points at is said in its place ("If so" repeats its question, "wants X
+referred" says "X is referred"), a lead's bulleted conditions become a sentence each, and a
+log's shorthand is written out. Offsets are not kept: the rules are read from the result.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline.placement import find_product
+from agents.offline.texts import listed_conditions, strip_case_ids
+
+#: "..., provided that the referral may be waived where X": a waiver, not a proviso ("but").
+_PROVIDED_WAIVED = re.compile(
+    r",\s*provided(?:\s+that)?\s+(?=(?:the|this|that|any|such)\s+(?:referral|decline|"
+    r"declination|flag|exclusion|verification)s?\s+(?:may|can|could|will)\s+(?:still\s+)?be\s+"
+    r"(?:waived|cleared|lifted|set aside)\b)",
+    re.I,
+)
+#: "the guide wants anything under three years in business referred", "must have the
+#: owner's background verified": what is to be done, said as a wish or a duty ("anything
+#: under three years in business is referred").
+_WANTS_DONE = re.compile(
+    r"\b(?:wants?|wanted|would have|expects?|must have|must get|should have|shall have|"
+    r"needs? to have|(?:is|are) to have)\s+"
+    r"(?P<what>(?!to\b|it\b|them\b|been\b)[^.;:]{3,80}?)(?<!\sbe)\s+"
+    r"(?P<done>referred|declined|flagged|verified|excluded)\b",
+    re.I,
+)
+#: "write it with conditions: printers on a non-combustible surface, ...": the terms an
+#: approval lists are no conditions of the risk.
+_TERMS_LISTED = re.compile(
+    r"\b(with (?:these |the following |some |two |three |a few )?conditions)\s*[:\u2013\u2014]"
+    r"[^.\n\"]+",
+    re.I,
+)
+#: What makes the words after "with conditions:" a rule of their own ("a cabled route longer
+#: than three thousand feet needs ...", "when the peak crowd exceeds 8,000").
+_STATES_A_RULE = re.compile(
+    r"\b(?:if|when|whenever|where|than|exceeds?|is|are|over|above|under|below|more|less|"
+    r"fewer|needs?|requires?)\b|\d",
+    re.I,
+)
+
+
+def _only_terms(match: re.Match[str]) -> bool:
+    """True when the words after "with conditions:" only list terms (no rule of their own)."""
+    return _STATES_A_RULE.search(match.group(0)[len(match.group(1)) :]) is None
+
+
+#: "a building valued under $100,000 but larger than 10,000 sq ft": two bounds of one
+#: subject, both to hold ("and"), no contrast.
+_BUT_BOUND = re.compile(
+    r"(\b(?:under|over|below|above|than)\s+\$?\d[\d,.]*(?:\s*(?:%|[a-z]+\.?)){0,2})\s+but\s+"
+    r"(?=(?:larger|smaller|bigger|taller|higher|lower|older|newer|longer|shorter|more|less|"
+    r"fewer|over|under|above|below|at least|at most)\b)",
+    re.I,
+)
+#: A log's short words for its outcomes: "ref'd", "appr'd", "Decl.", "w/ conds".
+_SHORTHAND = (
+    (re.compile(r"\bref['\u2019]d\b", re.I), "referred"),
+    (re.compile(r"\bappr['\u2019]d\b", re.I), "approved"),
+    (re.compile(r"\bdecl(?:['\u2019]d\b|\.(?=\s|$))", re.I), "declined."),
+    (re.compile(r"\bw/\s*conds?\b\.?", re.I), "with conditions"),
+)
+
+
+#: "framing sheds over 8,000 sq ft referred": a bound and a bare participle, a log's way of
+#: saying "are referred".
+_BARE_DONE = re.compile(
+    r"(\b(?:over|above|under|below|than|exceeding)\s+\$?\d[\d,.]*(?:\s*(?:%|[a-z]+\.?)){0,2})"
+    r"\s+(?=(?:referred|declined|excluded|flagged|verified)\b)",
+    re.I,
+)
+
+
+def _spelled_shorthand(text: str) -> str:
+    """A log's shorthand for outcomes written out ("ref'd" is "referred")."""
+    if "'" in text or "\u2019" in text or "/" in text or "ecl." in text:
+        for pattern, word in _SHORTHAND:
+            text = pattern.sub(word, text)
+    return _BARE_DONE.sub(r"\1 is ", text)
+
+
+#: "more than one load in ten": a share said as a count out of a round number.
+_ONE_IN = re.compile(
+    r"\b(?P<n>one|two|three|four|five|\d{1,2})\s+(?P<noun>[a-z]+?)s?\s+(?:in|out of)\s+"
+    r"(?P<d>ten|twenty|five|four|three|a hundred|100|\d{2,3})\b"
+    r"(?!\s*(?:years?|months?|days?|weeks?))",
+    re.I,
+)
+_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "twenty": 20}
+_SMALL.update({"a hundred": 100})
+
+
+def _one_in(match: re.Match[str]) -> str:
+    """The share "one load in ten" says: "10% of loads"."""
+    n, d = (match.group(k).lower() for k in ("n", "d"))
+    top = _SMALL.get(n) or int(n)
+    bottom = _SMALL.get(d) or int(d)
+    if not 0 < top < bottom:
+        return match.group(0)
+    return f"{round(100 * top / bottom, 2):g}% of {match.group('noun')}s"
+
+
+#: The trade's name for an exclusion, whose commas are no clause breaks.
+_CARE_CUSTODY = re.compile(r"\bcare,\s+custody,?\s+(?:and|&)\s+control\b", re.I)
+#: "changed insurers more than twice in five years": a count of two (not "twice that").
+_TWICE = re.compile(
+    r"\b(more than|over|fewer than|less than|at least|at most|no more than|up to)\s+twice\b"
+    r"(?!\s+(?:that|the|its|their|as|this)\b)",
+    re.I,
+)
+
+
+#: "The referral in section 18.4 is amended: it now applies where ...": the rule named
+#: before the colon is what now applies.
+_AMENDED_TO = re.compile(
+    r"\s+(?:is|are|has been|have been) (?:amended|revised|changed|updated)\s*[:;,]\s*"
+    r"(?:it|they|this|the rule)\s+(?=(?:now\s+)?(?:applies|apply)\b)",
+    re.I,
+)
+
+#: "paragraph 5.1(c) of the LRO Guidelines - referral of buildings leased to a meadery -
+#: is withdrawn": the rule a withdrawn part of a document is, named between dashes.
+_WITHDRAWN_PART = re.compile(
+    r"\b(?:paragraph|section|rule|clause|item|part)\s+[\w.()-]+(?P<doc>\s+of\s+[^\u2013\u2014.;]{0,80}?)?"
+    r"\s[-\u2013\u2014]\s(?P<what>[^\u2013\u2014.;]{5,120}?)\s[-\u2013\u2014]\s"
+    r"(?=(?:is|are|has been|have been)\s+(?:withdrawn|rescinded|retired|removed|lifted|deleted|"
+    r"discontinued|cancell?ed)\b)",
+    re.I,
+)
+
+
+def _withdrawn_part(text: str) -> str:
+    """Say a withdrawn document part as the rule it is: "the LRO referral of ... is withdrawn"."""
+
+    def said(match: re.Match[str]) -> str:
+        product = find_product(match.group("doc") or "")
+        return f"the {product + ' ' if product else ''}{match.group('what')} "
+
+    return _WITHDRAWN_PART.sub(said, text)
+
+
+#: "Is any retaining wall taller than six feet? If so, and ..., refer it": the question's
+#: words are the condition "If so" points back to.
+_IF_SO = re.compile(r"\b(?:Is|Are|Does|Do|Has|Have)\s+(?P<body>[^?.!]{5,150})\?\s*(?P<so>If so\b)")
+
+
+def _if_so(text: str) -> str:
+    """Spell "If so" out as the yes-or-no question before it asked."""
+    return _IF_SO.sub(
+        lambda m: f"{m.group(0)[: m.start('so') - m.start()]}If {m.group('body')}", text
+    )
+
+
+def said_plainly(body: str) -> str:
+    """The body with what its sentences point at said in place.
+
+    Case ids go; "is amended: it now applies where" states the rule; "provided that the
+    referral may be waived" is "but the referral may be waived"; "wants X referred" says
+    "X is referred"; the terms listed after "with conditions:" go; "care, custody and
+    control" loses its commas; a withdrawn part named between dashes is the rule it is;
+    "If so" repeats its question; "more than twice" is "more than two times"; a lead's
+    bulleted conditions are a sentence each; "under X but larger than Y" is "and"; "one
+    load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out.
+    """
+    text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
+    text = _PROVIDED_WAIVED.sub(", but ", text)
+    text = _ONE_IN.sub(_one_in, _BUT_BOUND.sub(r"\1 and ", text))
+    text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
+    text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)
+    text = listed_conditions(
+        _if_so(_withdrawn_part(_CARE_CUSTODY.sub("care custody and control", text)))
+    )
+    return _TWICE.sub(r"\1 two times", text)
+
+
+__all__ = ["said_plainly"]
