@@ -413,8 +413,13 @@ class TextReader:
             self.heard += [(h, a.text) for h in a.numbers if h.field]
         self.heard += a.cited  # "because the guideline caps the class at twenty"
         compared = [h for h in a.numbers if h.operator]
+        bound = {h.field for h in a.numbers if h.field}
         if compared:
             self.topic, self.topic_value = compared[-1].field, compared[-1].value
+        elif len(bound) == 1 and self.topic not in bound and _ACCEPTED.search(a.text):
+            # "One or two charcoal grills in a hall are acceptable; more than two is a
+            # referral": the field a clause counts is the topic, compared or not
+            self.topic, self.topic_value = bound.pop(), a.numbers[-1].value
 
     def _close(
         self,
@@ -580,6 +585,8 @@ _THEY = re.compile(r"^\W*(?:they|these risks|such risks|these accounts)\b", re.I
 #: A log's first sentence that is only a plural class name ("Accordion repairers."): the
 #: class its rules are about, not a case's.
 _PLURAL_HEADING = re.compile(r"^\W*[A-Z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}s\.?\s*$")
+#: A clause that accepts what it counts ("one or two grills in a hall are acceptable").
+_ACCEPTED = re.compile(r"\b(?:acceptable|are fine|is fine|are normal|is normal|routine)\b", re.I)
 #: A clause whose subject is the list after its colon: "The following classes are ...:".
 _FOLLOWING_CLASSES = re.compile(
     r"^\W*(?:\d+(?:\.\d+)*\s+)?the following (?:classes|occupancies|businesses|trades|risks)\b",

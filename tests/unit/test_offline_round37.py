@@ -382,6 +382,18 @@ SEMICOLON_FIELDS = {
         "synonyms": ["loads carrying placards", "placarded loads"],
         "description": "Share of loads that carry hazard placards",
     },
+    "cutting_tables": {
+        "type": "int",
+        "unit": "tables",
+        "synonyms": ["cutting tables"],
+        "description": "Cutting tables in the loft",
+    },
+    "resin_vats": {
+        "type": "int",
+        "unit": "vats",
+        "synonyms": ["resin vats"],
+        "description": "Resin vats in the loft",
+    },
     "pigment_gallons": {
         "type": "float",
         "unit": "gallons",
@@ -556,3 +568,11 @@ def test_under_this_class_is_no_bound() -> None:
 def test_one_load_in_ten_is_ten_percent_of_loads() -> None:
     text = "More than one load in ten carrying placards is a referral on every product."
     assert _semi(text, "training") == [("refer", [("placarded_loads_pct", "gt", 10.0)])]
+
+
+def test_a_count_said_acceptable_is_the_topic_of_the_next_bound() -> None:
+    text = (
+        "A typical loft has twelve to twenty cutting tables. Resin: one or two resin vats "
+        "in a loft are acceptable; more than two is a referral, on any product."
+    )
+    assert [c for _, c in _semi(text)][-1] == [("resin_vats", "gt", 2)]
