@@ -549,9 +549,8 @@ def _past_cited(
     if not number.unit:
         # "Under the new forty-mile-an-hour point, I've let a chute go at forty-three": a
         # bare figure past the one limit its own sentence cites
-        cited_here = [
-            r for r in rules if r.threshold is not None and limit_said(r, find_numbers(here))
-        ]
+        said_here = find_numbers(here)
+        cited_here = [r for r in rules if r.threshold is not None and limit_said(r, said_here)]
         return cited_here if len({limit_signature(r) for r in cited_here}) == 1 else []
     cited = [
         r

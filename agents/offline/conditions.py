@@ -738,9 +738,11 @@ def in_flag_name(text: str, mention: NumberMention, vocab: FieldVocabulary) -> b
     says its words and its number, which bounds nothing; so does "within two hundred feet
     of a pile line" of a flag described as "... within 200 feet of a pile line".
     """
-    named = tuple(t.stem for t in content_tokens(text[mention.num_end : mention.num_end + 40])[:2])
-    if any(value == mention.value and trail == named for value, trail in vocab.flag_trails):
-        return True  # "only one way out" of a flag "cellar room one way out"
+    if vocab.flag_trails:  # most dictionaries have no figure in a flag's synonym
+        after_figure = text[mention.num_end : mention.num_end + 40]
+        named = tuple(t.stem for t in content_tokens(after_figure)[:2])
+        if any(value == mention.value and trail == named for value, trail in vocab.flag_trails):
+            return True  # "only one way out" of a flag "cellar room one way out"
     if not vocab.flag_figures:
         return False
     before = tuple(

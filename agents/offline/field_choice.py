@@ -224,11 +224,12 @@ def _choose(
         ]
 
     ctx = naming(context) if context else []
+    here = {i.name: vocab.score_numeric(i, tokens, pos) for i in candidates}  # the clause's own
     topic = next((i for i in candidates if i.name == topic_name), None)
     if topic is not None and _is_time(mention.unit) and not _is_time(topic.spec.unit):
         topic = None  # "more than two days a year" after a crowd limit: no crowd of two
     if topic is not None and (
-        all(vocab.score_numeric(i, tokens, pos) <= floor for i in candidates)
+        all(here[i.name] <= floor for i in candidates)
         # "Forty is a guideline ... approve well beyond forty": the limit said again
         or (
             mention.unit is None
@@ -242,14 +243,14 @@ def _choose(
     recent = naming(_LAST_SENTENCE.split(context.strip())[-1]) if context else []
 
     def score(info: FieldInfo) -> float:
-        local = vocab.score_numeric(info, tokens, pos)
+        local = here[info.name]
         if ctx:
             local += 0.1 * vocab.score_numeric(info, ctx, None)
             # the sentence right before counts more: "Anything automatic? Losses. Three ..."
             local += 0.3 * vocab.score_numeric(info, recent, None)
         return local + (0.2 if converted and info.name not in converted else 0.0)
 
-    best = _named_here(vocab, candidates, tokens, pos) or _best(candidates, score, floor)
+    best = _named_here(candidates, here) or _best(candidates, score, floor)
     if best is None and ctx:
         best = _best(candidates, lambda i: vocab.score_numeric(i, ctx, None), floor)
     if best is None and len(exact) == 1 and unit is not None:
@@ -266,16 +267,14 @@ def _choose(
     return (best, converted.get(best.name, 1.0)) if best else None
 
 
-def _named_here(
-    vocab: FieldVocabulary, candidates: list[FieldInfo], tokens: list[Token], pos: int
-) -> FieldInfo | None:
+def _named_here(candidates: list[FieldInfo], here: dict[str, float]) -> FieldInfo | None:
     """The candidate the clause itself clearly names, far above any other, or None.
 
     "Where patients under 18 make up more than 70%" after a sentence on clear aligner
     patients: the clause's own words name the field; the sentence before does not outvote
     them.
     """
-    scored = sorted((vocab.score_numeric(i, tokens, pos), i.name, i) for i in candidates)
+    scored = sorted((here[i.name], i.name, i) for i in candidates)
     if not scored or scored[-1][0] <= _NAMED_ALONE:
         return None
     if len(scored) > 1 and scored[-1][0] < _FAR_ABOVE * scored[-2][0]:

@@ -37,7 +37,7 @@ from agents.offline.softlimits import (
 )
 from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
 from agents.offline.texts import single_product
-from agents.offline.topic_class import book_heading, scope_to_context
+from agents.offline.topic_class import log_heading_speaks, scope_to_context
 from agents.offline.vocab import FieldVocabulary
 from agents.offline.waivers import CONSEQUENCE, read_waiver, waive
 from schemas.rules import Condition
@@ -101,10 +101,7 @@ class TextReader:
             Rule drafts in text order (duplicates merged, boundary restatements dropped).
         """
         self.sentences = sentences
-        # a log headed by its class ("Accordion repairers.") or its book of business
-        # ("Decision log extract - timber framing book") speaks for its rules like a manual
-        heading = sentences[0].raw if sentences else ""
-        self._class_heading = bool(_PLURAL_HEADING.match(heading) or book_heading(heading))
+        self._class_heading = bool(sentences) and log_heading_speaks(sentences[0].raw)
         self._answers = answers_to(sentences, lxd.ASKS_MITIGANT)
         for sentence in sentences:
             context = " ".join(
@@ -582,9 +579,6 @@ _BOTH_SAID = re.compile(r"^\W*(?:where|if|when|whenever)\b[^,;:]*\band\b[^,;:]*,
 
 #: A subject pointing back at the one named before: "They may be written ...".
 _THEY = re.compile(r"^\W*(?:they|these risks|such risks|these accounts)\b", re.I)
-#: A log's first sentence that is only a plural class name ("Accordion repairers."): the
-#: class its rules are about, not a case's.
-_PLURAL_HEADING = re.compile(r"^\W*[A-Z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}s\.?\s*$")
 #: A clause that accepts what it counts ("one or two grills in a hall are acceptable").
 _ACCEPTED = re.compile(r"\b(?:acceptable|are fine|is fine|are normal|is normal|routine)\b", re.I)
 #: A clause whose subject is the list after its colon: "The following classes are ...:".

@@ -91,8 +91,17 @@ _ONE_IN = re.compile(
     r"(?!\s*(?:years?|months?|days?|weeks?))",
     re.I,
 )
-_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "twenty": 20}
-_SMALL.update({"a hundred": 100})
+#: The words for the counts `_ONE_IN` reads.
+_SMALL = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "ten": 10,
+    "twenty": 20,
+    "a hundred": 100,
+}
 
 
 def _one_in(match: re.Match[str]) -> str:

@@ -50,14 +50,16 @@ def strip_case_ids(text: str) -> str:
 
 #: "Refer to a senior underwriter if any of the following apply:" over "- x;" lines: one
 #: lead, a rule per line (or one rule of every line, for "all of the following").
+#: A list item's mark: "- ", "* ", "(a) ", "2. ".
+_ITEM = r"[ \t]*(?:[-*\u2022]|\(?[a-z0-9]\)|\d+\.)[ \t]+"
 _LISTED_CONDITIONS = re.compile(
     r"(?P<lead>[^\n.:;]*?)\b(?P<link>if|where|when)\s+(?P<which>any(?:\s+one)?|one\s+or\s+more|"
     r"either|all|both)\s+of\s+(?:the\s+following|these)(?:\s+(?:conditions?|circumstances|"
     r"applies|apply|is|are|true|holds?|met))*\s*:[ \t]*\n"
-    r"(?P<items>(?:[ \t]*(?:[-*\u2022]|\(?[a-z0-9]\)|\d+\.)[ \t]+[^\n]+(?:\n|$))+)",
+    rf"(?P<items>(?:{_ITEM}[^\n]+(?:\n|$))+)",
     re.I,
 )
-_ITEM_MARK = re.compile(r"^[ \t]*(?:[-*\u2022]|\(?[a-z0-9]\)|\d+\.)[ \t]+")
+_ITEM_MARK = re.compile(rf"^{_ITEM}")
 _ITEM_END = re.compile(r"(?:[;,.]|\s+(?:and|or))*\s*$", re.I)
 
 

@@ -307,9 +307,23 @@ _BOOK_HEADING = re.compile(r"\b(?:book|accounts|portfolio|extract)\b", re.I)
 _CASE_REFERENCE = re.compile(r"\b[A-Z]{2,}-\d")
 
 
+#: A log's first sentence that is only a plural class name ("Accordion repairers.").
+_PLURAL_HEADING = re.compile(r"^\W*[A-Z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}s\.?\s*$")
+
+
 def book_heading(heading: str) -> bool:
     """True when a log's heading names the book of business it extracts, not one case."""
     return bool(_BOOK_HEADING.search(heading)) and not _CASE_REFERENCE.search(heading)
+
+
+def log_heading_speaks(heading: str) -> bool:
+    """True when a log's heading names the class its rules are about, not one case's.
+
+    "Accordion repairers." (a plural class name alone) or "Decision log extract - timber
+    framing book" (the book of business it extracts) speaks for the log's rules as a
+    manual's heading does.
+    """
+    return bool(_PLURAL_HEADING.match(heading)) or book_heading(heading)
 
 
 #: A first sentence of at most this many words is a heading.
