@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
 from agents.offline.conditions import NumericHit
 from agents.offline.softlimits import near_limit as _near
@@ -95,3 +96,57 @@ def furthest_approved(
                 if further and _near(hit.value, float(bound.value)):  # type: ignore[arg-type]
                     draft.soft_limit = float(hit.value)
                     draft.historical.append(line.strip(" -*\u2022"))
+
+
+#: A case's outcome after a dash: "a Phoenix firm at 24 ft - bound after senior sign-off".
+_DASHED_OUTCOME = re.compile(
+    r"\s[-\u2013\u2014]\s[^;]*?\b(?:bound|referred|declined|approved|written|accepted|quoted|"
+    r"signed off|cleared|excluded|flagged)\b",
+    re.I,
+)
+#: Cases a log lists inline after a label, apart by semicolons: "Decisions: a grower with
+#: 2,800 visitors - bound; a grower with 3,000 - bound after review; ...".
+_INLINE_CASES = re.compile(r"(?<=:)[ \t]+(?P<items>[^:\n]*?;[^:\n]*?)(?=\.(?:\s+[A-Z(]|\s*$)|\n|$)")
+#: Cases a log letters: "Cases: (a) 18 pods, Aspen - bound normally. (b) 22 pods, ...".
+_LETTER = re.compile(r"(?:(?<=[.:;])|^)[ \t]*\((?P<mark>[a-h])\)[ \t]+", re.M)
+_SENTENCE_END = re.compile(r"\.(?=\s+[A-Z]|\s*$)")
+
+
+def cases_on_lines(body: str) -> str:
+    """A log's inline cases, each on a line of its own as a case record.
+
+    "Decisions: an Oregon grower with 2,800 visitors - bound without referral; a North
+    Carolina grower with 3,000 visitors - bound after senior review; ..." (or "(a) ...
+    (b) ..." items) lists cases, not rules: each becomes a "- Case record: ..." line, read
+    for how far practice went (`furthest_approved`), never for a rule. Only when every
+    item tells its outcome after a dash.
+    """
+    if ";" in body:
+        body = _INLINE_CASES.sub(_inline_said, body)
+    if "(a)" in body and "(b)" in body:
+        body = _lettered_said(body)
+    return body
+
+
+def _as_lines(items: list[str]) -> str:
+    return "".join(f"\n- {lx.CASE_RECORD}: {item.strip()}" for item in items) + ".\n"
+
+
+def _inline_said(match: re.Match[str]) -> str:
+    items = [item for item in match.group("items").split(";") if item.strip()]
+    if len(items) < 2 or not all(_DASHED_OUTCOME.search(f" {item}") for item in items):
+        return match.group(0)
+    return _as_lines(items)
+
+
+def _lettered_said(body: str) -> str:
+    marks = list(_LETTER.finditer(body))
+    if len(marks) < 2 or [m.group("mark") for m in marks] != list("abcdefgh"[: len(marks)]):
+        return body
+    ends = [m.start() for m in marks[1:]]
+    last = _SENTENCE_END.search(body, marks[-1].end())
+    ends.append(last.end() if last else len(body))
+    items = [body[m.end() : end].strip() for m, end in zip(marks, ends, strict=True)]
+    if not all(_DASHED_OUTCOME.search(f" {item}") for item in items):
+        return body
+    return body[: marks[0].start()] + _as_lines([i.rstrip(".") for i in items]) + body[ends[-1] :]

@@ -120,6 +120,12 @@ def _soft_before(text: str, start: int) -> bool:
     return any(m.end() == start - begin for m in lx.SOFT_LIMIT_CUE.finditer(window))
 
 
+#: A duration compared after its figure: "for ninety days or longer", "for 30 days or more".
+_DURATION_COMPARED = re.compile(
+    r"^\s*(?:or (?:more|longer|over|above|greater)|\+|and (?:over|above|longer|more))\b", re.I
+)
+
+
 @dataclass
 class NumericHit:
     """A number tied to a field, with its comparator when one was written."""
@@ -375,9 +381,13 @@ class ConditionReader:
                     continue
             pre = plain[max(0, mention.start - 40) : mention.start]
             ago = bool(lxc.TIME_WINDOW_AFTER.match(plain[mention.end :]))
+            window = lxc.TIME_WINDOW_BEFORE.search(pre)
+            if window and window.group(0).strip().lower() == "for":
+                # "empty for ninety days or longer": a duration compared, no window
+                window = None if _DURATION_COMPARED.match(plain[mention.end :]) else window
             if (
                 mention.unit in TIME_UNITS
-                and (lxc.TIME_WINDOW_BEFORE.search(pre) or ago)
+                and (window or ago)
                 and not self._named_window(pre)
                 # "inspected more than 24 months ago": a compared age, not a window
                 and not (ago and any(p.search(pre) for p, _ in PRE_PATTERNS))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleAssembler
-from agents.offline.case_outcomes import furthest_approved
+from agents.offline.case_outcomes import cases_on_lines, furthest_approved
 from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.conditions import NumericHit
 from agents.offline.definitions import with_definitions
@@ -112,6 +112,8 @@ class OfflineExtractor:
         source = source or found_source
         if source_type not in SOURCE_TYPES:
             source_type = None
+        if source_type == "production":  # "Decisions: a ... - bound; a ... - declined"
+            body = cases_on_lines(body)
         sentences = split_sentences(with_definitions(self._spelled_out(said_plainly(body))))
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)

@@ -109,6 +109,28 @@ _NAMED_ALONE = 1.0
 _SCALE_WORDS = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6}
 
 
+def _outnamed(
+    measured: list[FieldInfo],
+    candidates: list[FieldInfo],
+    vocab: FieldVocabulary,
+    tokens: list[Token],
+    pos: int,
+) -> list[FieldInfo]:
+    """The one candidate the clause names far better than every field its unit word counts.
+
+    "two or more claims in the last three years": the loss count ("claims in three
+    years") over irrigation leak claims, whose unit "claims" is all the clause says of it.
+    """
+    if not measured:
+        return []
+    score = {i.name: vocab.score_numeric(i, tokens, pos) for i in candidates}
+    others = [i for i in candidates if i not in measured and score[i.name] > _NAMED_ALONE]
+    top = max(score[i.name] for i in measured)
+    if len(others) == 1 and top <= _CLEARLY_NAMED and score[others[0].name] >= _FAR_ABOVE * top:
+        return others
+    return []
+
+
 def _choose(
     vocab: FieldVocabulary,
     topic_field: tuple[str | None, float | None],
@@ -207,7 +229,7 @@ def _choose(
     if measured and named and all(vocab.score_numeric(i, tokens, pos) <= floor for i in measured):
         candidates = named
     else:
-        candidates = measured or candidates
+        candidates = _outnamed(measured, candidates, vocab, tokens, pos) or measured or candidates
     if not candidates:
         return None
     if len(candidates) == 1 and unit is not None:

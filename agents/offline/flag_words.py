@@ -27,6 +27,16 @@ class FieldInfo(Protocol):
         """Stemmed words of the field's synonyms and name."""
         ...
 
+    @property
+    def tokens(self) -> set[str]:
+        """Stems of the field's name and synonyms."""
+        ...
+
+    @property
+    def desc_tokens(self) -> set[str]:
+        """Stems of the field's description not among `tokens`."""
+        ...
+
 
 #: Words that negate a flag named within three words after them. "neither X nor Y" and
 #: "cannot confirm X" deny X (and Y) as plainly as "no X" does.
@@ -96,14 +106,21 @@ def _match_negative_phrase(
     return hits
 
 
-def negated_before(tokens: list[Token], index: int) -> bool:
+def negated_before(tokens: list[Token], index: int, own: frozenset[str] = frozenset()) -> bool:
     """A negation within the three words before a mention, or a denied possession.
 
     "does not hold its own FAA Part 135 certificate": a negated verb of holding reaches
-    over the words of its object's noun phrase (up to six).
+    over the words of its object's noun phrase (up to six). "no enclosed weighing booth
+    with extraction for the colorants": the negation reaches over the flag's `own` words
+    (its name's and description's stems) to the words of the name.
     """
     start = max(0, index - 3)
     if any(_negation_at(tokens, i) for i in range(start, index)):
+        return True
+    reach = index
+    while reach > max(0, index - _OBJECT_WORDS) and tokens[reach - 1].stem in own:
+        reach -= 1
+    if reach <= start and reach > 0 and _negation_at(tokens, reach - 1):
         return True
     return any(
         (_negation_at(tokens, i) or tokens[i].text.lower() in _FAILING)
@@ -233,7 +250,8 @@ def scrambled(tokens: list[Token], info: FieldInfo, stems: set[str]) -> list[Boo
             if seen != need:
                 continue
             last = first + max(i for i, t in enumerate(window) if t.stem in need)
-            negated = negated_before(tokens, first) or negated_within(tokens, first, last)
+            own = frozenset(info.tokens | info.desc_tokens)
+            negated = negated_before(tokens, first, own) or negated_within(tokens, first, last)
             return [BoolMention(info.name, first, last, negated, False)]
     return []
 

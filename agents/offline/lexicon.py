@@ -488,13 +488,19 @@ _NUMBER_AHEAD = (
 )
 #: Evidence of exceptions granted in practice (soft thresholds).
 SOFT_LIMIT_CUE = re.compile(
-    r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|approved?|accept(?:ed)?|allowed|written|"
+    r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|flex(?:es|ed)?|approved?|accept(?:ed)?|allowed|written|"
     r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed(?: off)?|"
     r"sign(?: off)?|signs(?: off)?|granted|extended|made|let|pushed|waved|okayed|tolerated|"
     r"renewed|lived with)\s+"
     r"(?:[\w-]+\s+){0,5}?(?:up|down) to|"
     # "I'll go to nine million on my own signature"
-    r"(?:go|gone|went|going|stretch|stretched)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "the 20-foot rule has flexed to 24 ft in practice"
+    r"(?:go|gone|went|going|stretch|stretched|flex|flexed|flexes)\s+to(?=\s+"
+    + _NUMBER_AHEAD
+    + r")|"
+    # "I've stretched it to four hundred and eighty"
+    r"(?:stretch|stretched|pushed|taken|took|flexed|extended)\s+(?:it|them|that|this)\s+(?:up\s+)?"
+    r"to(?=\s+" + _NUMBER_AHEAD + r")|"
     r"as (?:high|low|many|much|far|close|near|long|short|old|young|deep|big|small) as|"
     # "I've taken a handful past that - the biggest was an outfit whose bypass ran about
     # 2,600 gpm": the furthest case practice took

@@ -114,6 +114,14 @@ def _one_in(match: re.Match[str]) -> str:
     return f"{round(100 * top / bottom, 2):g}% of {match.group('noun')}s"
 
 
+#: "accounts turning over more than $4 million a year": the revenue said as a verb.
+_TURNING_OVER = re.compile(
+    r"\bturn(?:s|ing|ed)?\s+over(?=\s+(?:more|less|over|under|above|below|at least|at most|"
+    r"up to|about|around|roughly|\$|\d))",
+    re.I,
+)
+#: "worth more than $150,000 in total": a sum, not the "total" of a field's name.
+_IN_TOTAL = re.compile(r"\bin total\b", re.I)
 #: The trade's name for an exclusion, whose commas are no clause breaks.
 _CARE_CUSTODY = re.compile(r"\bcare,\s+custody,?\s+(?:and|&)\s+control\b", re.I)
 #: "changed insurers more than twice in five years": a count of two (not "twice that").
@@ -174,10 +182,12 @@ def said_plainly(body: str) -> str:
     control" loses its commas; a withdrawn part named between dashes is the rule it is;
     "If so" repeats its question; "more than twice" is "more than two times"; a lead's
     bulleted conditions are a sentence each; "under X but larger than Y" is "and"; "one
-    load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out.
+    load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out; "turning
+    over $4 million" is "with turnover $4 million"; "in total" is "altogether".
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
-    text = _PROVIDED_WAIVED.sub(", but ", text)
+    text = _TURNING_OVER.sub("with turnover", _PROVIDED_WAIVED.sub(", but ", text))
+    text = _IN_TOTAL.sub("altogether", text)
     text = _ONE_IN.sub(_one_in, _BUT_BOUND.sub(r"\1 and ", text))
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)

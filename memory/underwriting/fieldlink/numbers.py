@@ -251,6 +251,8 @@ _PER_SCALE = {"hundr": "100", "hundred": "100", "thousand": "1000"}
 #: Units of time: a number in one is a duration ("three years"), never a count.
 TIME_UNITS = frozenset({"years", "months", "days", "weeks"})
 _CLOCK_UNITS = frozenset({"hour", "minute", "second"})
+#: "a few", "a couple", "a handful" after a number: how often, not what it counts.
+_SOME_WORDS = frozenset({"few", "couple", "handful", "lot", "bit"})
 #: Number words (their stems too): they count things, they never name a field.
 NUMBER_WORDS = frozenset([*_SMALL, "hundred", *_SCALES] + [stem(w) for w in _SMALL])
 
@@ -471,6 +473,8 @@ def _word_mentions(text: str) -> list[NumberMention]:
                 unit, end, attached, plus = found_unit
         if per_a and (unit in TIME_UNITS or unit in _CLOCK_UNITS):  # "eight an hour": a rate
             unit, end = None, match.end()
+        elif per_a and unit in _SOME_WORDS:  # "gone to forty a few times": no unit of forty
+            unit, end, num_end = None, match.end(), match.end()
         if dollar:
             unit = "usd"
         of_percent = _OF_ONE_PERCENT.match(text[match.end() :]) if fraction else None

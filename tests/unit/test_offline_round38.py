@@ -1,0 +1,199 @@
+"""Offline extraction round 38: how far practice "flexed" or "stretched" a limit, a count
+"a few times" after its figure, cases a log lists inline ("Decisions: a ... - bound; ...")
+or letters ("(a) ... (b) ..."), a count named by its words over a field that only shares its
+unit, a duration compared after "for" ("for ninety days or longer"), revenue said as a verb
+("turning over"), "in total" beside a field named "total ...", and a negation reaching over
+a flag's own words.
+
+Every field and sentence below is made up for these tests (a bell-foundry and kite-shop
+dictionary no dataset has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from memory.underwriting.fieldlink.numbers import find_numbers
+from schemas.fields import DataDictionary
+
+FIELDS = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "state": {"type": "str", "synonyms": ["state"], "description": "US state, two letters"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case: bell foundry, kite shop",
+    },
+    "employee_count": {
+        "type": "int",
+        "unit": "employees",
+        "synonyms": ["employees", "headcount", "staff"],
+        "description": "Number of employees",
+    },
+    "loss_count_3yr": {
+        "type": "int",
+        "unit": "losses",
+        "synonyms": ["claims in three years", "number of claims"],
+        "description": "Number of claims or losses in the past three years",
+    },
+    "crucible_burn_claims_3yr": {
+        "type": "int",
+        "unit": "claims",
+        "synonyms": ["burn claims", "crucible claims"],
+        "description": "Crucible burn claims in the past three years",
+    },
+    "prior_carrier_nonrenewal": {
+        "type": "bool",
+        "synonyms": ["prior carrier non-renewal", "non-renewed"],
+        "description": "The prior carrier non-renewed the account",
+    },
+    "vacancy_days": {
+        "type": "int",
+        "unit": "days",
+        "synonyms": ["vacant", "empty", "vacancy"],
+        "description": "Days the building has been vacant",
+    },
+    "annual_revenue_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["annual revenue", "turnover", "sales"],
+        "description": "Annual gross revenue in USD",
+    },
+    "tiv_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["TIV", "total insured value"],
+        "description": "Total insured value in USD",
+    },
+    "kite_stock_value_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["stock value", "kites and lines value"],
+        "description": "Replacement value of kites, lines and reels in USD",
+    },
+    "bell_weight_lb": {
+        "type": "float",
+        "unit": "lb",
+        "synonyms": ["bell weight", "heaviest bell"],
+        "description": "Weight of the heaviest bell cast, in pounds",
+    },
+    "casting_pit_fume_hood": {
+        "type": "bool",
+        "synonyms": ["bronze fume extraction", "enclosed pit hood"],
+        "description": "The casting pit has an enclosed hood with fume extraction",
+    },
+}
+EXTRACTOR = OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
+
+
+def _rules(text: str, kind: str = "manual") -> list[tuple[str, str, list[tuple[str, str, object]]]]:
+    return [
+        (r.product_type, r.action, sorted((c.field, c.operator, c.value) for c in r.conditions))
+        for r in EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def _soft(text: str, kind: str = "production") -> list[tuple[str, float | None]]:
+    return [
+        (r.conditions[-1].field, r.soft_limit) for r in EXTRACTOR.extract(text, source_type=kind)
+    ]
+
+
+def test_a_limit_flexed_to_a_figure_in_practice_is_soft_to_it() -> None:
+    text = (
+        "Stated rule: bells heavier than 2,000 lb are referred. QA view: the 2,000 lb rule "
+        "has flexed to 2,400 lb in practice, and above that it has held."
+    )
+    assert _soft(text) == [("bell_weight_lb", 2400.0)]
+
+
+def test_a_limit_stretched_it_to_a_figure_is_soft_to_it() -> None:
+    text = (
+        "Above forty staff, refer. I've stretched it to forty-eight when the foundry was "
+        "new, never past that."
+    )
+    assert _soft(text, "sme") == [("employee_count", 48.0)]
+
+
+def test_a_figure_a_few_times_has_no_unit_of_few() -> None:
+    assert find_numbers("gone to forty a few times")[0].unit is None
+    text = (
+        "The BOP caps us at thirty-five employees; above that it's a referral. We've gone "
+        "to forty a few times for seasonal crews."
+    )
+    assert _soft(text, "sme") == [("employee_count", 40.0)]
+
+
+def test_inline_cases_give_the_furthest_approved_figure_and_no_rule() -> None:
+    text = (
+        "Rule as written: bells heavier than 2,000 lb are referred on the GL. Decisions: "
+        "an Ohio foundry casting 2,300 lb - bound without referral, QA accepted; a Texas "
+        "foundry at 2,600 lb - bound after senior review; a second Ohio foundry at 3,400 lb "
+        "- referred and declined. Above 2,600 nothing has been bound."
+    )
+    assert _rules(text, "production") == [("GL", "refer", [("bell_weight_lb", "gt", 2000.0)])]
+    assert _soft(text) == [("bell_weight_lb", 2600.0)]
+
+
+def test_a_line_that_flexes_up_to_a_figure_is_soft_to_it() -> None:
+    text = (
+        "Guideline: shops with more than twenty staff are referred. The twenty-staff line "
+        "flexes up to 24 in practice, but beyond that it holds."
+    )
+    assert _soft(text) == [("employee_count", 24.0)]
+
+
+def test_lettered_cases_give_the_furthest_approved_figure() -> None:
+    text = (
+        "Guideline: shops with more than twenty staff are referred. Cases: (a) 18 staff, "
+        "Dayton - bound normally. (b) 23 staff, Tulsa - bound by an associate without "
+        "referral. (c) 31 staff, Reno - referred and declined. Learned: it holds past 23."
+    )
+    assert _soft(text) == [("employee_count", 23.0)]
+
+
+def test_inline_items_without_outcomes_stay_one_sentence() -> None:
+    text = (
+        "Notes: bells heavier than 2,000 lb are referred; foundries with more than forty "
+        "staff are referred."
+    )
+    assert [c[0][0] for _, _, c in _rules(text, "production")] == [
+        "bell_weight_lb",
+        "employee_count",
+    ]
+
+
+def test_a_count_named_by_its_words_beats_a_field_sharing_only_its_unit() -> None:
+    text = (
+        "Anything with a prior carrier non-renewal and two or more claims in the last three "
+        "years is a decline."
+    )
+    assert _rules(text) == [
+        ("ALL", "decline", [("loss_count_3yr", "gte", 2), ("prior_carrier_nonrenewal", "eq", True)])
+    ]
+    burns = "Two or more burn claims in three years are referred."
+    assert _rules(burns) == [("ALL", "refer", [("crucible_burn_claims_3yr", "gte", 2)])]
+
+
+def test_a_duration_compared_after_for_is_a_threshold() -> None:
+    text = "Buildings that have sat empty for ninety days or longer are referred."
+    assert _rules(text) == [("ALL", "refer", [("vacancy_days", "gte", 90)])]
+
+
+def test_revenue_said_as_turning_over_is_the_revenue_field() -> None:
+    text = "BOP accounts turning over more than $4 million a year are referred."
+    assert _rules(text) == [("BOP", "refer", [("annual_revenue_usd", "gt", 4_000_000.0)])]
+
+
+def test_in_total_does_not_name_the_total_insured_value() -> None:
+    text = (
+        "Where the kites are worth more than $90,000 in total, refer for an inland marine floater."
+    )
+    assert _rules(text) == [("ALL", "refer", [("kite_stock_value_usd", "gt", 90_000.0)])]
+
+
+def test_a_negation_reaches_over_the_flags_own_words() -> None:
+    text = (
+        "If there is no enclosed casting hood with fume extraction for the bronze, verify "
+        "how the fumes are controlled."
+    )
+    assert _rules(text) == [("ALL", "verify", [("casting_pit_fume_hood", "eq", False)])]
