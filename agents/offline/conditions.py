@@ -120,6 +120,10 @@ def _soft_before(text: str, start: int) -> bool:
     return any(m.end() == start - begin for m in lx.SOFT_LIMIT_CUE.finditer(window))
 
 
+#: A period a fraction is taken of: "half the year", "a third of a season".
+_OF_A_PERIOD = re.compile(
+    r"^\s*(?:of\s+)?(?:the|a|an)\s+(?:year|month|week|day|season|shift)\b(?!\s*['\u2019]s)", re.I
+)
 #: A duration compared after its figure: "for ninety days or longer", "for 30 days or more".
 _DURATION_COMPARED = re.compile(
     r"^\s*(?:or (?:more|longer|over|above|greater)|\+|and (?:over|above|longer|more))\b", re.I
@@ -367,6 +371,8 @@ class ConditionReader:
                 continue  # "Referred under 3.8; approved": the rule's section, no figure
             if in_flag_name(plain, mention, self.vocab):
                 continue  # "helmets for riders under eighteen": a flag's own words
+            if mention.fraction and _OF_A_PERIOD.match(plain[mention.end :]):
+                continue  # "up for more than half the year": a time, no share of anything
             multiplier = _MULTIPLIER.match(plain[mention.num_end :])
             if multiplier:  # "one and a half times that height": a ratio, not a threshold
                 hit = self._multiple(plain, mention, multiplier.end())

@@ -120,6 +120,31 @@ _TURNING_OVER = re.compile(
     r"up to|about|around|roughly|\$|\d))",
     re.I,
 )
+#: "more than half the year (call it 26 weeks)": a share of a period the writer restates as
+#: a figure in the parenthesis; the figure is the threshold.
+_PERIOD_RESTATED = re.compile(
+    r"\b(?:half|a quarter|a third|two[- ]thirds|three[- ]quarters)(?:\s+of)?\s+(?:the|a|an)\s+"
+    r"(?:year|month|week|day|season|shift)\s*\(\s*(?:call it|i\.?\s?e\.?,?|that is,?|say|"
+    r"about|roughly|approximately|around|or)?\s*(?P<fig>\d[\d,.]*\s*(?:weeks?|days?|months?|"
+    r"hours?))\s*\)",
+    re.I,
+)
+#: "pumped out less often than every 90 days": an interval longer than 90 days.
+_LESS_OFTEN = re.compile(
+    r"\b(?P<how>less|more)\s+(?:often|frequently)\s+than\s+(?:once\s+)?every\s+(?=\$?\d|"
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    r"forty|fifty|sixty|ninety)\b)",
+    re.I,
+)
+
+
+def _interval(match: re.Match[str]) -> str:
+    """An interval: "less often than every" is longer than the figure, "more often" shorter."""
+    return (
+        "at intervals of " + ("more" if match.group("how").lower() == "less" else "less") + " than "
+    )
+
+
 #: "worth more than $150,000 in total": a sum, not the "total" of a field's name.
 _IN_TOTAL = re.compile(r"\bin total\b", re.I)
 #: The trade's name for an exclusion, whose commas are no clause breaks.
@@ -183,11 +208,14 @@ def said_plainly(body: str) -> str:
     "If so" repeats its question; "more than twice" is "more than two times"; a lead's
     bulleted conditions are a sentence each; "under X but larger than Y" is "and"; "one
     load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out; "turning
-    over $4 million" is "with turnover $4 million"; "in total" is "altogether".
+    over $4 million" is "with turnover $4 million"; "in total" is "altogether"; "less often
+    than every 90 days" is "at intervals of more than 90 days"; "half the year (call it 26
+    weeks)" is "26 weeks".
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
     text = _TURNING_OVER.sub("with turnover", _PROVIDED_WAIVED.sub(", but ", text))
-    text = _IN_TOTAL.sub("altogether", text)
+    text = _LESS_OFTEN.sub(_interval, _IN_TOTAL.sub("altogether", text))
+    text = _PERIOD_RESTATED.sub(r"\g<fig>", text)
     text = _ONE_IN.sub(_one_in, _BUT_BOUND.sub(r"\1 and ", text))
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)

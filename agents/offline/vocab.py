@@ -92,7 +92,8 @@ class FieldVocabulary:
 
         "riders under 18 wear helmets" -> (18.0, ("rider", "under"), ("wear", "helmet"));
         a description's "within 200 feet of a pile line" -> (200.0, (...), ("pile", "line")).
-        A synonym's figure is known by the words before it, a description's by those after.
+        A synonym's figure is known by the words before it, a description's by those after
+        (by those before when it ends the description: "treats children under twelve").
         A measure's synonyms count too: "items for children under three" names a share.
         """
         found: list[tuple[float, tuple[str, ...], tuple[str, ...]]] = []
@@ -111,6 +112,10 @@ class FieldVocabulary:
                 )
                 if len(trail) == 2 and not measured:
                     found.append((said.value, (), trail))
+                elif not trail:  # "The clinic treats children under twelve": the words before
+                    lead = tuple(t.stem for t in content_tokens(description[: said.start])[-2:])
+                    if len(lead) == 2:
+                        found.append((said.value, lead, ()))
         return found
 
     @cached_property

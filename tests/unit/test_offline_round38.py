@@ -2,8 +2,9 @@
 "a few times" after its figure, cases a log lists inline ("Decisions: a ... - bound; ...")
 or letters ("(a) ... (b) ..."), a count named by its words over a field that only shares its
 unit, a duration compared after "for" ("for ninety days or longer"), revenue said as a verb
-("turning over"), "in total" beside a field named "total ...", and a negation reaching over
-a flag's own words.
+("turning over"), "in total" beside a field named "total ...", a negation reaching over
+a flag's own words, "less often than every N days", a share of a period restated in a
+parenthesis, and a flag whose description ends on a figure.
 
 Every field and sentence below is made up for these tests (a bell-foundry and kite-shop
 dictionary no dataset has).
@@ -80,6 +81,29 @@ FIELDS = {
         "type": "bool",
         "synonyms": ["bronze fume extraction", "enclosed pit hood"],
         "description": "The casting pit has an enclosed hood with fume extraction",
+    },
+    "sand_sieve_interval_days": {
+        "type": "int",
+        "unit": "days",
+        "synonyms": ["sand sieving interval", "moulding sand sieved every"],
+        "description": "Days between sievings of the moulding sand",
+    },
+    "kite_festival_weeks": {
+        "type": "int",
+        "unit": "weeks",
+        "synonyms": ["festival weeks", "weeks of kite festivals"],
+        "description": "Weeks a year the shop runs kite festivals",
+    },
+    "online_sales_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["online sales", "web orders"],
+        "description": "Share of sales made online",
+    },
+    "teaches_children_under_10": {
+        "type": "bool",
+        "synonyms": ["junior classes", "kite classes for children"],
+        "description": "The shop teaches kite flying to children under ten",
     },
 }
 EXTRACTOR = OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
@@ -197,3 +221,30 @@ def test_a_negation_reaches_over_the_flags_own_words() -> None:
         "how the fumes are controlled."
     )
     assert _rules(text) == [("ALL", "verify", [("casting_pit_fume_hood", "eq", False)])]
+
+
+def test_less_often_than_every_n_days_is_an_interval_longer_than_n() -> None:
+    text = "Where the moulding sand is sieved less often than every 30 days, verify the logs."
+    assert _rules(text) == [("ALL", "verify", [("sand_sieve_interval_days", "gt", 30)])]
+    often = "Where the moulding sand is sieved more often than every 5 days, flag it."
+    assert _rules(often) == [("ALL", "flag_for_review", [("sand_sieve_interval_days", "lt", 5)])]
+
+
+def test_a_share_of_the_year_restated_in_a_parenthesis_is_that_figure() -> None:
+    text = (
+        "If kite festivals run for more than half the year (call it 26 weeks), flag it for review."
+    )
+    assert _rules(text) == [("ALL", "flag_for_review", [("kite_festival_weeks", "gt", 26)])]
+
+
+def test_half_the_year_is_no_share_of_a_percent_field() -> None:
+    text = "If the shop trades online sales for more than half the year, flag it for review."
+    assert all(c[0][0] != "online_sales_pct" for _, _, c in _rules(text))
+
+
+def test_a_figure_ending_a_flags_description_bounds_nothing() -> None:
+    text = (
+        "Where a shop runs kite classes for children under ten, the GL carries the junior "
+        "exclusion."
+    )
+    assert _rules(text) == [("GL", "exclude", [("teaches_children_under_10", "eq", True)])]
