@@ -130,6 +130,11 @@ def read_approvals(
             # in the book": how many cases, no figure either
             and not (n.unit is None and sentence[n.start : n.end].lower() == "one")
             and not (n.unit is None and _CASES_COUNTED.match(sentence[n.num_end :]))
+            # "two walk-rounds a year": the period of a count, no year of anything
+            and not (
+                _A_PERIOD.fullmatch(sentence[n.start : n.end])
+                and _PLURAL_BEFORE.search(sentence[: n.start])
+            )
         ]
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
         # sq ft in the same case line does not
@@ -572,7 +577,16 @@ def _calendar_field(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
 
 
 #: A limit's noun right before its figure: "the decline point of 2,500".
-_LIMIT_OF = re.compile(rf"\b{lx.LIMIT_NOUNS} of\s*$", re.I)
+#: "a year", "an hour": a period said with an article ...
+_A_PERIOD = re.compile(r"an?\s+(?:year|month|week|day|hour)s?", re.I)
+#: ... right after the plural noun it counts per ("two walk-rounds a year").
+_PLURAL_BEFORE = re.compile(r"\b(?!(?:this|was|has|is|less|unless)\s)[a-z-]{3,}s\s+$", re.I)
+#: (not "a high point of 4,450 metres": the measure of the case, no limit)
+_LIMIT_OF = re.compile(
+    r"(?<!\bhigh )(?<!\blow )(?<!\bhighest )(?<!\blowest )(?<!\bflash )(?<!\bboiling )"
+    rf"(?<!\bmelting )(?<!\bdew )\b{lx.LIMIT_NOUNS} of\s*$",
+    re.I,
+)
 #: A limit's noun next to its figure: "the 8,000 lb line", "the decline point of 2,500".
 _LIMIT_NOUN = re.compile(rf"\b{lx.LIMIT_NOUNS}\b", re.I)
 

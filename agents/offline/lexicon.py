@@ -248,6 +248,9 @@ NARRATIVE = re.compile(
     r"gone)|"
     # "Athena had recommended decline": what one case's reviewer said
     r"had (?:recommended|suggested|proposed|advised)|"
+    # "we approved those with conditions": the cases told before, not a rule
+    r"(?:I|we)\s+(?:have\s+|had\s+)?(?:\w+ly\s+)?(?:approved|bound|accepted|wrote)\s+"
+    r"(?:them|those|these|both|all of them|each of them)|"
     # "Roof questions cause more referrals than anything else": a count, not a rule
     r"(?:cause|causes|caused|generate|generates|account for|accounts for) more (?:[\w-]+ )?"
     r"(?:referrals|declines|declinations|exclusions|flags) than)\b",
@@ -293,7 +296,8 @@ OTHERWISE = re.compile(
     r"deeper|faster|slower)(?: [\w-]+){0,2} than (?:that|this|those|these)|"
     # "Up to six is standard; a seventh unit or more is flagged": the next one on
     r"an? (?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
-    r"twelfth)\b(?: [\w-]+){0,2} or more)\b",
+    # "a seventh table means the account is referred": one past the range said
+    r"twelfth)\b(?: [\w-]+){0,2} (?:or more|means|triggers|sends|tips|takes|puts|makes))\b",
     re.I,
 )
 #: "provided that Y", "as long as Y": what a conditional approval requires.

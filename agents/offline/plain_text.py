@@ -191,6 +191,16 @@ def _withdrawn_part(text: str) -> str:
 _IF_SO = re.compile(r"\b(?:Is|Are|Does|Do|Has|Have)\s+(?P<body>[^?.!]{5,150})\?\s*(?P<so>If so\b)")
 
 
+#: "Teppanyaki grill that lacks hood suppression? That one is a decline on the BOP.": a
+#: risk asked as a bare noun phrase, then answered with what it is.
+_ASKED_ANSWERED = re.compile(
+    r"(?:^|(?<=[.!:]\s))(?P<what>(?!(?:Is|Are|Does|Do|Has|Have|What|How|Why|When|Where|Who|"
+    r"Which|Can|Could|Should|Would|Will|Did|And|But|Any|Anything)\b)[A-Z][^?.!\n:;]{5,150})\?"
+    r"\s+(?:That(?: one)?|It|This(?: one)?)(?:['\u2019]s|\s+is)\s+"
+    r"(?=(?:an?\s+)?(?:decline|declination|referral|exclusion|flag)\b)",
+)
+
+
 def _if_so(text: str) -> str:
     """Spell "If so" out as the yes-or-no question before it asked."""
     return _IF_SO.sub(
@@ -210,12 +220,13 @@ def said_plainly(body: str) -> str:
     load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out; "turning
     over $4 million" is "with turnover $4 million"; "in total" is "altogether"; "less often
     than every 90 days" is "at intervals of more than 90 days"; "half the year (call it 26
-    weeks)" is "26 weeks".
+    weeks)" is "26 weeks"; "X? That one is a decline" is "X is a decline".
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
     text = _TURNING_OVER.sub("with turnover", _PROVIDED_WAIVED.sub(", but ", text))
     text = _LESS_OFTEN.sub(_interval, _IN_TOTAL.sub("altogether", text))
     text = _PERIOD_RESTATED.sub(r"\g<fig>", text)
+    text = _ASKED_ANSWERED.sub(r"\g<what> is ", text)
     text = _ONE_IN.sub(_one_in, _BUT_BOUND.sub(r"\1 and ", text))
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)

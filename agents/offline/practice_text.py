@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from agents.offline import lexicon as lx
 from agents.offline.field_choice import unit_factor
 from agents.offline.pipeline import find_product
+from agents.offline.softlimits import run_end
 from agents.offline.tables import table_rows
 from agents.offline.texts import single_product
 from agents.offline.units import SPELLED_UNITS
@@ -240,6 +241,10 @@ def _approved_values(sentence: str) -> list[float]:
     cue = cue or FURTHEST.search(sentence) or _NEVER_PAST.search(sentence)
     if cue is None:
         return []
+    window = sentence[cue.end() : cue.end() + 60]
+    run = find_numbers(window)
+    if run and run[0].start <= 2:  # "written three at twelve hundred and one at thirteen"
+        return [run_end(window, run).value]
     return [n.value for n in find_numbers(sentence) if n.start >= cue.end()][:1]
 
 

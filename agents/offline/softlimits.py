@@ -41,7 +41,7 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         window = text[match.end() : match.end() + 60]
         found = find_numbers(window)
         if found and found[0].start <= 2:
-            end = _run_end(window, found)
+            end = run_end(window, found)
             if (end.unit or "").lower() in _NO_UNITS:  # "past thirty-six nobody has ..."
                 end = replace(end, unit=None)
             mentions.append((end, bool(_BELOW_AFTER.match(window[end.end :]))))
@@ -101,7 +101,7 @@ _RUN_JOINT = re.compile(
 )
 
 
-def _run_end(window: str, found: list[NumberMention]) -> NumberMention:
+def run_end(window: str, found: list[NumberMention]) -> NumberMention:
     """The last number of the run the first one opens: practice reached that far.
 
     The run's unit is the first number's ("seven and eight plenty of times" is no count

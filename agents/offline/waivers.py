@@ -65,6 +65,23 @@ _MADE_UNNECESSARY = re.compile(
     r"(?P<noun>referral|verification|check|flag)\s+(?:unnecessary|redundant|moot)\b",
     re.I,
 )
+#: "Where the agent manages it, I waive the walk-round referral": a person lifts it.
+_ACTIVE_WAIVED = re.compile(
+    r"\b(?:I|we|the desk|underwriters?)\s+(?:(?:usually|normally|generally|often|routinely|"
+    r"will|would|can|may|just|simply)\s+)?(?:waive|skip|drop|lift|set aside|clear)s?\s+"
+    r"(?:the|this|that|such|its|their|any)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?P<noun>referral|decline|declination|verification|check|flag)s?\b",
+    re.I,
+)
+#: "When the whole team holds the carnet I treat the altitude referral as close to a
+#: formality": the rule kept in name only.
+_A_FORMALITY = re.compile(
+    r"\b(?:treat|treats|regard|regards|see|sees|consider|considers)\s+(?:the|this|that|its|"
+    r"their)\s+(?:[\w-]+\s+){0,2}?(?P<noun>referral|verification|check|flag)s?\s+as\s+"
+    r"(?:(?:close to|almost|nearly|little more than|just|purely|mostly|largely)\s+)?(?:a\s+)?"
+    r"(?:formality|rubber[- ]stamp|box[- ]ticking(?: exercise)?)\b",
+    re.I,
+)
 #: Waivers whose subject is the protection ("X satisfies the check").
 _BY_SUBJECT = (_SUBJECT_SATISFIES, _NEED_REMOVED, _MADE_UNNECESSARY)
 #: "If an inspection confirms the repairs, no referral is needed."
@@ -152,6 +169,8 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         or _MADE_UNNECESSARY.search(clause)
         or _NO_NOUN_NEEDED.search(clause)
         or _STANDS_FOR.search(clause)
+        or _ACTIVE_WAIVED.search(clause)
+        or _A_FORMALITY.search(clause)
     )
     verb = None if noun else _VERB_WAIVED.search(clause)
     cured = None if noun or verb else _CONCERN_CURED.search(clause)

@@ -196,11 +196,11 @@ def test_practice_past_the_limit_is_its_soft_limit(
 
 
 def test_a_figure_a_period_follows_is_one_figure() -> None:
-    from agents.offline.softlimits import _run_end
+    from agents.offline.softlimits import run_end
     from memory.underwriting.fieldlink.numbers import find_numbers
 
     window = "180 a month after the survey"
-    assert _run_end(window, find_numbers(window)).value == 180
+    assert run_end(window, find_numbers(window)).value == 180
 
 
 def test_a_figure_in_years_goes_to_the_field_named_in_months(

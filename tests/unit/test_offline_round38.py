@@ -4,7 +4,11 @@ or letters ("(a) ... (b) ..."), a count named by its words over a field that onl
 unit, a duration compared after "for" ("for ninety days or longer"), revenue said as a verb
 ("turning over"), "in total" beside a field named "total ...", a negation reaching over
 a flag's own words, "less often than every N days", a share of a period restated in a
-parenthesis, and a flag whose description ends on a figure.
+parenthesis, a flag whose description ends on a figure, "a seventh X means ...", a risk
+asked and answered ("X? That one is a decline"), a count of one told beside a figure
+("and one at thirteen hundred"), a person who waives a rule or treats it as a formality,
+past approvals of "those" told in an interview, and an adjective between a count and
+what it counts.
 
 Every field and sentence below is made up for these tests (a bell-foundry and kite-shop
 dictionary no dataset has).
@@ -248,3 +252,57 @@ def test_a_figure_ending_a_flags_description_bounds_nothing() -> None:
         "exclusion."
     )
     assert _rules(text) == [("GL", "exclude", [("teaches_children_under_10", "eq", True)])]
+
+
+def test_a_seventh_one_means_past_the_range_said() -> None:
+    text = (
+        "A shop may run with no more than six staff and stay within desk authority; a seventh "
+        "employee means the account is referred."
+    )
+    assert _rules(text) == [("ALL", "refer", [("employee_count", "gt", 6)])]
+
+
+def test_a_risk_asked_then_answered_is_a_rule() -> None:
+    text = "Bell foundry without a casting fume hood? That one is a decline on the BOP."
+    assert _rules(text, "training") == [
+        (
+            "BOP",
+            "decline",
+            [("casting_pit_fume_hood", "eq", False), ("occupancy", "eq", "bell foundry")],
+        )
+    ]
+
+
+def test_a_count_of_one_beside_a_figure_is_no_part_of_it() -> None:
+    said = "written three at around twelve hundred and one at thirteen hundred pounds"
+    assert [m.value for m in find_numbers(said)] == [3.0, 1200.0, 1.0, 1300.0]
+    assert [m.value for m in find_numbers("twelve hundred and one pounds")] == [1201.0]
+
+
+def test_a_rule_a_person_waives_or_treats_as_a_formality_is_no_rule() -> None:
+    waived = "Where the foundry has a bronze fume extraction, I waive the bell-weight referral."
+    formality = (
+        "When the pit has bronze fume extraction I treat the bell-weight referral as close to "
+        "a formality."
+    )
+    assert _rules(waived, "sme") == []
+    assert _rules(formality, "sme") == []
+    text = "Bells heavier than 2,000 lb are referred. " + formality
+    assert [sorted(r.mitigant_fields) for r in EXTRACTOR.extract(text, source_type="sme")] == [
+        ["casting_pit_fume_hood"]
+    ]
+
+
+def test_approvals_of_those_told_in_an_interview_are_no_rule() -> None:
+    text = (
+        "Where the foundry has a bronze fume extraction, I have accepted owners with bigger "
+        "bells, and we approved those with conditions."
+    )
+    # at most a relief (the protection practice accepts), never a rule on the protection
+    assert [c for _, _, c in _rules(text, "sme")] in ([], [[]])
+
+
+def test_an_adjective_between_a_count_and_its_noun_is_no_unit() -> None:
+    assert [m.unit for m in find_numbers("two formal inspections")] == ["inspection"]
+    assert [m.unit for m in find_numbers("three full years")] == ["years"]
+    assert [(m.value, m.unit) for m in find_numbers("two formal walk-rounds")] == [(2.0, None)]

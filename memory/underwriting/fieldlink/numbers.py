@@ -131,6 +131,11 @@ _POST_CMP = re.compile(
     re.I,
 )
 _RAW_UNIT = re.compile(r"^(-?)\s*([a-z][a-z]+)\b(?!-[a-z])", re.I)  # not "heavy" of "heavy-duty"
+#: Words between a count and what it counts: "two formal walk-rounds", "three full shifts".
+_UNIT_ADJECTIVES = frozenset(
+    "formal full separate additional extra further distinct independent documented recorded "
+    "scheduled physical written annual monthly weekly daily".split()
+)
 #: "... per square foot", "... per hour": what makes a unit a rate.
 _PER = re.compile(r"^[\s-]*(?:per|/)[\s-]*((?:square|sq\.?)\s+)?([a-z]+)\b", re.I)
 #: "fifteen miles an hour", "ten feet a second", "the eighteen-mile-an-hour line": a speed
@@ -335,6 +340,10 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
                 return f"{said} per {stem(rate.group(2))}", end + rate.end(), False, plus
             return name, end, rest.startswith("-"), plus
     match = _RAW_UNIT.match(rest)
+    if match and not match.group(1) and match.group(2).lower() in _UNIT_ADJECTIVES:
+        # "two formal walk-rounds", "three full years": what is counted comes after
+        unit, end, attached, _ = _unit_after(text, pos + match.end())
+        return (unit, end, attached, plus) if unit else (None, pos, False, plus)
     if match and match.group(2).lower() not in _NOT_UNITS:
         unit, end = stem(match.group(2)), pos + match.end()
         unit = "usd" if unit == "dollar" else unit  # "two million dollars" is money
@@ -391,6 +400,16 @@ def _digit_mentions(text: str) -> list[NumberMention]:
     return found
 
 
+#: "... and one at thirteen hundred": "one" counts a case placed at a figure of its own.
+_ONE_AT = re.compile(
+    r"\s+(?:at|of|with|on)\s+(?:about\s+|around\s+|roughly\s+|some\s+)?(?:\$?\d|"
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|a hundred|a thousand)\b)",
+    re.I,
+)
+
+
 def _word_groups(match: re.Match[str]) -> list[tuple[int, int]]:
     """Split a run of number words into numbers: "a hundred and two hundred" is two.
 
@@ -409,7 +428,9 @@ def _word_groups(match: re.Match[str]) -> list[tuple[int, int]]:
         rest = [w.group(0).lower() for w in words[i + 1 :]]
         rest = rest[: rest.index("and")] if "and" in rest else rest  # up to the next "and"
         repeated = before in rest and before in {"hundred", *_SCALES}  # "a hundred and two hundred"
-        if not repeated and (before in {"hundred", *_SCALES} or after in {"a", "an"}):
+        # "three at twelve hundred and one at thirteen hundred": a count of one, told apart
+        counted = rest == ["one"] and _ONE_AT.match(match.string, match.end()) is not None
+        if not (repeated or counted) and (before in {"hundred", *_SCALES} or after in {"a", "an"}):
             continue
         if i > begin:
             groups.append((words[begin].start(), words[i - 1].end()))
