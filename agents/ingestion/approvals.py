@@ -42,6 +42,7 @@ from agents.offline.practice_text import (
     approval_units,
     approved_outcome,
     field_words,
+    opens_on_case,
     unit_words,
 )
 from agents.offline.relief import with_mitigants
@@ -114,7 +115,10 @@ def read_approvals(
     extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went
     said_in_text = find_numbers(words)  # the text's figures: the limits it cites
     cited = {n.value for n in said_in_text}
-    for unit, start in approval_units(text.text):
+    units = approval_units(text.text)
+    # a log of numbered cases: a case that names no product may be any product's
+    logged = len(units) > 1 and all(opens_on_case(unit) for unit, _ in units)
+    for unit, start in units:
         sentence = without_case_numbers(unit)  # "Case 23-411": no figure of the case
         if not approved_outcome(sentence):
             continue
@@ -144,7 +148,11 @@ def read_approvals(
             if titled and _others_own(_sentence_at(sentence, number.start), titled):
                 continue  # "The Property people have their own number, a hundred gallons"
             # a log titled for one product speaks of it, whatever a line says in passing
-            rules = known if titled else _of_product(usable, known, sentence, number)
+            rules = (
+                known
+                if titled
+                else _of_product(usable, usable if logged else known, sentence, number)
+            )
             about = (
                 _about(rules, sentence, number, words, fields)
                 or _extent_of(rules, sentence, number, start, words, said_in_text, fields)

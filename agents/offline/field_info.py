@@ -138,6 +138,8 @@ def _name_core(name: str) -> list[str]:
     return []
 
 
+#: A description's opening label: "Racking erector: ...".
+_CLASS_LABEL = re.compile(r"^\s*[A-Za-z][\w' -]{0,40}:\s+")
 #: Two ways to say where on the insured's own ground a thing is done.
 _ON_SITE = {"site": "premis", "premis": "site"}
 
@@ -169,7 +171,11 @@ def field_info(name: str, spec: FieldSpec) -> FieldInfo:
         and s not in NUMBER_WORDS  # "losses in the last three years": "three" names no field
     }
     # "heaters are used for frost protection": what a thing is for does not make it one
-    said = " ".join([name.replace("_", " "), *spec.synonyms, spec.description])
+    # "Crossing guard contractor: contracts assume ...": the class a description opens on
+    # says whose field it is, not what the flag is ("guard" protects nothing here)
+    said = " ".join(
+        [name.replace("_", " "), *spec.synonyms, _CLASS_LABEL.sub("", spec.description)]
+    )
     plain = re.findall(r"[a-z]+", _FOR_PROTECTION.sub(" ", said).lower())
     words = set(plain)
     denied = _denied_protection(plain)

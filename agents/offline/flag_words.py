@@ -137,6 +137,8 @@ def negated_within(tokens: list[Token], first: int, last: int, own: int = 0) -> 
     return sum(_negation_at(tokens, i) for i in range(first + 1, last)) > own
 
 
+#: Words "other (than)" follows as a negation: "anything other than active".
+_ANY_OTHER_HEADS = frozenset({"anything", "something", "anywhere", "somewhere", "any", "every"})
 #: Verbs of writing a risk: "We do not write saturation diving" refuses what it names.
 _REFUSING_VERBS = frozenset("write insure quote bind accept entertain underwrite touch".split())
 
@@ -154,7 +156,8 @@ def _negation_at(tokens: list[Token], i: int) -> bool:
             t.text.lower() in lxs.INSTRUMENT_NOUNS for t in tokens[i + 2 : i + 6]
         )
         return following not in _REFUSING_VERBS or terms
-    return word == "other" and i > 0 and tokens[i - 1].text.lower() in {"anything", "something"}
+    # "spraying anywhere other than inside a listed booth": not in one
+    return word == "other" and i > 0 and tokens[i - 1].text.lower() in _ANY_OTHER_HEADS
 
 
 def _negated_after(tokens: list[Token], last: int) -> bool:
@@ -260,6 +263,29 @@ def _plural_noun(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
+#: A phrase this long may have a word said in a longer form of the same stem.
+_AKIN_PHRASE = 3
+_AKIN_STEM = 6
+_AKIN_SUFFIXES = frozenset({"ity", "ality", "ities", "alities"})
+
+
+def _akin_word(stem: str, phrase: tuple[str, ...]) -> str | None:
+    """The phrase's adjective a token names as a noun ("municipality" of "municip").
+
+    Only the "-ity" noun of an adjective: a "surveyor" is no "survey".
+    """
+    if stem in phrase:
+        return None
+    return next(
+        (
+            w
+            for w in phrase
+            if len(w) >= _AKIN_STEM and stem.startswith(w) and stem[len(w) :] in _AKIN_SUFFIXES
+        ),
+        None,
+    )
+
+
 def match_bool(
     tokens: list[Token], name: str, phrase: tuple[str, ...], own: frozenset[str] = frozenset()
 ) -> list[BoolMention]:
@@ -276,6 +302,8 @@ def match_bool(
         strip_negative_prefix(t.stem, set(phrase[:1] if t.stem in own else phrase)) for t in tokens
     ]
     seen = [replace(t, stem=b) if b else t for t, b in zip(tokens, bases, strict=True)]
+    if len(phrase) >= _AKIN_PHRASE:  # "assumed the municipality's liability": "municipal"
+        seen = [replace(t, stem=a) if (a := _akin_word(t.stem, phrase)) else t for t in seen]
     for i, tok in enumerate(seen):
         if tok.stem != phrase[0]:
             continue

@@ -632,7 +632,7 @@ ALIGNED_CUE = re.compile(
 #: The label a line recording one case gets ("GL-24-2210 | ... | approved").
 CASE_RECORD = "Case record"
 CASE_LABEL = re.compile(
-    r"^\s*(?:decision|outcome|finding|reviewer|result|qa|disposition|case record)\s*:", re.I
+    r"^\s*(?:decision|outcome|finding|reviewer|result|qa|disposition|case(?: record)?)\s*:", re.I
 )
 
 # --- clause structure ------------------------------------------------------------------------

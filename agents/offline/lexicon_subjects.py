@@ -38,7 +38,10 @@ PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # "we don't write a bagpipe shop on property", "on the property side": the
             # product in lower case ("kept on the property" is the premises)
             r"\b(?:on|under) property\b(?!\s+(?:of|damage|owners?|values?)\b)|"
-            r"\bproperty (?:side|policy|policies|form|line|program)\b"
+            r"\bproperty (?:side|policy|policies|form|line|program)\b|"
+            # "is a property decline", "refer the property": the action on that product
+            r"\ba property (?:decline|declination|referral|exclusion)\b|"
+            r"\b(?:refer|decline|exclude|flag) the property\b(?!\s+(?:of|owner|to)\b)"
         ),
     ),
 )
@@ -131,7 +134,7 @@ NON_BUSINESS_WORDS = frozenset(
     anyone anybody everyone everybody someone somebody whoever whatever anywhere everywhere
     somewhere nowhere
     first second third fourth fifth sixth seventh eighth ninth tenth next last finally
-    firstly secondly thirdly lastly alone only
+    firstly secondly thirdly lastly alone only except unless besides
     senior seniors how what why which neither either example examples cap caps threshold
     thresholds answer answers question questions instruction instructions moratorium
     declination exception exceptions decision decisions guidance trigger triggers check

@@ -120,6 +120,12 @@ _TURNING_OVER = re.compile(
     r"up to|about|around|roughly|\$|\d))",
     re.I,
 )
+#: "Except where the risk is located in Texas, ...": the places the rule leaves out.
+_EXCEPT_LOCATED = re.compile(
+    r"\b(?P<except>except)\s+(?:where|when|if)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:is|are)\s+"
+    r"(?:located|based|domiciled|situated)\s+in\b",
+    re.I,
+)
 #: "more than half the year (call it 26 weeks)": a share of a period the writer restates as
 #: a figure in the parenthesis; the figure is the threshold.
 _PERIOD_RESTATED = re.compile(
@@ -220,13 +226,15 @@ def said_plainly(body: str) -> str:
     load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out; "turning
     over $4 million" is "with turnover $4 million"; "in total" is "altogether"; "less often
     than every 90 days" is "at intervals of more than 90 days"; "half the year (call it 26
-    weeks)" is "26 weeks"; "X? That one is a decline" is "X is a decline".
+    weeks)" is "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the risk is
+    located in" is "except in".
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
     text = _TURNING_OVER.sub("with turnover", _PROVIDED_WAIVED.sub(", but ", text))
     text = _LESS_OFTEN.sub(_interval, _IN_TOTAL.sub("altogether", text))
     text = _PERIOD_RESTATED.sub(r"\g<fig>", text)
     text = _ASKED_ANSWERED.sub(r"\g<what> is ", text)
+    text = _EXCEPT_LOCATED.sub(r"\g<except> in", text)
     text = _ONE_IN.sub(_one_in, _BUT_BOUND.sub(r"\1 and ", text))
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)

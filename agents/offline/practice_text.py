@@ -136,7 +136,8 @@ REFUSED = re.compile(
     r"declined|rejected|refused|turned down|"
     r"denied|none|"
     # (not "nothing in this note changes that one": what the text leaves alone)
-    r"nothing(?! (?:in|about) (?:this|the|that)\b)|"
+    # (not "seventy-two hours or nothing": how firm the rule reads on paper)
+    r"(?<!\bor )nothing(?! (?:in|about) (?:this|the|that)\b)|"
     # (not "goes to twenty-two, never higher": how far practice went)
     r"never(?! (?:higher|lower|more|less|further|farther|beyond|above|below|past|over)\b)|"
     r"not (?:been )?(?:approved|accepted|written|bound|taken|signed off|attached)|"
@@ -296,6 +297,11 @@ def _cases_of(line: str) -> list[str]:
     return [*head, *cases]
 
 
+def opens_on_case(unit: str) -> bool:
+    """True when a unit opens on a case's number ("Case PR-25-2210: ...", "PR-24-301: ...")."""
+    return _CASE_NUMBER.match(unit.strip()) is not None
+
+
 def approval_units(text: str) -> list[tuple[str, int]]:
     """The lines of a text that may record an approval, each with where its values start.
 
@@ -441,6 +447,7 @@ __all__ = [
     "approval_units",
     "approved_outcome",
     "field_words",
+    "opens_on_case",
     "read_limits",
     "says",
     "unit_words",

@@ -109,6 +109,21 @@ FIELDS = {
         "synonyms": ["junior classes", "kite classes for children"],
         "description": "The shop teaches kite flying to children under ten",
     },
+    "bell_tuning_grade": {
+        "type": "str",
+        "synonyms": ["tuning grade", "tuner grade"],
+        "description": "Grade the tuner gave the heaviest casting, one letter A-E",
+    },
+    "lacquer_booth": {
+        "type": "bool",
+        "synonyms": ["listed spray booth", "spray booth"],
+        "description": "Kite shop: lacquer is sprayed only inside a listed spray booth",
+    },
+    "carries_town_liability": {
+        "type": "bool",
+        "synonyms": ["assumed municipal liability", "hold harmless for the town"],
+        "description": "Street guard firm: contracts assume the municipality's own liability",
+    },
 }
 EXTRACTOR = OfflineExtractor(DataDictionary.model_validate({"fields": FIELDS}))
 
@@ -306,3 +321,40 @@ def test_an_adjective_between_a_count_and_its_noun_is_no_unit() -> None:
     assert [m.unit for m in find_numbers("two formal inspections")] == ["inspection"]
     assert [m.unit for m in find_numbers("three full years")] == ["years"]
     assert [(m.value, m.unit) for m in find_numbers("two formal walk-rounds")] == [(2.0, None)]
+
+
+def test_a_span_of_letters_in_a_description_lists_the_values() -> None:
+    text = "Where the tuning grade is D or E, decline."
+    assert _rules(text) == [("ALL", "decline", [("bell_tuning_grade", "in", ["D", "E"])])]
+
+
+def test_anywhere_other_than_inside_denies_the_flag_on_the_property() -> None:
+    text = "Spraying lacquer anywhere other than inside a listed spray booth is a property decline."
+    assert _rules(text) == [("Property", "decline", [("lacquer_booth", "eq", False)])]
+
+
+def test_a_class_label_in_a_description_makes_no_flag_protective() -> None:
+    text = "A street guard firm that has assumed municipal liability is referred."
+    assert _rules(text) == [("ALL", "refer", [("carries_town_liability", "eq", True)])]
+
+
+def test_except_where_located_in_states_excludes_them() -> None:
+    text = (
+        "Except where the risk is located in Texas, Oklahoma or Louisiana, a firm that has "
+        "assumed the municipality's liability is referred."
+    )
+    assert _rules(text) == [
+        (
+            "ALL",
+            "refer",
+            [("carries_town_liability", "eq", True), ("state", "not_in", ["TX", "OK", "LA"])],
+        )
+    ]
+
+
+def test_a_line_labelled_case_records_a_case_not_a_rule() -> None:
+    text = (
+        "Case LR-25-1984: LRO building let to a kite shop; the shop has no spray booth; "
+        "referred, and the referral underwriter declined to quote."
+    )
+    assert _rules(text, "production") == []

@@ -1,7 +1,8 @@
 """Practice round 38: the furthest of a run of approved figures an interview tells ("three at
 around twelve hundred and one at thirteen hundred"), a case measured at "a high point of"
-a figure (no limit cited), and a count said per period ("two walk-rounds a year") that is
-no year of anything.
+a figure (no limit cited), a count said per period ("two walk-rounds a year") that is
+no year of anything, a rule "on paper ... or nothing" that practice still bent, and a log
+of numbered cases whose cases name different products.
 
 Every field and sentence below is made up for these tests (a hill-fort trekking and
 mill-house dictionary no dataset has).
@@ -50,6 +51,17 @@ FIELDS = {
         "synonyms": ["mill inspections", "walk-rounds"],
         "description": "Owner walk-round inspections of the mill each year",
     },
+    "generator_fuel_hours": {
+        "type": "float",
+        "unit": "hours",
+        "synonyms": ["generator fuel", "hours of standby fuel"],
+        "description": "Hours the standby generator can run on the fuel held",
+    },
+    "second_generator": {
+        "type": "bool",
+        "synonyms": ["second generator", "backup generator on site"],
+        "description": "A second generator stands by on site",
+    },
     "resident_miller": {
         "type": "bool",
         "synonyms": ["resident miller", "miller living on site"],
@@ -63,7 +75,8 @@ MANUAL = KnowledgeText(
     text="Where more than a thousand gallons of diesel are stored, refer the Property. Where "
     "a trek's summit height is higher than 9,000 ft, refer the GL. A mill house with fewer "
     "than four mill inspections a year is referred on the Property. Businesses with under "
-    "two years in business are referred.",
+    "two years in business are referred. A trek base with less than forty-eight hours of "
+    "generator fuel is declined.",
     source="Doc m1",
     source_type="manual",
     date="2024-01-10",
@@ -113,3 +126,30 @@ def test_a_count_per_year_is_no_year_of_trading() -> None:
         date="2024-03-01",
     )
     assert _soft(sme) == [("mill_inspections_per_year", 2.0, ["resident_miller"])]
+
+
+def test_on_paper_or_nothing_is_no_refusal_of_the_cases_told() -> None:
+    sme = KnowledgeText(
+        id="s4",
+        text="On paper it is forty-eight hours of generator fuel or nothing. In practice I have "
+        "bound two trek bases whose tanks held thirty hours, because each had a second "
+        "generator on site.",
+        source="Doc s4",
+        source_type="sme",
+        date="2024-03-01",
+    )
+    assert _soft(sme) == [("generator_fuel_hours", 30.0, ["second_generator"])]
+
+
+def test_a_case_naming_no_product_in_a_log_of_cases_may_be_any_products() -> None:
+    log = KnowledgeText(
+        id="p1",
+        text="Case PR-25-2210: mill house holding 1,150 gallons of diesel stored in an outdoor "
+        "tank; referred under the 1,000-gallon line and approved with conditions. Case "
+        "LR-25-1984: LRO building let to a trek base; referred, and the referral underwriter "
+        "declined to quote.",
+        source="Doc p1",
+        source_type="production",
+        date="2024-05-01",
+    )
+    assert ("diesel_stored_gal", 1150.0, []) in _soft(log)

@@ -64,6 +64,10 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
         # "without the word 'county' (e.g. 'sarasota')": a word named is no value
         said = _NAMED_WORD.sub(" ", description)
         return [a or b for a, b in _QUOTED.findall(said)], True
+    span = _LETTER_SPAN.search(description)
+    if span is not None and ord(span.group(1)) < ord(span.group(2)):
+        # "one upper-case letter A-F": every letter of the span
+        return [chr(c) for c in range(ord(span.group(1)), ord(span.group(2)) + 1)], False
     if ":" in description:
         # "Business class (for LRO, of the principal tenant), lower case; one of: 'incense
         # manufacturer', ...": the quoted list after the colon, not the aside before it
@@ -94,6 +98,11 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
     return (items if ok else []), False
 
 
+#: "one upper-case letter A-F", "a grade from A to D": values that are a span of letters.
+_LETTER_SPAN = re.compile(
+    r"\b(?i:letters?|grades?|ratings?|bands?|tiers?|classes|categor(?:y|ies))\b[^.;()]{0,30}?"
+    r"(?<![\w-])([A-Z])\s*(?:-|\u2013|to|through)\s*([A-Z])(?![\w-])"
+)
 #: A list of this many items may hold values of up to `_LONG_ITEM_WORDS` words.
 _LONG_LIST = 6
 _LONG_ITEM_WORDS = 5
