@@ -363,14 +363,25 @@ _COUNT_ORDER = re.compile(
 )
 
 
+#: "For studios that teach on their own premises, count the bench places": after a lead.
+_LED_COUNT_ORDER = re.compile(
+    r"^\W*(?:for|in|on|at|with)\b[^,;]{3,80},\s*(?=(?:count|measure|tally)\s+(?:the|every|each|all)\b)",
+    re.I,
+)
+
+
 def counted_field(sentence: str, vocab: FieldVocabulary) -> str | None:
     """The one numeric field an order to count names ("Count the melting units."), else None.
 
-    A bare figure after it ("Up to six is a commercial refiner") continues that field.
+    A bare figure after it ("Up to six is a commercial refiner") continues that field. The
+    order may follow a lead and come before the clause of the figure: "For studios that
+    teach, count the bench places offered; where there are more than twelve, refer".
     """
-    if not _COUNT_ORDER.match(sentence) or find_numbers(sentence):
+    first = sentence.split(";", 1)[0]
+    order = _COUNT_ORDER.match(first) or _LED_COUNT_ORDER.match(first)
+    if order is None or find_numbers(first):
         return None
-    tokens = content_tokens(sentence)
+    tokens = content_tokens(first[order.end() :])
     named = [
         info.name
         for info in vocab.of_kind("numeric")

@@ -69,7 +69,11 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"[\w-]+ lead|[\w-]+ officer)))\b|"
             # "above that it comes to me": the speaker is who it is referred to
             r"\b(?:it|they|that|those|these|this|which)\s+(?:then\s+|always\s+)?"
-            r"(?:comes?|goes|go)\s+(?:straight\s+|directly\s+|up\s+)?to me\b",
+            r"(?:comes?|goes|go)\s+(?:straight\s+|directly\s+|up\s+)?to me\b|"
+            # "the BOP team lead sees the file": who the file goes to sees it
+            r"\b(?:senior|team lead|manager|[\w-]+ lead|referral desk|[\w-]+ underwriter)\s+"
+            r"(?:sees|reviews|must see|must review|has to see|needs to see)\s+"
+            r"(?:the|every|each|that|this)\s+(?:file|account|submission|risk|case)\b",
             re.I,
         ),
     ),
@@ -250,7 +254,7 @@ NARRATIVE = re.compile(
     r"had (?:recommended|suggested|proposed|advised)|"
     # "we approved those with conditions": the cases told before, not a rule
     r"(?:I|we)\s+(?:have\s+|had\s+)?(?:\w+ly\s+)?(?:approved|bound|accepted|wrote)\s+"
-    r"(?:them|those|these|both|all of them|each of them)|"
+    r"(?:them|those|these|both|all of them|each of them|it (?:with|on|at|after|anyway)\b)|"
     # "Roof questions cause more referrals than anything else": a count, not a rule
     r"(?:cause|causes|caused|generate|generates|account for|accounts for) more (?:[\w-]+ )?"
     r"(?:referrals|declines|declinations|exclusions|flags) than)\b",
@@ -434,7 +438,12 @@ EXAMPLE = re.compile(
 #: figure told for comparison is no rule of ours.
 NOT_OUR_RULE = re.compile(
     r"\b(?:is|are) not (?:an? |our |the )?(?:[A-Z]{2,5} )?(?:rule|guideline|requirement)s?\b|"
-    r"\bfor (?:orientation|reference|information|comparison) only\b",
+    r"\bfor (?:orientation|reference|information|comparison) only\b|"
+    # "... tolerates up to seventy-two hours; that figure has no standing here": another
+    # form's figure, told for contrast
+    r"\b(?:that|this|the|its) (?:figure|number|limit|threshold) (?:has|carries) no "
+    r"(?:standing|force|weight|bearing)\b|"
+    r"\bwhich (?:this company|the company|we|our company) (?:does|do) not write\b",
     re.I,
 )
 #: "Many carriers decline X; we do not": what other insurers do is no rule of ours.
@@ -535,6 +544,14 @@ SOFT_LIMIT_CUE = re.compile(
     # "seven quotes between 16% and 22% below minimum were approved": the run's far end
     r"\bbetween(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,30}?\band\s+[^.;]{0,60}?\b(?:were|was|have been|"
     r"had been)\s+(?:\w+ly\s+)?(?:approved|accepted|written|bound|signed off|cleared))|"
+    # "I have put walks through with seventy-five minutes of margin"
+    r"\bput (?:[\w-]+\s+){0,3}?through\s+(?:with|at)(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "Nothing above fifty-eight thousand was approved", "Nothing above 72 has gotten
+    # through": how far practice went
+    r"\bnothing\s+(?:above|over|past|beyond|higher than|more than)(?=\s+"
+    + _NUMBER_AHEAD
+    + r"[^.;]{0,25}?\b(?:(?:was|were|has been|have been|got)\s+(?:ever\s+)?(?:approved|written|"
+    r"bound|accepted|signed off)|(?:has|have) (?:gotten|got|gone) through))|"
     # "Past thirty-six nobody has approved one": thirty-six is how far practice went
     r"\b(?:past|beyond|above|over)(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,25}?\b(?:nobody|no one|"
     r"none of us)\s+(?:has|have|had)\s+(?:ever\s+)?(?:approved|written|signed|cleared|bound|"
@@ -566,7 +583,8 @@ PRACTICE_AFTER = re.compile(
 PRACTICE_CEILING = re.compile(
     # "six is the ceiling for exceptions", "8 percent is the outer edge", "forty percent is
     # as far as the desk will go", "six thousand is the most he will accept"
-    r"\b(?:is|was|remains)\s+(?:the\s+)?(?:outer (?:edge|limit)|ceiling|"
+    r"\b(?:is|was|remains)\s+(?:the\s+)?"
+    r"(?:(?:practical|real|working|effective|actual|de facto)\s+)?(?:outer (?:edge|limit)|ceiling|"
     r"most (?:\w+\s+){0,2}?(?:will|would|can|could) (?:accept|approve|write|take|sign)|"
     r"as far as (?:\w+\s+){0,2}?(?:will|would|can|could) go|"
     # "520 is the highest approved", "22% is the deepest we have written"

@@ -145,6 +145,7 @@ NON_BUSINESS_WORDS = frozenset(
     guidelines circular circulars section sections chapter chapters appendix
     renewal renewals term terms reinsurance insurance monoline package
     associate associates trainee trainees copy copies roster rosters record records
+    reinsurer reinsurers regulator regulators actuary actuaries
     document documents report reports certificate certificates none neither
     application applications list lists
     reminder reminders most many some few several

@@ -8,6 +8,7 @@ log's shorthand is written out. Offsets are not kept: the rules are read from th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from agents.offline.placement import find_product
 from agents.offline.texts import listed_conditions, strip_case_ids
@@ -120,6 +121,19 @@ _TURNING_OVER = re.compile(
     r"up to|about|around|roughly|\$|\d))",
     re.I,
 )
+#: "Referred: any risk with fewer than three years in business ...": the action first, as a
+#: label over what it acts on.
+_ACTION_LABEL = re.compile(
+    r"\b(?P<act>Referred|Declined|Excluded|Verified)\s*:\s+"
+    r"(?=(?:any|every|all|each|a|an|the|risks?|accounts?|submissions?)\b)"
+)
+_ORDERS = {"Referred": "Refer", "Declined": "Decline", "Excluded": "Exclude", "Verified": "Verify"}
+#: "that has already had a loss": one loss or more, counted.
+_HAD_A_LOSS = re.compile(
+    r"\b(?P<have>has|have|had)\s+(?:already\s+|previously\s+|ever\s+)?had\s+an?\s+"
+    r"(?P<what>loss|claim)\b(?!\s+(?:of|over|above|greater|exceeding|larger|bigger|worth)\b)",
+    re.I,
+)
 #: "Except where the risk is located in Texas, ...": the places the rule leaves out.
 _EXCEPT_LOCATED = re.compile(
     r"\b(?P<except>except)\s+(?:where|when|if)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:is|are)\s+"
@@ -214,6 +228,30 @@ def _if_so(text: str) -> str:
     )
 
 
+def _had_a_loss(match: re.Match[str]) -> str:
+    """A loss or claim had, counted: "has had one or more losses"."""
+    what = "losses" if match.group("what").lower() == "loss" else "claims"
+    return f"{match.group('have')} had one or more {what}"
+
+
+#: Wordings said plainer, in this order: "turning over $4 million" is "with turnover $4
+#: million"; "in total" is "altogether"; "less often than every
+#: 90 days" is "at intervals of more than 90 days"; "half the year (call it 26 weeks)" is
+#: "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the risk is
+#: located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is "has
+#: had one or more losses".
+_SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (_TURNING_OVER, "with turnover"),
+    (_IN_TOTAL, "altogether"),
+    (_LESS_OFTEN, _interval),
+    (_PERIOD_RESTATED, r"\g<fig>"),
+    (_ASKED_ANSWERED, r"\g<what> is "),
+    (_EXCEPT_LOCATED, r"\g<except> in"),
+    (_ACTION_LABEL, lambda m: f"{_ORDERS[m.group('act')]} "),
+    (_HAD_A_LOSS, _had_a_loss),
+)
+
+
 def said_plainly(body: str) -> str:
     """The body with what its sentences point at said in place.
 
@@ -223,18 +261,15 @@ def said_plainly(body: str) -> str:
     control" loses its commas; a withdrawn part named between dashes is the rule it is;
     "If so" repeats its question; "more than twice" is "more than two times"; a lead's
     bulleted conditions are a sentence each; "under X but larger than Y" is "and"; "one
-    load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out; "turning
-    over $4 million" is "with turnover $4 million"; "in total" is "altogether"; "less often
-    than every 90 days" is "at intervals of more than 90 days"; "half the year (call it 26
-    weeks)" is "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the risk is
-    located in" is "except in".
+    load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out; and the
+    plainer wordings `_SAID_PLAINER` lists ("turning over $4 million", "in total", "less
+    often than every 90 days", "half the year (call it 26 weeks)", "X? That one is a
+    decline", "except where the risk is located in", "Referred: any X", "has had a loss").
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
-    text = _TURNING_OVER.sub("with turnover", _PROVIDED_WAIVED.sub(", but ", text))
-    text = _LESS_OFTEN.sub(_interval, _IN_TOTAL.sub("altogether", text))
-    text = _PERIOD_RESTATED.sub(r"\g<fig>", text)
-    text = _ASKED_ANSWERED.sub(r"\g<what> is ", text)
-    text = _EXCEPT_LOCATED.sub(r"\g<except> in", text)
+    text = _PROVIDED_WAIVED.sub(", but ", text)
+    for pattern, said in _SAID_PLAINER:
+        text = pattern.sub(said, text)
     text = _ONE_IN.sub(_one_in, _BUT_BOUND.sub(r"\1 and ", text))
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)

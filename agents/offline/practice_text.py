@@ -123,7 +123,8 @@ APPROVED = re.compile(
     # lead and written with an erosion deductible"
     r"(?:I|we|they) wrote (?:it|the risk|the account)|(?:and|then) written|"
     # "I've put cottages on at twenty yards from the edge"
-    r"(?:I'?ve|I have|we'?ve|we have) put (?:[\w-]+\s+){0,3}?on\b|"
+    # "I have put walks through with seventy-five minutes of margin"
+    r"(?:I'?ve|I have|we'?ve|we have) put (?:[\w-]+\s+){0,3}?(?:on|through)\b|"
     # "Approve with conditions? --- From: T. Marsh. Yes, approve with conditions."
     r"yes,?\s+(?:approve|write|bind|accept)|"
     r"attached)\b",

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
-from agents.offline.conditions import NumericHit, in_flag_name
+from agents.offline.conditions import NumericHit, blank_parentheses, in_flag_name
 from agents.offline.field_choice import unit_factor
 from agents.offline.units import unit_fits
 from agents.offline.vocab import FieldVocabulary
@@ -38,7 +38,8 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     for match in lx.SOFT_LIMIT_CUE.finditer(text):
         if _DENIED_BEFORE.search(text[max(0, match.start() - 30) : match.start()]):
             continue  # "nobody has approved a six-boat fleet": how far practice did not go
-        window = text[match.end() : match.end() + 60]
+        # "at $54,500 (PR-25-0107) and at $58,000": a case's reference is no joint's word
+        window = blank_parentheses(text[match.end() : match.end() + 60])
         found = find_numbers(window)
         if found and found[0].start <= 2:
             end = run_end(window, found)

@@ -358,3 +358,87 @@ def test_a_line_labelled_case_records_a_case_not_a_rule() -> None:
         "referred, and the referral underwriter declined to quote."
     )
     assert _rules(text, "production") == []
+
+
+def test_a_count_ordered_after_a_lead_names_the_field_of_the_bare_figure() -> None:
+    text = (
+        "If the heaviest bell is more than 2,000 lb, refer. For shops that teach on their own "
+        "premises, count the staff on the floor in a single session; where there are more "
+        "than twelve, refer to the team lead."
+    )
+    assert [c for _, _, c in _rules(text)] == [
+        [("bell_weight_lb", "gt", 2000.0)],
+        [("employee_count", "gt", 12)],
+    ]
+
+
+def test_the_team_lead_sees_the_file_is_a_referral() -> None:
+    text = "If the heaviest bell is more than 2,000 lb, the BOP team lead sees the file."
+    assert _rules(text) == [("BOP", "refer", [("bell_weight_lb", "gt", 2000.0)])]
+
+
+def test_reinsurers_are_no_business_class() -> None:
+    text = (
+        "Our reinsurers have asked us to tighten the referral point. Refer any foundry "
+        "whose heaviest bell is more than 1,500 lb."
+    )
+    assert all(
+        c[0] != "occupancy" or c[2] == "bell foundry" for _, _, cs in _rules(text) for c in cs
+    )
+    assert len(_rules(text)) == 1
+
+
+def test_nothing_above_a_figure_was_approved_is_practices_reach() -> None:
+    text = "Refer bells heavier than 2,000 lb. Nothing above 2,600 lb was approved."
+    assert _soft(text) == [("bell_weight_lb", 2600.0)]
+
+
+def test_a_cases_reference_between_figures_keeps_the_run() -> None:
+    text = (
+        "Refer bells heavier than 2,000 lb. Approved with conditions at 2,300 lb "
+        "(PR-25-0107) and at 2,450 lb (PR-25-0151)."
+    )
+    assert _soft(text) == [("bell_weight_lb", 2450.0)]
+
+
+def test_a_form_this_company_does_not_write_states_no_rule() -> None:
+    text = (
+        "Refer bells heavier than 2,000 lb. The museum form, which this company does not "
+        "write, tolerates up to 3,000 lb."
+    )
+    assert _rules(text) == [("ALL", "refer", [("bell_weight_lb", "gt", 2000.0)])]
+    told = (
+        "Refer bells heavier than 2,000 lb. The museum form allows 3,000 lb and refers above "
+        "it; that figure has no standing here."
+    )
+    assert _rules(told) == [("ALL", "refer", [("bell_weight_lb", "gt", 2000.0)])]
+
+
+def test_put_through_with_a_figure_is_practices_reach() -> None:
+    text = (
+        "Refer bells heavier than 2,000 lb. With a bronze fume extraction I have put bells "
+        "through with 2,250 lb, and I would do it again."
+    )
+    assert _soft(text, "sme") == [("bell_weight_lb", 2250.0)]
+
+
+def test_we_bound_it_with_conditions_tells_a_case() -> None:
+    text = (
+        "The guide says bells heavier than 2,000 lb are referred. The Dayton foundry (OH) "
+        "cast 2,300 lb last year and we bound it with conditions."
+    )
+    assert _rules(text, "production") == [("ALL", "refer", [("bell_weight_lb", "gt", 2000.0)])]
+
+
+def test_the_practical_ceiling_and_nothing_gotten_through_are_practices_reach() -> None:
+    ceiling = "Refer bells heavier than 2,000 lb. 2,500 lb is the practical ceiling."
+    through = "Refer bells heavier than 2,000 lb. Nothing above 2,400 lb has gotten through."
+    assert _soft(ceiling) == [("bell_weight_lb", 2500.0)]
+    assert _soft(through) == [("bell_weight_lb", 2400.0)]
+
+
+def test_an_action_label_over_what_it_acts_on_is_a_rule() -> None:
+    text = "2.2 Referred: any risk with fewer than forty staff that has already had a loss."
+    assert _rules(text) == [
+        ("ALL", "refer", [("employee_count", "lt", 40), ("loss_count_3yr", "gte", 1)])
+    ]
