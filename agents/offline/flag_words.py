@@ -267,6 +267,7 @@ def _plural_noun(word: str) -> bool:
 _AKIN_PHRASE = 3
 _AKIN_STEM = 6
 _AKIN_SUFFIXES = frozenset({"ity", "ality", "ities", "alities"})
+_AKIN_ENDINGS = ("ity", "ities")
 
 
 def _akin_word(stem: str, phrase: tuple[str, ...]) -> str | None:
@@ -303,7 +304,12 @@ def match_bool(
     ]
     seen = [replace(t, stem=b) if b else t for t, b in zip(tokens, bases, strict=True)]
     if len(phrase) >= _AKIN_PHRASE:  # "assumed the municipality's liability": "municipal"
-        seen = [replace(t, stem=a) if (a := _akin_word(t.stem, phrase)) else t for t in seen]
+        seen = [
+            replace(t, stem=a)
+            if t.stem.endswith(_AKIN_ENDINGS) and (a := _akin_word(t.stem, phrase))
+            else t
+            for t in seen
+        ]
     for i, tok in enumerate(seen):
         if tok.stem != phrase[0]:
             continue
