@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from agents.offline.placement import find_product
 from agents.offline.texts import listed_conditions, strip_case_ids
+from memory.underwriting.fieldlink.numbers import find_numbers
 
 #: "..., provided that the referral may be waived where X": a waiver, not a proviso ("but").
 _PROVIDED_WAIVED = re.compile(
@@ -228,6 +229,56 @@ def _if_so(text: str) -> str:
     )
 
 
+#: A log's case told against the limit it breaks: "2,300 acres against the 2,000-acre
+#: guideline", "12 sorting machines against our Property guideline of ten".
+_AGAINST_LIMIT = re.compile(
+    r"(?P<fig>\$?\d[\d,.]*|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty)\b)\s+(?P<words>(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+against\s+(?:the|our)\s+"
+    r"(?P<limit>(?:[^.;:,()]|(?<=\d)[.,](?=\d)){0,40}?\b(?:guideline|limit|threshold|cap)"
+    r"(?:\s+of\s+(?:\$?\d[\d,.]*|"
+    r"[a-z-]+))?)(?P<rest>[^.;]*)(?P<end>[.;]|$)",
+    re.I,
+)
+
+
+_RECOMMENDED = re.compile(r"\brecommended\s+(?:a\s+)?(declin\w*|refer\w*)", re.I)
+
+
+def cited_limits(body: str) -> str:
+    """A log's cases said with the limit each breaks, and that limit as a rule after them.
+
+    "2,300 acres against the 2,000-acre guideline for the farm property program; the
+    underwriter approved ..." cites a guideline past which a case goes to referral: "More
+    than 2000 acres is referred." follows the sentence, for the cases after it to bend.
+    Only where the case's figure and the limit's are in one unit, the case past the limit.
+    """
+    if "against" not in body:
+        return body
+    # "Athena had recommended decline": the action the limit carries, else a referral
+    recommended = _RECOMMENDED.search(body)
+    done = (
+        "declined"
+        if recommended and recommended.group(1).lower().startswith("decl")
+        else "referred"
+    )
+
+    def said(match: re.Match[str]) -> str:
+        case = find_numbers(f"{match.group('fig')} {match.group('words')}")
+        limit = find_numbers(match.group("limit"))
+        if not case or not limit or case[0].value == limit[-1].value:
+            return match.group(0)
+        bound = "more than" if case[0].value > limit[-1].value else "fewer than"
+        product = find_product(match.group("limit") + match.group("rest"))
+        on = f" on the {product}" if product and product != "ALL" else ""
+        words = match.group("words")
+        value = limit[-1].value  # "2,000" (no year 2000), "1,500,000"
+        figure = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+        rule = f"Guideline: {bound} {figure} {words} is {done}{on}."
+        return f"{match.group(0)}\n{rule}\n"
+
+    return _AGAINST_LIMIT.sub(said, body)
+
+
 def _had_a_loss(match: re.Match[str]) -> str:
     """A loss or claim had, counted: "has had one or more losses"."""
     what = "losses" if match.group("what").lower() == "loss" else "claims"
@@ -279,4 +330,4 @@ def said_plainly(body: str) -> str:
     return _TWICE.sub(r"\1 two times", text)
 
 
-__all__ = ["said_plainly"]
+__all__ = ["cited_limits", "said_plainly"]

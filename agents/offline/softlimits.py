@@ -59,6 +59,11 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
             continue  # "more than a quarter of sales, the GL may be written provided that"
         if found and not re.search(r"[.;:]", before[found[-1].end :]):
             mentions.append((found[-1], bool(_BELOW_AFTER.match(before[found[-1].end :]))))
+    for match in _FURTHEST_TOLD.finditer(text):  # "cap of 180, approved ... - the highest
+        before = re.split(r"[.;]", text[: match.start()])[-1]  # we have accepted"
+        found = [n for n in find_numbers(before) if n.unit not in _NO_UNITS]
+        if found:
+            mentions.append((found[-1], bool(_BELOW_AFTER.match(before[found[-1].end :]))))
     for match in lx.AGE_EXCEPTION.finditer(text):
         found = find_numbers(match.group(0)[match.start(1) - match.start() :])
         if found:
@@ -67,6 +72,15 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     for mention, below in mentions:  # "OK'd at 110k; ... passed at 125k": each case told
         found_target = _soft_target(mention, drafts, vocab, below) or found_target
     return found_target
+
+
+#: "- the highest we have accepted", "that is the most we have approved": the case's figure
+#: told before it is how far practice went.
+_FURTHEST_TOLD = re.compile(
+    r"\bthe (?:highest|largest|biggest|most|furthest|farthest|lowest|longest|oldest|deepest)"
+    r" (?:we|I)(?:['\u2019]ve| have)? (?:ever )?(?:accepted|approved|written|bound|signed)\b",
+    re.I,
+)
 
 
 def _restates_last(value: float, drafts: list[RuleDraft]) -> bool:

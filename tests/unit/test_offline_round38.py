@@ -442,3 +442,14 @@ def test_an_action_label_over_what_it_acts_on_is_a_rule() -> None:
     assert _rules(text) == [
         ("ALL", "refer", [("employee_count", "lt", 40), ("loss_count_3yr", "gte", 1)])
     ]
+
+
+def test_a_case_told_against_its_guideline_states_the_guideline() -> None:
+    text = (
+        "BL-2024-0901: Kite shop, Dayton OH, 14 staff against the 10-staff guideline on the "
+        "BOP; the underwriter approved because four are seasonal. BL-2024-0933: Kite shop, "
+        "Akron OH, 16 staff, approved by the senior - the largest we have written. "
+        "BL-2024-0958: Kite shop, 22 staff, referred and placed elsewhere."
+    )
+    assert _rules(text, "production") == [("BOP", "refer", [("employee_count", "gt", 10)])]
+    assert _soft(text) == [("employee_count", 16.0)]
