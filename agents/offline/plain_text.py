@@ -245,38 +245,42 @@ _RECOMMENDED = re.compile(r"\brecommended\s+(?:a\s+)?(declin\w*|refer\w*)", re.I
 
 
 def cited_limits(body: str) -> str:
-    """A log's cases said with the limit each breaks, and that limit as a rule after them.
+    """A log's cases said with the limit each breaks, and that limit as a rule before them.
 
     "2,300 acres against the 2,000-acre guideline for the farm property program; the
     underwriter approved ..." cites a guideline past which a case goes to referral: "More
-    than 2000 acres is referred." follows the sentence, for the cases after it to bend.
-    Only where the case's figure and the limit's are in one unit, the case past the limit.
+    than 2,000 acres is referred." goes on a line before the case's sentence, for the case
+    and the cases after it to bend. Only where the case's figure and the limit's are in one
+    unit, the case past the limit.
     """
     if "against" not in body:
         return body
     # "Athena had recommended decline": the action the limit carries, else a referral
     recommended = _RECOMMENDED.search(body)
-    done = (
-        "declined"
-        if recommended and recommended.group(1).lower().startswith("decl")
-        else "referred"
-    )
-
-    def said(match: re.Match[str]) -> str:
+    declined = recommended is not None and recommended.group(1).lower().startswith("decl")
+    done = "declined" if declined else "referred"
+    rules: list[tuple[int, str]] = []
+    for match in _AGAINST_LIMIT.finditer(body):
         case = find_numbers(f"{match.group('fig')} {match.group('words')}")
         limit = find_numbers(match.group("limit"))
         if not case or not limit or case[0].value == limit[-1].value:
-            return match.group(0)
+            continue
         bound = "more than" if case[0].value > limit[-1].value else "fewer than"
         product = find_product(match.group("limit") + match.group("rest"))
         on = f" on the {product}" if product and product != "ALL" else ""
-        words = match.group("words")
         value = limit[-1].value  # "2,000" (no year 2000), "1,500,000"
         figure = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
-        rule = f"Guideline: {bound} {figure} {words} is {done}{on}."
-        return f"{match.group(0)}\n{rule}\n"
+        opening = max((m.end() for m in _SENTENCE_END.finditer(body, 0, match.start())), default=0)
+        rules.append(
+            (opening, f"Guideline: {bound} {figure} {match.group('words')} is {done}{on}.\n")
+        )
+    for at, rule in reversed(rules):
+        body = f"{body[:at]}{rule}{body[at:]}"
+    return body
 
-    return _AGAINST_LIMIT.sub(said, body)
+
+#: Where a sentence or a line ends (the next one starts after it).
+_SENTENCE_END = re.compile(r"(?<!\d)\.\s+|\n")
 
 
 def _had_a_loss(match: re.Match[str]) -> str:

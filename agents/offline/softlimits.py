@@ -60,10 +60,12 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         if found and not re.search(r"[.;:]", before[found[-1].end :]):
             mentions.append((found[-1], bool(_BELOW_AFTER.match(before[found[-1].end :]))))
     for match in _FURTHEST_TOLD.finditer(text):  # "cap of 180, approved ... - the highest
-        before = re.split(r"[.;]", text[: match.start()])[-1]  # we have accepted"
-        found = [n for n in find_numbers(before) if n.unit not in _NO_UNITS]
-        if found:
-            mentions.append((found[-1], bool(_BELOW_AFTER.match(before[found[-1].end :]))))
+        before = re.split(r"\.\s", text[: match.start()])[-1]  # we have accepted"; "12
+        # machines against the guideline of ten; approved because two are backups, and
+        # that is the most we have approved": a figure of the sentence past the limit
+        for n in find_numbers(before):
+            if n.unit not in _NO_UNITS:
+                mentions.append((n, bool(_BELOW_AFTER.match(before[n.end :]))))
     for match in lx.AGE_EXCEPTION.finditer(text):
         found = find_numbers(match.group(0)[match.start(1) - match.start() :])
         if found:

@@ -453,3 +453,13 @@ def test_a_case_told_against_its_guideline_states_the_guideline() -> None:
     )
     assert _rules(text, "production") == [("BOP", "refer", [("employee_count", "gt", 10)])]
     assert _soft(text) == [("employee_count", 16.0)]
+
+
+def test_the_most_we_have_approved_reaches_the_cases_figure_before_it() -> None:
+    text = (
+        "RR-2025-014. The shop runs 14 staff against our BOP guideline of ten; the "
+        "underwriter approved because four of them are seasonal, and that is the most we "
+        "have approved."
+    )
+    assert _rules(text, "production") == [("BOP", "refer", [("employee_count", "gt", 10)])]
+    assert _soft(text) == [("employee_count", 14.0)]
