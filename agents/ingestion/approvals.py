@@ -31,6 +31,13 @@ from agents.ingestion.matching import (
     limit_value,
     revision_claim,
 )
+from agents.ingestion.named_mitigants import vocabulary_of
+from agents.ingestion.spans import (
+    clause_at,
+    figures_apart,
+    narrowed_to_clause,
+    sentence_at,
+)
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
@@ -38,7 +45,6 @@ from agents.offline.practice_text import (
     COMMON_UNITS,
     FURTHEST,
     SQFT,
-    SUPERLATIVE,
     approval_units,
     approved_outcome,
     field_words,
@@ -129,7 +135,7 @@ def read_approvals(
             and not CITED.search(sentence[: n.start])
             # "past the GL decline point of two thousand five hundred": the limit, no case
             and not _LIMIT_OF.search(sentence[: n.start])
-            and not _STOPPED.search(_sentence_at(sentence, n.start))
+            and not _STOPPED.search(sentence_at(sentence, n.start))
             # "One is a converted mill ...": the pronoun, no figure of the case; "I have two
             # in the book": how many cases, no figure either
             and not (n.unit is None and sentence[n.start : n.end].lower() == "one")
@@ -145,7 +151,7 @@ def read_approvals(
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
         before: tuple[NumberMention, list[ExtractedRule]] | None = None
         for number in _in_limit_units(said or numbers, usable, sentence):
-            if titled and _others_own(_sentence_at(sentence, number.start), titled):
+            if titled and _others_own(sentence_at(sentence, number.start), titled):
                 continue  # "The Property people have their own number, a hundred gallons"
             # a log titled for one product speaks of it, whatever a line says in passing
             rules = (
@@ -181,13 +187,13 @@ def read_approvals(
                 if kept is None or _further(signature[2], number.value, kept.soft_limit):
                     claims[rule.rule_name] = claim
                     if said:
-                        extents[rule.rule_name] = _clause_at(sentence, number.start)
+                        extents[rule.rule_name] = clause_at(sentence, number.start)
                 cases.setdefault(rule.rule_name, set()).add(sentence)
                 # "on the package I'll go to 300,000 if ...; on Property I've signed
                 # 900,000": a figure told beside another's gets the protections of its clause
-                if _figures_apart(sentence, number):
+                if figures_apart(sentence, number):
                     cases[rule.rule_name].discard(sentence)
-                    cases[rule.rule_name].add(_narrowed_to_clause(sentence, number.start))
+                    cases[rule.rule_name].add(narrowed_to_clause(sentence, number.start))
     # the protections every approved case past the limit had (two cases or more), those
     # of a text's one case ("approved because every container is tracked on electronic
     # manifests"), then those the sentence saying how far practice went names
@@ -216,7 +222,7 @@ def _of_product(
     "Castellanos: On monoline property my line is a quarter of TIV ... The largest was at
     forty percent" speaks of the Property limit, whichever product the text named first.
     """
-    here = single_product(line) or single_product(_sentence_at(line, number.start))
+    here = single_product(line) or single_product(sentence_at(line, number.start))
     return known if here is None else [k for k in usable if k.product_type in (here, "ALL")]
 
 
@@ -244,67 +250,6 @@ _STOPPED = re.compile(
     r"(?:carriers|insurers|markets|companies))\b",
     re.I,
 )
-
-
-def _sentence_span(text: str, at: int) -> tuple[int, int]:
-    """Where the sentence of a text holding the character at `at` starts and ends."""
-    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
-    end = _SENTENCE_END.search(text, at)
-    return start, end.start() if end else len(text)
-
-
-def _sentence_at(text: str, at: int) -> str:
-    """The sentence of a text holding the character at `at`."""
-    start, end = _sentence_span(text, at)
-    return text[start:end]
-
-
-def _clause_span(text: str, at: int) -> tuple[int, int]:
-    """Where the clause (up to a semicolon) of the sentence holding `at` starts and ends."""
-    start, end = _sentence_span(text, at)
-    semicolon = text.find(";", at, end)
-    return max(start, text.rfind(";", start, at) + 1), semicolon if semicolon >= 0 else end
-
-
-def _figures_apart(text: str, number: NumberMention) -> bool:
-    """True when the number's sentence has clauses (by semicolons) with figures like it.
-
-    "On the package I'll go to three hundred thousand ...; on Property I've signed as high
-    as nine hundred thousand": two figures in the same unit, a clause each.
-    """
-    clauses = _sentence_at(text, number.start).split(";")
-    alike = [
-        c
-        for c in clauses
-        if any(n.unit == number.unit and _a_figure(c, n) for n in find_numbers(c))
-    ]
-    return len(alike) > 1
-
-
-def _a_figure(text: str, number: NumberMention) -> bool:
-    """True for a figure of a risk, not a count of cases ("two of the approvals")."""
-    return not _OF_CASES.match(text[number.num_end :])
-
-
-#: A count of cases after a number: "two of the approvals", "three of them".
-_OF_CASES = re.compile(r"\s+of (?:the|them|those|these)\b", re.I)
-
-
-def _clause_at(text: str, at: int) -> str:
-    """The clause (up to a semicolon) of a text's sentence holding the character at `at`.
-
-    "On the package I'll go to 300,000 if the pieces are in locked cases; on Property I've
-    signed 900,000": each product's extent with its own protection.
-    """
-    start, end = _clause_span(text, at)
-    return text[start:end]
-
-
-def _narrowed_to_clause(text: str, at: int) -> str:
-    """The text with the sentence holding `at` cut down to that clause (the rest kept)."""
-    sentence_start, sentence_end = _sentence_span(text, at)
-    start, end = _clause_span(text, at)
-    return text[:sentence_start] + text[start:end] + text[sentence_end:]
 
 
 def _present(vocab: FieldVocabulary, line: str) -> set[str]:
@@ -351,7 +296,7 @@ def _with_protections(
         if fields is None or not lines or len(lines) < least:
             out.append(claim)
             continue
-        vocab = vocab or _vocabulary(fields)
+        vocab = vocab or vocabulary_of(fields)
         common = set.intersection(*(_present(vocab, line) for line in lines))
         # "sprinklered throughout except the rear wing" measures the unsprinklered area
         common = {f for f in common if not any(f in c.field for c in claim.conditions)}
@@ -538,7 +483,7 @@ _EXTENT_BEFORE = re.compile(
 )
 #: Words after a number saying it is how far practice went: "... is the highest I've approved".
 _EXTENT_AFTER = re.compile(
-    r"[^.;,]{0,25}?\b(?:is|was|were|are)\s+(?:the|our|my)\s+" + SUPERLATIVE, re.I
+    r"[^.;,]{0,25}?\b(?:is|was|were|are)\s+(?:the|our|my)\s+" + lx.SUPERLATIVE, re.I
 )
 
 
@@ -556,7 +501,7 @@ def _past_cited(
     Only a figure with a unit that fits, in a sentence of its own that approves, or a bare
     figure in the sentence that cites the limit.
     """
-    here = _sentence_at(line, number.start)
+    here = sentence_at(line, number.start)
     if not approved_outcome(here):
         return []
     if not number.unit:
@@ -634,75 +579,4 @@ def _further(direction: str, value: float, than: float | None) -> bool:
     return value > than if direction == "upper" else value < than
 
 
-#: An interviewer asking what made practice say yes: its answer names what was accepted.
-_WHAT_HELPED = re.compile(
-    r"\bwhat (?:makes|made|gets|got|earns|earned|was different|is different|changes|"
-    r"changed|lets|tips|helps|helped|would you need|do you need|do you want|do you look for|"
-    r"reassures|reassured|persuades|persuaded|convinces|convinced|would it take|"
-    r"(?:has|have|needs?) to be (?:in place|on file|in the file|there))\b|"
-    r"\bon what basis\b|\bwhy (?:did|do|would) you (?:approve|accept|write|say yes)\b",
-    re.I,
-)
-#: One question and its answer, on a line or across lines.
-_QUESTION_ANSWER = re.compile(r"\bQ\s*:\s*(.+?)\s*\bA\s*:\s*(.+?)(?=\s*\bQ\s*:|\Z)", re.S)
-#: Where an answer's first sentence ends (the sentences after it explain it).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-#: The last data dictionary read, with its vocabulary (a batch of texts shares one).
-_LAST_VOCABULARY: list[tuple[DataDictionary, FieldVocabulary]] = []
-
-
-def _vocabulary(fields: DataDictionary) -> FieldVocabulary:
-    """The vocabulary of a data dictionary, built once for the texts that share it."""
-    if not _LAST_VOCABULARY or _LAST_VOCABULARY[0][0] is not fields:
-        _LAST_VOCABULARY[:] = [(fields, FieldVocabulary(fields))]
-    return _LAST_VOCABULARY[0][1]
-
-
-def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
-    """The protections an interview names when asked what made practice say yes.
-
-    "Q: What makes you say yes? A: A line-supervised vault alarm." and "Q: On what
-    basis? A: A separate slow system for lessons, and a certified operator" name the
-    mitigants of the limit the interview bends. Only with the data dictionary (it names
-    the flags); flags said as missing are not mitigants.
-    """
-    pairs = [(q, a) for q, a in _QUESTION_ANSWER.findall(text) if _WHAT_HELPED.search(q)]
-    if fields is None or not pairs:
-        return []
-    vocab = _vocabulary(fields)
-    named: list[str] = []
-    for _, answer in pairs:
-        # the first sentence names it; "A service contract. If a licensed company services
-        # the panel every year under contract, ...": else the sentence that explains it
-        for said in _SENTENCE_END.split(answer.strip(), maxsplit=2)[:2]:
-            flags = vocab.flags_present(said)
-            named += [f for f in flags if f not in named]
-            if flags:
-                break
-    return named
-
-
-#: "Remote temperature telemetry remains a recognised mitigant": a protection named as one.
-_NAMED_A_MITIGANT = re.compile(
-    r"\b(?:remains?|is|are|stays?|counts? as|continues? to be)\s+(?:an?\s+|the\s+)?"
-    r"(?:(?:recogni[sz]ed|accepted|acceptable|valid|standing)\s+)?mitigants?\b",
-    re.I,
-)
-
-
-def stated_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
-    """The protections a statement names as mitigants: "X remains a recognised mitigant".
-
-    Only with the data dictionary (it names the flags); flags said as missing are not.
-    """
-    if fields is None:
-        return []
-    vocab = _vocabulary(fields)
-    named: list[str] = []
-    for said in _SENTENCE_END.split(text):
-        if _NAMED_A_MITIGANT.search(said):
-            named += [f for f in vocab.flags_present(said) if f not in named]
-    return named
-
-
-__all__ = ["asked_mitigants", "practice_revision", "read_approvals", "stated_mitigants"]
+__all__ = ["practice_revision", "read_approvals"]

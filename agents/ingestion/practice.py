@@ -22,12 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agents.ingestion.amendments import amendments_of
-from agents.ingestion.approvals import (
-    asked_mitigants,
-    practice_revision,
-    read_approvals,
-    stated_mitigants,
-)
+from agents.ingestion.approvals import practice_revision, read_approvals
 from agents.ingestion.conform import changes_known, conform, withdrawals_of
 from agents.ingestion.evidence import (
     best_spoken,
@@ -44,6 +39,7 @@ from agents.ingestion.matching import (
     revision_claim,
     revision_targets,
 )
+from agents.ingestion.named_mitigants import asked_mitigants, stated_mitigants
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
     SQFT,

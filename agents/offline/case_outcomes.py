@@ -13,7 +13,9 @@ from collections.abc import Callable
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleDraft
 from agents.offline.conditions import NumericHit
+from agents.offline.placement import find_product
 from agents.offline.softlimits import near_limit as _near
+from memory.underwriting.fieldlink.numbers import find_numbers
 
 #: A log's case line: a bullet or a numbered item ...
 _CASE_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S")
@@ -109,7 +111,16 @@ _DASHED_OUTCOME = re.compile(
 _INLINE_CASES = re.compile(r"(?<=:)[ \t]+(?P<items>[^:\n]*?;[^:\n]*?)(?=\.(?:\s+[A-Z(]|\s*$)|\n|$)")
 #: Cases a log letters: "Cases: (a) 18 pods, Aspen - bound normally. (b) 22 pods, ...".
 _LETTER = re.compile(r"(?:(?<=[.:;])|^)[ \t]*\((?P<mark>[a-h])\)[ \t]+", re.M)
-_SENTENCE_END = re.compile(r"\.(?=\s+[A-Z]|\s*$)")
+_LETTERED_END = re.compile(r"\.(?=\s+[A-Z]|\s*$)")
+
+
+def logged_cases(body: str) -> str:
+    """A production log's cases said so they are read as cases, with the limits they cite.
+
+    Inline and lettered cases go on lines of their own (`cases_on_lines`); a case told
+    against the limit it breaks gets that limit as a rule before its sentence.
+    """
+    return _cited_limits(cases_on_lines(body))
 
 
 def cases_on_lines(body: str) -> str:
@@ -144,9 +155,63 @@ def _lettered_said(body: str) -> str:
     if len(marks) < 2 or [m.group("mark") for m in marks] != list("abcdefgh"[: len(marks)]):
         return body
     ends = [m.start() for m in marks[1:]]
-    last = _SENTENCE_END.search(body, marks[-1].end())
+    last = _LETTERED_END.search(body, marks[-1].end())
     ends.append(last.end() if last else len(body))
     items = [body[m.end() : end].strip() for m, end in zip(marks, ends, strict=True)]
     if not all(_DASHED_OUTCOME.search(f" {item}") for item in items):
         return body
     return body[: marks[0].start()] + _as_lines([i.rstrip(".") for i in items]) + body[ends[-1] :]
+
+
+#: A log's case told against the limit it breaks: "2,300 acres against the 2,000-acre
+#: guideline", "12 sorting machines against our Property guideline of ten".
+_AGAINST_LIMIT = re.compile(
+    r"(?P<fig>\$?\d[\d,.]*|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty)\b)\s+(?P<words>(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+against\s+(?:the|our)\s+"
+    r"(?P<limit>(?:[^.;:,()]|(?<=\d)[.,](?=\d)){0,40}?\b(?:guideline|limit|threshold|cap)"
+    r"(?:\s+of\s+(?:\$?\d[\d,.]*|"
+    r"[a-z-]+))?)(?P<rest>[^.;]*)(?P<end>[.;]|$)",
+    re.I,
+)
+
+
+_RECOMMENDED = re.compile(r"\brecommended\s+(?:a\s+)?(declin\w*|refer\w*)", re.I)
+
+
+def _cited_limits(body: str) -> str:
+    """A log's cases said with the limit each breaks, and that limit as a rule before them.
+
+    "2,300 acres against the 2,000-acre guideline for the farm property program; the
+    underwriter approved ..." cites a guideline past which a case goes to referral: "More
+    than 2,000 acres is referred." goes on a line before the case's sentence, for the case
+    and the cases after it to bend. Only where the case's figure and the limit's are in one
+    unit, the case past the limit.
+    """
+    if "against" not in body:
+        return body
+    # "Athena had recommended decline": the action the limit carries, else a referral
+    recommended = _RECOMMENDED.search(body)
+    declined = recommended is not None and recommended.group(1).lower().startswith("decl")
+    done = "declined" if declined else "referred"
+    rules: list[tuple[int, str]] = []
+    for match in _AGAINST_LIMIT.finditer(body):
+        case = find_numbers(f"{match.group('fig')} {match.group('words')}")
+        limit = find_numbers(match.group("limit"))
+        if not case or not limit or case[0].value == limit[-1].value:
+            continue
+        bound = "more than" if case[0].value > limit[-1].value else "fewer than"
+        product = find_product(match.group("limit") + match.group("rest"))
+        on = f" on the {product}" if product and product != "ALL" else ""
+        value = limit[-1].value  # "2,000" (no year 2000), "1,500,000"
+        figure = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+        opening = max((m.end() for m in _STATEMENT_END.finditer(body, 0, match.start())), default=0)
+        rules.append(
+            (opening, f"Guideline: {bound} {figure} {match.group('words')} is {done}{on}.\n")
+        )
+    for at, rule in reversed(rules):
+        body = f"{body[:at]}{rule}{body[at:]}"
+    return body
+
+
+#: Where a sentence or a line ends (the next one starts after it).
+_STATEMENT_END = re.compile(r"(?<!\d)\.\s+|\n")

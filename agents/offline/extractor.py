@@ -13,12 +13,12 @@ from pathlib import Path
 
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleAssembler
-from agents.offline.case_outcomes import cases_on_lines, furthest_approved
+from agents.offline.case_outcomes import furthest_approved, logged_cases
 from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.conditions import NumericHit
 from agents.offline.definitions import with_definitions
 from agents.offline.pipeline import TextReader
-from agents.offline.plain_text import cited_limits, said_plainly
+from agents.offline.plain_text import said_plainly
 from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
 from agents.offline.textproc import Sentence, extract_source, split_sentences, strip_connectors
 from agents.offline.texts import (
@@ -113,7 +113,7 @@ class OfflineExtractor:
         if source_type not in SOURCE_TYPES:
             source_type = None
         if source_type == "production":  # "Decisions: a ... - bound; a ... - declined"
-            body = cited_limits(cases_on_lines(body))  # "2,300 acres against the 2,000 ..."
+            body = logged_cases(body)  # "2,300 acres against the 2,000-acre guideline"
         sentences = split_sentences(with_definitions(self._spelled_out(said_plainly(body))))
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)

@@ -686,3 +686,9 @@ SECTION_NUMBER = re.compile(
     r"^\s*(?:section\s+\d+(?:\.\d+)*[.)]?|\d+(?:\.\d+)+[.)]?|\d+[.)])\s+", re.I
 )
 LABEL_PREFIX = re.compile(r"^\s*([A-Z][\w&/' -]{0,30}?)\s*:\s+")
+#: "the biggest I've signed off was 32", "the highest we have written is $8.75M".
+SUPERLATIVE = (
+    r"\b(?:biggest|largest|highest|most|furthest|farthest|lowest|smallest|oldest|youngest|"
+    r"newest|longest|shortest|tallest|deepest|heaviest|widest|closest|nearest|fastest|"
+    r"slowest|hottest|coldest|thickest|thinnest|steepest|loudest|busiest|greatest|least)\b"
+)

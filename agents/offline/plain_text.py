@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from agents.offline.placement import find_product
 from agents.offline.texts import listed_conditions, strip_case_ids
-from memory.underwriting.fieldlink.numbers import find_numbers
 
 #: "..., provided that the referral may be waived where X": a waiver, not a proviso ("but").
 _PROVIDED_WAIVED = re.compile(
@@ -229,60 +228,6 @@ def _if_so(text: str) -> str:
     )
 
 
-#: A log's case told against the limit it breaks: "2,300 acres against the 2,000-acre
-#: guideline", "12 sorting machines against our Property guideline of ten".
-_AGAINST_LIMIT = re.compile(
-    r"(?P<fig>\$?\d[\d,.]*|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"fifteen|twenty)\b)\s+(?P<words>(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+against\s+(?:the|our)\s+"
-    r"(?P<limit>(?:[^.;:,()]|(?<=\d)[.,](?=\d)){0,40}?\b(?:guideline|limit|threshold|cap)"
-    r"(?:\s+of\s+(?:\$?\d[\d,.]*|"
-    r"[a-z-]+))?)(?P<rest>[^.;]*)(?P<end>[.;]|$)",
-    re.I,
-)
-
-
-_RECOMMENDED = re.compile(r"\brecommended\s+(?:a\s+)?(declin\w*|refer\w*)", re.I)
-
-
-def cited_limits(body: str) -> str:
-    """A log's cases said with the limit each breaks, and that limit as a rule before them.
-
-    "2,300 acres against the 2,000-acre guideline for the farm property program; the
-    underwriter approved ..." cites a guideline past which a case goes to referral: "More
-    than 2,000 acres is referred." goes on a line before the case's sentence, for the case
-    and the cases after it to bend. Only where the case's figure and the limit's are in one
-    unit, the case past the limit.
-    """
-    if "against" not in body:
-        return body
-    # "Athena had recommended decline": the action the limit carries, else a referral
-    recommended = _RECOMMENDED.search(body)
-    declined = recommended is not None and recommended.group(1).lower().startswith("decl")
-    done = "declined" if declined else "referred"
-    rules: list[tuple[int, str]] = []
-    for match in _AGAINST_LIMIT.finditer(body):
-        case = find_numbers(f"{match.group('fig')} {match.group('words')}")
-        limit = find_numbers(match.group("limit"))
-        if not case or not limit or case[0].value == limit[-1].value:
-            continue
-        bound = "more than" if case[0].value > limit[-1].value else "fewer than"
-        product = find_product(match.group("limit") + match.group("rest"))
-        on = f" on the {product}" if product and product != "ALL" else ""
-        value = limit[-1].value  # "2,000" (no year 2000), "1,500,000"
-        figure = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
-        opening = max((m.end() for m in _SENTENCE_END.finditer(body, 0, match.start())), default=0)
-        rules.append(
-            (opening, f"Guideline: {bound} {figure} {match.group('words')} is {done}{on}.\n")
-        )
-    for at, rule in reversed(rules):
-        body = f"{body[:at]}{rule}{body[at:]}"
-    return body
-
-
-#: Where a sentence or a line ends (the next one starts after it).
-_SENTENCE_END = re.compile(r"(?<!\d)\.\s+|\n")
-
-
 def _had_a_loss(match: re.Match[str]) -> str:
     """A loss or claim had, counted: "has had one or more losses"."""
     what = "losses" if match.group("what").lower() == "loss" else "claims"
@@ -334,4 +279,4 @@ def said_plainly(body: str) -> str:
     return _TWICE.sub(r"\1 two times", text)
 
 
-__all__ = ["cited_limits", "said_plainly"]
+__all__ = ["said_plainly"]

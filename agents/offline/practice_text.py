@@ -167,28 +167,22 @@ def approved_outcome(sentence: str) -> bool:
     return overturned is not None and approved[-1] > overturned.start()
 
 
-#: "the biggest I've signed off was 32", "the highest we have written is $8.75M".
-SUPERLATIVE = (
-    r"\b(?:biggest|largest|highest|most|furthest|farthest|lowest|smallest|oldest|youngest|"
-    r"newest|longest|shortest|tallest|deepest|heaviest|widest|closest|nearest|fastest|"
-    r"slowest|hottest|coldest|thickest|thinnest|steepest|loudest|busiest|greatest|least)\b"
-)
 FURTHEST = re.compile(
-    SUPERLATIVE + r"[^.;]{0,60}?"
+    lx.SUPERLATIVE + r"[^.;]{0,60}?"
     r"\b(?:signed off|signed|approved|written|wrote|accepted|bound|gone|taken)\b[^.;]{0,30}?"
     r"\b(?:was|is|at|were)\b:?\s*",
     re.I,
 )
 #: "What is the oldest you have accepted?", answered by the next sentence's first number.
 _ASKED_FURTHEST = re.compile(
-    SUPERLATIVE + r"[^?]{0,60}?\b(?:signed off|approved|written|wrote|accepted|bound|"
+    lx.SUPERLATIVE + r"[^?]{0,60}?\b(?:signed off|approved|written|wrote|accepted|bound|"
     r"gone|taken)\b[^?]*\?\s*$",
     re.I,
 )
 _ANSWER = re.compile(r"^\s*(?:a|answer)\s*:\s*", re.I)
 #: "How many have you accepted?", "How much bigger?": a question about how far practice went.
 _EXTENT = re.compile(
-    SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close|deep|"
+    lx.SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close|deep|"
     r"fast|tall|heavy|wide|thick|thin|hot|cold|steep|loud|young|new|short|slow|near)\b|"
     # "What have you actually written above it?"
     r"\b(?:above|past|beyond|over) (?:it|that|the line|the limit)\s*\?",
@@ -226,7 +220,7 @@ def _sentences(text: str) -> list[str]:
 
 #: "Four is the most I've approved": the furthest practice went, said before its cue.
 _FURTHEST_SAID = re.compile(
-    r"\b(?:is|was) (?:about |roughly )?the " + SUPERLATIVE + r"[^.;]{0,40}?"
+    r"\b(?:is|was) (?:about |roughly )?the " + lx.SUPERLATIVE + r"[^.;]{0,40}?"
     r"\b(?:signed off|signed|approved|written|wrote|accepted|bound|gone|taken|cleared)\b",
     re.I,
 )
@@ -441,7 +435,6 @@ __all__ = [
     "CITED",
     "COMMON_UNITS",
     "FURTHEST",
-    "SUPERLATIVE",
     "REFUSED",
     "SQFT",
     "LimitReading",

@@ -79,8 +79,9 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
 #: "- the highest we have accepted", "that is the most we have approved": the case's figure
 #: told before it is how far practice went.
 _FURTHEST_TOLD = re.compile(
-    r"\bthe (?:highest|largest|biggest|most|furthest|farthest|lowest|longest|oldest|deepest)"
-    r" (?:we|I)(?:['\u2019]ve| have)? (?:ever )?(?:accepted|approved|written|bound|signed)\b",
+    r"\bthe "
+    + lx.SUPERLATIVE
+    + r" (?:we|I)(?:['\u2019]ve| have)? (?:ever )?(?:accepted|approved|written|bound|signed)\b",
     re.I,
 )
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.ingestion.approvals import asked_mitigants
+from agents.ingestion.named_mitigants import asked_mitigants
 from agents.ingestion.practice import with_practice
 from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.fieldlink.stems import american as american_spelling

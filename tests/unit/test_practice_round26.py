@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.ingestion.approvals import asked_mitigants
+from agents.ingestion.named_mitigants import asked_mitigants
 from agents.ingestion.practice import read_approvals, with_practice
 from agents.offline.extractor import OfflineExtractor
 from memory.underwriting.fieldlink.numbers import find_numbers
