@@ -87,6 +87,28 @@ def limit_rule(field: str, op: str, value: float, **update: Any) -> ExtractedRul
     return ExtractedRule.model_validate({**base, **update})
 
 
+#: The generic fields every test dictionary starts from; a test adds its own risk's fields.
+BASE_FIELDS: dict[str, Any] = {
+    "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL, Property"},
+    "state": {"type": "str", "synonyms": ["state"], "description": "US state, two letters"},
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business"],
+        "description": "Business class, lower case",
+    },
+}
+
+
+def rule_triples(
+    extractor: OfflineExtractor, text: str, kind: str = "manual"
+) -> list[tuple[str, str, list[tuple[str, str, object]]]]:
+    """Each rule a text gives as (product, action, its sorted conditions)."""
+    return [
+        (r.product_type, r.action, sorted((c.field, c.operator, c.value) for c in r.conditions))
+        for r in extractor.extract(text, source_type=kind)
+    ]
+
+
 def extractor_over(fields: dict[str, Any], more: dict[str, Any] | None = None) -> OfflineExtractor:
     """An offline extractor over a test's dictionary, with more fields or some replaced."""
     return OfflineExtractor(DataDictionary.model_validate({"fields": {**fields, **(more or {})}}))

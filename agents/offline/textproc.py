@@ -146,7 +146,13 @@ def _is_abbreviation(before: str, after: str = "") -> bool:
     word = word.lower().rstrip(".")
     if len(word) == 1 and word.isalpha():
         return not _OPENER.match(after)
+    if word in _BEFORE_A_NUMBER:  # "No. 4 boiler", not "a referral trigger, not a no. I've"
+        return bool(re.match(r"\s+\(?\d", after))
     return word in _ABBREVIATIONS
+
+
+#: Abbreviations that stand before a number only: "No. 12", "Fig. 3", "Sec. 4.2".
+_BEFORE_A_NUMBER = frozenset({"no", "fig", "sec"})
 
 
 #: A sentence's first word after a single letter and a full stop: no surname follows.
