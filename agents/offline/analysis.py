@@ -23,6 +23,7 @@ class ClauseAnalysis:
         mitigant_fields: Boolean fields named in the mitigant part.
         mitigant_texts: The mitigant parts ("unless ...").
         occupancy: Occupancy values read from the subject.
+        excluded: Occupancy values the clause excepts ("except for santa grottos, ...").
         anaphor_size: Refers back to an earlier threshold ("above that size").
         anaphor_op: Comparator applied to an earlier number ("over that").
         continuation: Restates an existing rule ("it stays a referral").
@@ -45,6 +46,7 @@ class ClauseAnalysis:
     mitigant_fields: list[str] = field(default_factory=list)
     mitigant_texts: list[str] = field(default_factory=list)
     occupancy: list[str] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)
     anaphor_size: bool = False
     anaphor_op: str | None = None
     continuation: bool = False

@@ -187,7 +187,7 @@ def _cited_limits(body: str) -> str:
     and the cases after it to bend. Only where the case's figure and the limit's are in one
     unit, the case past the limit.
     """
-    if "against" not in body:
+    if "against" not in body and " line " not in body and "limit" not in body:
         return body
     # "Athena had recommended decline": the action the limit carries, else a referral
     recommended = _RECOMMENDED.search(body)
@@ -208,9 +208,29 @@ def _cited_limits(body: str) -> str:
         rules.append(
             (opening, f"Guideline: {bound} {figure} {match.group('words')} is {done}{on}.\n")
         )
-    for at, rule in reversed(rules):
+    for match in _OVER_THE_LINE.finditer(body):  # "both over the $250,000 BOP line for X"
+        limit = find_numbers(match.group("limit"))
+        if not limit:
+            continue
+        product = find_product(match.group("limit"))
+        on = f" on the {product}" if product and product != "ALL" else ""
+        what = match.group("words").strip()
+        opening = max((m.end() for m in _STATEMENT_END.finditer(body, 0, match.start())), default=0)
+        rules.append(
+            (opening, f"Guideline: more than {match.group('fig')} of {what} is {done}{on}.\n")
+        )
+    for at, rule in sorted(rules, reverse=True):
         body = f"{body[:at]}{rule}{body[at:]}"
     return body
+
+
+#: Cases said to be over a limit named for what it counts: "two keyboard makers, both over
+#: the $250,000 BOP line for customers' instruments in care: we bound ...".
+_OVER_THE_LINE = re.compile(
+    r"\b(?:over|above|past|beyond)\s+(?:the|our)\s+(?P<limit>(?P<fig>\$\d[\d,.]*[kKmM]?|"
+    r"\d[\d,.]*)(?:\s+[A-Z]{2,8})?\s+(?:line|limit|guideline|threshold|cap|trigger))\s+"
+    r"(?:for|on)\s+(?P<words>[^:;.,]{3,60}?)(?=\s*[:;.,]|$)",
+)
 
 
 #: Where a sentence or a line ends (the next one starts after it).

@@ -43,6 +43,19 @@ _NEW_PREDICATE = re.compile(
     r"(?:is|are|gets?)\W+$",
     re.I,
 )
+#: "Vans without temperature telemetry may be written": "without" ends with its noun, and
+#: a modal opens the predicate the action cue belongs to.
+_WITHOUT = re.compile(r"without\b", re.I)
+_MODAL = re.compile(r"(?:may|can|could|must|should|will|shall|is|are|gets?)\b", re.I)
+#: Business classes a clause excepts: "except for A, B or C", "other than A and B".
+_EXCEPT_CLASSES = re.compile(
+    r"(?:^|,|\b(?:class|classes|risks?|accounts?|business|businesses|insureds?)\b)\s*"
+    r"(?:except(?: for)?|other than|excluding|apart from|save for|with the exception "
+    r"of)\s+",
+    re.I,
+)
+#: The joint before a list's last item: "or bamboo growers".
+_LIST_JOINT = re.compile(r"^\s*(?:and|or)\s+", re.I)
 #: Left in a trigger where a proviso was cut off, so the approval it qualified still reads
 #: as conditional ("may be written provided that ..." -> "may be written if").
 CONDITIONAL_MARK = "only if"
@@ -120,8 +133,12 @@ def detect_action(text: str) -> str | None:
         for match in pattern.finditer(text):
             before = text[max(0, match.start() - 60) : match.start()]
             negator = lx.NEGATORS.search(before)
-            if negator and not _NEW_PREDICATE.search(negator.group(0)):
-                continue
+            if (
+                negator
+                and not _NEW_PREDICATE.search(negator.group(0))
+                and not (_WITHOUT.match(negator.group(0)) and _MODAL.match(match.group(0)))
+            ):
+                continue  # (not "Vans without telemetry may be written if ...": the subject's)
             if action == "verify" and _ABILITY.search(before):
                 continue  # "work we can verify", "what the desk could confirm": no duty
             if _EARLIER_EVENT.search(before):
@@ -296,6 +313,11 @@ class ClauseAnalyzer:
             result.action = None
         # "it comes to me" is a predicate (a referral to the speaker), no business class
         subject = _TO_SPEAKER.sub(" is referred", trigger)
+        excepted = self._excepted_classes(subject)
+        if excepted:  # "Except for santa grottos and bamboo growers, a submission without
+            # X is referred": every class but those
+            result.excluded, (start, end) = excepted
+            subject = subject[:start] + subject[end:]
         result.occupancy = self.subjects.read(subject) or self.subjects.scope(subject)
         if _OR_OTHERWISE.search(trigger):
             result.occupancy = []  # "any risk - swim school, lodging or otherwise - with ..."
@@ -309,6 +331,23 @@ class ClauseAnalyzer:
         if anaphor:
             result.anaphor_op = _op_of(anaphor.group(1))
         return result
+
+    def _excepted_classes(self, clause: str) -> tuple[list[str], tuple[int, int]] | None:
+        """The business classes "except for A, B or C" names, and where that phrase runs."""
+        opening = _EXCEPT_CLASSES.search(clause)
+        if opening is None:
+            return None
+        classes: list[str] = []
+        end = opening.end()
+        for piece in re.finditer(r"[^,;:.]+", clause[opening.end() :]):
+            named = self.subjects.listed_classes(_LIST_JOINT.sub("", piece.group(0)))
+            if not named or not all(n in self.subjects.example_set for n in named):
+                break  # only classes the dictionary lists: not "except in Texas"
+            classes += named
+            end = opening.end() + piece.end()
+            if not clause[end:].startswith(","):
+                break
+        return (classes, (opening.start(), end)) if classes else None
 
     def _only_borrowed_states(self, trigger: str, conditions: list[Condition]) -> bool:
         """True when the only condition is "any other state" read from earlier sentences.

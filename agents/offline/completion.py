@@ -63,6 +63,11 @@ def completed_conditions(
         value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
         op = "eq" if isinstance(value, str) else "in"
         conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
+    if a.excluded and occupancy and not any(c.field == occupancy for c in conditions):
+        # "except for santa grottos, ...": every class but the ones excepted
+        excluded: str | list[str] = a.excluded[0] if len(a.excluded) == 1 else a.excluded
+        op = "neq" if isinstance(excluded, str) else "not_in"
+        conditions.insert(0, Condition(field=occupancy, operator=op, value=excluded))  # type: ignore[arg-type]
     if (
         a.action
         and pending is not None

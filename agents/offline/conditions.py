@@ -349,6 +349,13 @@ class ConditionReader:
             self.states(trigger) or other_states(trigger, context, self.vocab.state)
         )
         self._bools(flags_said, out, [(a, b) for _, a, b in denied], context)
+        flags = [
+            fields[c.field]
+            for c in out.conditions
+            if isinstance(c.value, bool) and c.field in fields
+        ]
+        if flags:  # "where aluminum frames are TIG welded": no frame construction
+            out.conditions = [c for c in out.conditions if not _in_flag_words(c, flags, trigger)]
         return out
 
     def numbers(self, text: str, context: str = "") -> list[NumericHit]:
@@ -678,6 +685,29 @@ def _names_measure(condition: Condition, measured: list[FieldInfo]) -> bool:
     words = {t.stem for v in values if isinstance(v, str) for t in content_tokens(v)}
     named = [{t.stem for t in content_tokens(info.name.replace("_", " "))} for info in measured]
     return bool(words) and any(words <= name for name in named)
+
+
+def _in_flag_words(condition: Condition, flags: list[FieldInfo], trigger: str) -> bool:
+    """True when a class value is said inside a present flag's own phrase.
+
+    "Where aluminum frames are TIG welded on site" (a flag "aluminum frame welding"): the
+    "frame" beside "aluminum" is the flag's word, no construction class.
+    """
+    if not isinstance(condition.value, str):
+        return False
+    said = [t.stem for t in content_tokens(condition.value)]
+    tokens = [t.stem for t in content_tokens(trigger)]
+    for info in flags:
+        for phrase in info.phrases:
+            if not said or not set(said) <= set(phrase):
+                continue
+            for i in range(len(tokens) - len(said) + 1):
+                if tokens[i : i + len(said)] != said:
+                    continue
+                beside = {*tokens[max(0, i - 1) : i], *tokens[i + len(said) : i + len(said) + 1]}
+                if beside & (set(phrase) - set(said)):
+                    return True
+    return False
 
 
 def _says(words: list[str], phrase: tuple[str, ...]) -> bool:

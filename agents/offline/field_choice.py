@@ -381,7 +381,21 @@ def counted_field(sentence: str, vocab: FieldVocabulary) -> str | None:
     order = _COUNT_ORDER.match(first) or _LED_COUNT_ORDER.match(first)
     if order is None or find_numbers(first):
         return None
-    tokens = content_tokens(first[order.end() :])
+    return _one_numeric_named(first[order.end() :], vocab)
+
+
+def asked_field(question: str, vocab: FieldVocabulary) -> str | None:
+    """The one numeric field a question names with no figure ("Form blowouts?"), else None.
+
+    The answer's bare figures ("Two or more and I want to see the file") count it.
+    """
+    if find_numbers(question):
+        return None
+    return _one_numeric_named(question, vocab)
+
+
+def _one_numeric_named(words: str, vocab: FieldVocabulary) -> str | None:
+    tokens = content_tokens(words)
     named = [
         info.name
         for info in vocab.of_kind("numeric")

@@ -252,6 +252,9 @@ NARRATIVE = re.compile(
     r"gone)|"
     # "Athena had recommended decline": what one case's reviewer said
     r"had (?:recommended|suggested|proposed|advised)|"
+    # "Athena recommended decline on the snub-nosed breed rule and the underwriter agreed"
+    r"(?:recommended|suggested|proposed) (?:an? )?[\w-]+ (?:on|under|per) the [^.;]{0,40}?"
+    r"\brule\b|"
     # "we approved those with conditions": the cases told before, not a rule
     r"(?:I|we)\s+(?:have\s+|had\s+)?(?:\w+ly\s+)?(?:approved|bound|accepted|wrote)\s+"
     r"(?:them|those|these|both|all of them|each of them|it (?:with|on|at|after|anyway)\b)|"
@@ -541,6 +544,8 @@ SOFT_LIMIT_CUE = re.compile(
     r"signed off on(?=\s+" + _NUMBER_AHEAD + r")|"
     # "I've let it run to half": how far practice let it go
     r"\blet (?:it|them|one|those) (?:run|go|stretch)\s+(?:up\s+)?to(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "I've let a few go at seventeen, eighteen percent under": the cases practice let by
+    r"\blet (?:[\w-]+\s+){1,3}?(?:go|through)\s+at(?=\s+" + _NUMBER_AHEAD + r")|"
     # "seven quotes between 16% and 22% below minimum were approved": the run's far end
     r"\bbetween(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,30}?\band\s+[^.;]{0,60}?\b(?:were|was|have been|"
     r"had been)\s+(?:\w+ly\s+)?(?:approved|accepted|written|bound|signed off|cleared))|"

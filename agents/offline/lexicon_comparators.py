@@ -14,6 +14,9 @@ import re
 
 #: Phrases ending right before a number: (pattern, operator).
 PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
+    # "at or under twenty-five gallons", "at or above 80 degrees": the figure included
+    (r"at or (?:under|below)", "lte"),
+    (r"at or (?:over|above)", "gte"),
     (r"no (?:more|greater) than|not (?:more|greater) than|at most|maximum of|up to", "lte"),
     # "even one assault claim": one or more
     (r"no (?:less|fewer) than|not (?:less|fewer) than|at least|minimum of|even", "gte"),

@@ -211,3 +211,13 @@ CHECKED_STATE = re.compile(
     r"(?:\w+ly\s+)?(?:confirmed|verified|validated)\b[^,;]*,",
     re.I,
 )
+
+
+#: A turn that opens by denying what the other speaker just said: "No, that's too strong",
+#: "Not refer - decline", "That's not right".
+DENIES_TURN = re.compile(
+    r"^(?:No|Nope)\s*[,.;:!\u2013\u2014-]|^Not (?:quite|really|exactly|so|at all)\b|"
+    r"^Not (?:refer|declin|exclud|verif|flag|approv|writ)\w*\b|"
+    r"^(?:That'?s|That is|That was) (?:not (?:right|correct|quite|how)|wrong)\b",
+    re.I,
+)

@@ -26,7 +26,7 @@ from agents.offline.contrast import (
     spared_when_held,
     still_taken,
 )
-from agents.offline.field_choice import counted_field
+from agents.offline.field_choice import asked_field, counted_field
 from agents.offline.guards import limit_changed, unread_absence, unread_qualifier
 from agents.offline.placement import find_product, question_between, rule_product
 from agents.offline.softlimits import (
@@ -35,7 +35,13 @@ from agents.offline.softlimits import (
     practice_ceilings,
     soft_limit,
 )
-from agents.offline.textproc import Sentence, answers_to, split_clauses, subject_only
+from agents.offline.textproc import (
+    Sentence,
+    answers_to,
+    denied_turns,
+    split_clauses,
+    subject_only,
+)
 from agents.offline.texts import single_product
 from agents.offline.topic_class import log_heading_speaks, scope_to_context
 from agents.offline.vocab import FieldVocabulary
@@ -103,6 +109,7 @@ class TextReader:
         self.sentences = sentences
         self._class_heading = bool(sentences) and log_heading_speaks(sentences[0].raw)
         self._answers = answers_to(sentences, lxd.ASKS_MITIGANT)
+        denied = denied_turns(sentences, lxd.DENIES_TURN)
         for sentence in sentences:
             context = " ".join(
                 s.text
@@ -112,10 +119,12 @@ class TextReader:
                 context = f"{context} {sentence.label}."  # "In-home drips: ... forty percent"
             if sentence.is_question:
                 self._asked(sentence, context)
-                if not sentence.text.rstrip().endswith("?"):
+                if not sentence.text.rstrip().endswith("?") and sentence.index not in denied:
                     # "Q: Since May, fleets over 15 mph are declined.": the rule asked about
                     self._sentence(sentence, context)
                 continue
+            if sentence.index in denied:
+                continue  # "My notes say X is declined. Is that right?" "No, ..."
             self._current = sentence.index
             counted = counted_field(sentence.text, self.vocab)
             if counted:  # "Count the melting units. Up to six is ...": the figures' field
@@ -359,6 +368,9 @@ class TextReader:
                 or self.analyzer.subjects.mitigated_outcome(*said)
             ):
                 self._attach(a.mitigant_fields + a.protective_pos, [a.text])
+            elif self._restates_mitigant(a, conditions):
+                self.used.add(self._current)  # "With that in the file I'll write it with
+                # conditions": the mitigant just named, no rule of its own
             else:
                 return self._add_from(a, conditions, pending, sentence)
         elif not a.action and self._colon_bound(conditions, sentence, said[0]):
@@ -375,6 +387,16 @@ class TextReader:
         ):
             self._attach(a.mitigant_fields + a.protective_pos, [a.text])
         return False
+
+    def _restates_mitigant(self, a: ClauseAnalysis, conditions: list[Condition]) -> bool:
+        """True for an approval on the protections the rule before already has as mitigants."""
+        if a.action != "approve_with_conditions" or not conditions or not self.drafts:
+            return False
+        if not _WITH_THAT.search(a.text):  # "With that in the file": the protection named
+            return False
+        return all(
+            c.value is True and c.field in self.drafts[-1].mitigant_fields for c in conditions
+        )
 
     def _colon_bound(self, conditions: list[Condition], sentence: Sentence, clause: str) -> bool:
         """True when a clause after a colon bounds the class rule its sentence just made."""
@@ -402,6 +424,8 @@ class TextReader:
         compared = [h for h in a.numbers if h.operator and h.field]
         if compared:
             self.topic, self.topic_value = compared[-1].field, compared[-1].value
+        elif named := asked_field(sentence.text, self.vocab):  # "Form blowouts?"
+            self.topic, self.topic_value = named, None
 
     def _note_numbers(self, a: ClauseAnalysis) -> None:
         """Remember the clause's numbers (for "above that") and its compared field."""
@@ -577,6 +601,8 @@ _STANDS_IN = re.compile(
 _BOTH_SAID = re.compile(r"^\W*(?:where|if|when|whenever)\b[^,;:]*\band\b[^,;:]*,", re.I)
 
 
+#: An approval pointing back at a protection just named: "With that in the file, ...".
+_WITH_THAT = re.compile(r"\b(?:with|given|on) (?:that|this|those|these|it|them)\b", re.I)
 #: A subject pointing back at the one named before: "They may be written ...".
 _THEY = re.compile(r"^\W*(?:they|these risks|such risks|these accounts)\b", re.I)
 #: A clause that accepts what it counts ("one or two grills in a hall are acceptable").

@@ -222,10 +222,50 @@ _ASKED_ANSWERED = re.compile(
 
 
 def _if_so(text: str) -> str:
-    """Spell "If so" out as the yes-or-no question before it asked."""
-    return _IF_SO.sub(
+    """Spell "If so" out as the yes-or-no question before it asked.
+
+    "Ask whether the fridge has a dial-out alarm. If it doesn't, ..." likewise: "If the
+    fridge does not have a dial-out alarm, ...".
+    """
+    text = _IF_SO.sub(
         lambda m: f"{m.group(0)[: m.start('so') - m.start()]}If {m.group('body')}", text
     )
+    return _ASK_WHETHER.sub(_asked_answered_if, text) if "whether" in text else text
+
+
+#: "Ask whether X. If it doesn't, ...", "Check whether X; if not, ...".
+_ASK_WHETHER = re.compile(
+    r"\b(?:Ask|Check|Confirm|Find out|Establish)\s+(?:whether|if)\s+(?P<body>[^?.!;]{5,150})"
+    r"[.?;]\s+(?P<if>If (?:so|not|it (?:doesn't|does not|does|isn't|is not|is|hasn't|has not|"
+    r"has)|they (?:don't|do not|do|aren't|are not|are|haven't|have not|have)|there is(?:n't| "
+    r"not)?))\b",
+    re.I,
+)
+#: The first auxiliary of a statement and how it is denied.
+_DENIED_AUXILIARY = {
+    "has": "does not have",
+    "have": "do not have",
+    "is": "is not",
+    "are": "are not",
+    "can": "cannot",
+    "will": "will not",
+    "does": "does not",
+    "do": "do not",
+}
+
+
+def _asked_answered_if(match: re.Match[str]) -> str:
+    said = match.group("if").lower()
+    body = match.group("body")
+    kept = match.group(0)[: match.start("if") - match.start()]
+    if not re.search(r"n't|\bnot\b", said):  # "If so", "If it does"
+        return f"{kept}If {body}"
+    words = body.split()
+    at = next((i for i, w in enumerate(words) if w.lower() in _DENIED_AUXILIARY), None)
+    if at is None:
+        return match.group(0)
+    words[at] = _DENIED_AUXILIARY[words[at].lower()]
+    return f"{kept}If {' '.join(words)}"
 
 
 def _had_a_loss(match: re.Match[str]) -> str:
@@ -240,6 +280,12 @@ def _had_a_loss(match: re.Match[str]) -> str:
 #: "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the risk is
 #: located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is "has
 #: had one or more losses".
+#: "we still write the BOP, but with the spoilage warranty attached": written on terms.
+_BUT_WITH = re.compile(
+    r"(?P<done>\b(?:write|writes|bind|binds|quote|quotes|written|bound|quoted)"
+    r"(?:\s+(?:it|them|the\s+(?:BOP|GL|risk|account|policy)))?),?\s+but\s+with(?=\s+(?:an?|the)\s)",
+    re.I,
+)
 _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (_TURNING_OVER, "with turnover"),
     (_IN_TOTAL, "altogether"),
@@ -249,7 +295,36 @@ _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
     (_EXCEPT_LOCATED, r"\g<except> in"),
     (_ACTION_LABEL, lambda m: f"{_ORDERS[m.group('act')]} "),
     (_HAD_A_LOSS, _had_a_loss),
+    (_BUT_WITH, r"\g<done> with"),
 )
+
+
+#: Classes a requirement is said not to apply to: "The alarm requirement does not apply to
+#: santa grottos, chili cook-off organizers or bamboo growers: ...".
+_NOT_APPLIED_TO = re.compile(
+    r"\b(?:requirement|rule|referral|condition|warranty)s?\s+(?:does|do)\s+not\s+apply\s+to\s+"
+    r"(?P<list>[^.;:]{5,160}?)(?=\s*[.;:])",
+    re.I,
+)
+#: The other classes a later sentence holds to it: "Every other class in the program is
+#: subject to it - ...".
+_EVERY_OTHER_CLASS = re.compile(
+    r"\b(?:Every|All|Each|Any) other (?:class|classes|business|businesses|occupancy|"
+    r"occupancies|risk|risks)\b[^.;:]{0,60}?\b(?:is|are) (?:subject|held) to (?:it|them|this|"
+    r"that)\s*(?:[-\u2013\u2014:,]\s*)",
+    re.I,
+)
+
+
+def _others_held(text: str) -> str:
+    """Say "Except for X, Y or Z, ..." where a requirement's exempt classes were listed."""
+    exempt = _NOT_APPLIED_TO.search(text)
+    if exempt is None:
+        return text
+    later = _EVERY_OTHER_CLASS.search(text, exempt.end())
+    if later is None:
+        return text
+    return f"{text[: later.start()]}Except for {exempt.group('list')}, {text[later.end() :]}"
 
 
 def said_plainly(body: str) -> str:
@@ -264,7 +339,8 @@ def said_plainly(body: str) -> str:
     load in ten" is "10% of loads"; a log's shorthand ("ref'd") is spelled out; and the
     plainer wordings `_SAID_PLAINER` lists ("turning over $4 million", "in total", "less
     often than every 90 days", "half the year (call it 26 weeks)", "X? That one is a
-    decline", "except where the risk is located in", "Referred: any X", "has had a loss").
+    decline", "except where the risk is located in", "Referred: any X", "has had a loss",
+    "write it, but with a warranty").
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
     text = _PROVIDED_WAIVED.sub(", but ", text)
@@ -273,6 +349,7 @@ def said_plainly(body: str) -> str:
     text = _ONE_IN.sub(_one_in, _BUT_BOUND.sub(r"\1 and ", text))
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)
+    text = _others_held(text) if "apply to" in text else text
     text = listed_conditions(
         _if_so(_withdrawn_part(_CARE_CUSTODY.sub("care custody and control", text)))
     )

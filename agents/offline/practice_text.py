@@ -125,6 +125,8 @@ APPROVED = re.compile(
     # "I've put cottages on at twenty yards from the edge"
     # "I have put walks through with seventy-five minutes of margin"
     r"(?:I'?ve|I have|we'?ve|we have) put (?:[\w-]+\s+){0,3}?(?:on|through)\b|"
+    # "I put one through at forty-six days last winter" (not "put it through to the desk")
+    r"\b(?:I|we) (?:put|let) (?:[\w-]+\s+){0,3}?through\b(?!\s+to\b)|"
     # "Approve with conditions? --- From: T. Marsh. Yes, approve with conditions."
     r"yes,?\s+(?:approve|write|bind|accept)|"
     r"attached)\b",

@@ -23,6 +23,10 @@ from schemas.rules import Condition
 _DENIED_BEFORE = re.compile(r"\b(?:nobody|no one|never|not|n['\u2019]t)\b(?:\s+\w+)?\s*$", re.I)
 
 
+#: "up to about a third", "up to roughly 30": a hedge between the cue and its figure.
+_HEDGE = re.compile(r"\s*(?:about|roughly|around|approximately|some|nearly|almost)\s+", re.I)
+
+
 def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> RuleDraft | None:
     """Read "we've gone up to 23" / "written two-year-old businesses" evidence.
 
@@ -41,7 +45,7 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         # "at $54,500 (PR-25-0107) and at $58,000": a case's reference is no joint's word
         window = blank_parentheses(text[match.end() : match.end() + 60])
         found = find_numbers(window)
-        if found and found[0].start <= 2:
+        if found and (found[0].start <= 2 or _HEDGE.fullmatch(window[: found[0].start])):
             end = run_end(window, found)
             if (end.unit or "").lower() in _NO_UNITS:  # "past thirty-six nobody has ..."
                 end = replace(end, unit=None)
@@ -179,11 +183,15 @@ def _soft_target(
 #: How many times over (or under) its limit practice may reach: "approved at three" is no
 #: reach of a limit of 1945 (a year built).
 _REACH_RATIO = 10.0
+#: How far practice may reach past a limit of none ("any loss"): a few, not thousands.
+_FROM_NONE = 20
 
 
 def near_limit(value: float, limit: float) -> bool:
     """True when a practice figure lies within reach of a positive limit."""
-    if value <= 0 or limit <= 0:
+    if limit == 0 and value > 0:
+        return value <= _FROM_NONE  # "any death" bent to one or two, never to 3,000
+    if value <= 0 or limit < 0:
         return True
     return 1 / _REACH_RATIO <= value / limit <= _REACH_RATIO
 

@@ -343,7 +343,7 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
             scored.append((weight, info.name, hits, flipped))
     scored.sort(key=lambda s: s[0], reverse=True)
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
-        _any_counted(result, tokens, vocab, bool(_ANY_ONE.search(trigger)))
+        _any_counted(result, tokens, vocab, trigger)
         return
     _, name, hits, flipped = scored[0]
     denial = negated_before(tokens, hits[0]) or negated_within(tokens, hits[0], hits[-1])
@@ -370,7 +370,7 @@ _ANY_ONE = re.compile(r"\b(?:any|a single|one or more|at least one)\b", re.I)
 
 
 def _any_counted(
-    result: ClauseAnalysis, subject: list[Token], vocab: FieldVocabulary, any_one: bool
+    result: ClauseAnalysis, subject: list[Token], vocab: FieldVocabulary, trigger: str
 ) -> None:
     """A counted thing the subject has, with no figure: more than none of it.
 
@@ -380,6 +380,7 @@ def _any_counted(
     of things (not money, ages or distances) or, after "any", a share ("any lead
     removal work": more than 0%), never denied ("without").
     """
+    any_one = bool(_ANY_ONE.search(trigger))
     said = {t.stem for t in subject}
     found = [
         info.name
@@ -393,8 +394,27 @@ def _any_counted(
             for p in info.phrases
         )
     ]
+    if not found and any_one:  # "any death in the last three years": the unit it counts
+        found = _counted_by_unit(trigger, vocab)
     if len(found) == 1 and not any(t.text.lower() in NEGATION_WORDS for t in subject):
         result.conditions = [Condition(field=found[0], operator="gt", value=0)]
+
+
+def _counted_by_unit(trigger: str, vocab: FieldVocabulary) -> list[str]:
+    """The whole-count fields whose unit is the noun right after "any" ("any death")."""
+    after = _ANY_NOUN.search(trigger)
+    if after is None:
+        return []
+    noun = stem(after.group(1).lower())
+    return [
+        info.name
+        for info in vocab.of_kind("numeric")
+        if info.spec.type == "int" and info.unit and stem(info.unit.lower().split()[-1]) == noun
+    ]
+
+
+#: The noun a count is said of after "any" or "a single": "any death", "a single claim".
+_ANY_NOUN = re.compile(r"\b(?:any|a single)\s+([a-z]+)\b", re.I)
 
 
 #: "If any of a maker's bases use coin cells and ...": a quantifier over the insured's

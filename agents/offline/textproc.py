@@ -22,6 +22,7 @@ _SOURCE_LINE = re.compile(r"(?:^|(?<=[.!?\n]))\s*Source:\s*(?P<source>[^\n]+?)\s
 _VERBISH = re.compile(
     r"\b(?:is|are|was|were|be|been|must|may|can|should|will|shall|need|needs|require|"
     r"requires|has|have|had|do|does|did|goes|lands|drops|stays|remains|applies|flag|"
+    r"gets|get|got|becomes|become|triggers|"
     r"refer|refers|decline|declines|verify|confirm|attach|write|bind|exclude|"
     r"\w+'s|\w+'re|\w+'ll|\w+'ve)\b|\b\w{3,}ed\b",
     re.I,
@@ -178,6 +179,24 @@ def answers_to(sentences: Sequence[Sentence], question: re.Pattern[str]) -> set[
             found.add(sentence.index)
         asked = False
     return found
+
+
+def denied_turns(sentences: Sequence[Sentence], denial: re.Pattern[str]) -> set[int]:
+    """Indexes of the sentences of a turn the next speaker denies.
+
+    "TB: My notes say X is declined. Is that right?" "RO: No, ... Over a quarter gets
+    referred": the interviewer's restatement is no rule; the answer that corrects it is.
+    A turn runs from a speaker's label to the next label; only a turn of another speaker.
+    """
+    denied: set[int] = set()
+    for at, sentence in enumerate(sentences):
+        if sentence.label is None or not denial.match(sentence.text):
+            continue
+        opened = next((k for k in range(at - 1, -1, -1) if sentences[k].label is not None), None)
+        if opened is None or sentences[opened].label == sentence.label:
+            continue
+        denied |= {s.index for s in sentences[opened:at]}
+    return denied
 
 
 def split_sentences(text: str) -> list[Sentence]:

@@ -54,6 +54,13 @@ _FRACTIONS: dict[str, float] = {
 _SHARE_ONLY = frozenset({"third", "thirds", "quarters", "fifth", "fifths", "tenth", "tenths"})
 #: "a third of sales", "a fifth under the minimum": a share, not an ordinal
 _OF_AFTER = re.compile(r"^\s+(?:of|under|below|above|over|short of)\b", re.I)
+#: "up to about a third self-build", "more than a third": a bound before it makes a share.
+_SHARE_BEFORE = re.compile(
+    r"\b(?:(?:up to|more than|less than|fewer than|at least|at most|no more than|over|under|"
+    r"above|below|exceeds?|exceeding|beyond|past)(?:\s+(?:about|roughly|around|nearly|"
+    r"almost))?|about|roughly|around|nearly|almost)\s+$",
+    re.I,
+)
 _TRAILING_AND = re.compile(r"(?:[\s-]+and)+$", re.I)
 _OF_EVERY = re.compile(r"\s+(?:out\s+)?(?:of|in)\s+every\s+", re.I)
 #: A word prefix hyphened to a number word: "sub-zero", "non-zero", "below-zero".
@@ -316,6 +323,10 @@ def _eval_words(words: list[str]) -> float | None:
     return total + current
 
 
+#: A degree sign after a figure: "80 °F", "5°C", "72º".
+_DEGREE_SIGN = re.compile(r"\s?[\u00b0\u00ba](?:\s?[FC]\b)?")
+
+
 def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
     """Read the unit following a number at `pos`: (unit, end, attached, plus)."""
     rest = text[pos:]
@@ -326,6 +337,9 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
     match = _POST_CMP.match(rest)
     if match:
         pos, rest = pos + match.end(), rest[match.end() :]
+    match = _DEGREE_SIGN.match(rest)
+    if match:  # "80 °F", "5°C": degrees
+        return "degree", pos + match.end(), False, plus
     for name, pattern in _UNIT_PATTERNS[1:]:
         match = pattern.match(rest)
         if match:
@@ -474,7 +488,14 @@ def _word_mentions(text: str) -> list[NumberMention]:
             any(w in _SHARE_ONLY for w in shares)
             and (
                 words == shares  # "the fifth of May"
-                or not (counted or _OF_AFTER.match(text[match.end() :]))  # not "two-tenths gpm"
+                or not (
+                    counted
+                    or _OF_AFTER.match(text[match.end() :])  # not "two-tenths gpm"
+                    or (  # "up to about a third", not "over a third party"
+                        _SHARE_BEFORE.search(text[: match.start()])
+                        and not re.match(r"[\s-]+part(?:y|ies)\b", text[match.end() :], re.I)
+                    )
+                )
             )
         ):
             continue
