@@ -37,6 +37,7 @@ from agents.ingestion.spans import (
     figures_apart,
     narrowed_to_clause,
     sentence_at,
+    sentence_span,
 )
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product, single_product
@@ -166,6 +167,9 @@ def read_approvals(
                 # "between thirty-eight and forty-two": the run's end is about what its
                 # start is about
                 or (before[1] if before and _in_run(sentence, before[0], number) else [])
+                # "a jeweler with two full years of trading and ... a carver with only one
+                # year": the next case of the line, in the unit of the one before
+                or (before[1] if before and _next_case(sentence, before[0], number) else [])
             )
             before = None  # a run goes on from a figure past a limit ("38 and 42"), not
             # from the limit itself ("protection class 9 and 10 come to you as referrals")
@@ -212,6 +216,16 @@ def _in_run(sentence: str, first: NumberMention, then: NumberMention) -> bool:
     if first.unit not in (None, then.unit) and then.unit is not None:
         return False
     return then.start > first.end and bool(_RUN_JOINT.match(sentence[first.end : then.start]))
+
+
+def _next_case(line: str, first: NumberMention, then: NumberMention) -> bool:
+    """True when `then` is a later case of one sentence in the unit of the case before it."""
+    return (
+        first.unit is not None
+        and then.unit == first.unit
+        and then.start > first.end
+        and sentence_span(line, first.start) == sentence_span(line, then.start)
+    )
 
 
 def _of_product(

@@ -280,6 +280,16 @@ def _had_a_loss(match: re.Match[str]) -> str:
 #: "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the risk is
 #: located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is "has
 #: had one or more losses".
+#: A rule named by where it is written, with what it says in a parenthesis: "the all-lines
+#: referral in General Manual Section 4.6 (tuition above half of revenue) is withdrawn".
+_RULE_IN_PARENTHESES = re.compile(
+    r"\b(?P<rule>referral|decline|declination|exclusion|rule|flag|verification)\s+"
+    r"(?:in|under|of|at|from)\s+(?:[^().;:]|(?<=\d)\.(?=\d)){0,60}?\("
+    r"(?P<what>[^()]{0,60}?\b(?:above|over|more than|in excess of|under|below|less than|"
+    r"fewer than|at least|beyond)\b[^()]{1,60})\)\s+"
+    r"(?=(?:is|are|has been|have been|will be)\b)",
+    re.I,
+)
 #: "we still write the BOP, but with the spoilage warranty attached": written on terms.
 _BUT_WITH = re.compile(
     r"(?P<done>\b(?:write|writes|bind|binds|quote|quotes|written|bound|quoted)"
@@ -296,6 +306,7 @@ _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
     (_ACTION_LABEL, lambda m: f"{_ORDERS[m.group('act')]} "),
     (_HAD_A_LOSS, _had_a_loss),
     (_BUT_WITH, r"\g<done> with"),
+    (_RULE_IN_PARENTHESES, r"\g<rule> for \g<what> "),
 )
 
 

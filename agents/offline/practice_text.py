@@ -340,9 +340,19 @@ def _refusal_apart(line: str) -> list[str]:
     line of a few sentences (a log's case) stays one unit.
     """
     sentences = _sentences(line)
+    if len(sentences) > 1 and sum(bool(_OUTCOME_LABEL.match(s)) for s in sentences) > 1:
+        return sentences  # "Approved with conditions: a ... Declined: a ...": a unit each
     if len(sentences) < _PARAGRAPH or not REFUSED.search(line):
         return [line]
     return sentences
+
+
+#: A sentence opening on the outcome of the cases it lists: "Declined: a kintsugi shop ...".
+_OUTCOME_LABEL = re.compile(
+    r"^\W*(?:Approved|Declined|Referred|Bound|Written|Accepted|Quoted|Not taken up)"
+    r"(?: with conditions)?\s*:",
+    re.I,
+)
 
 
 #: A line of this many sentences or more is a paragraph, not a case record.

@@ -369,3 +369,44 @@ def test_if_it_does_not_is_never_read_as_if_it_does() -> None:
 def test_let_a_few_go_at_a_figure_is_practices_reach() -> None:
     text = "More than six gas torches is referred. I've let a few go at eight torches."
     assert [r.soft_limit for r in GLASS.extract(text, source_type="sme")] == [8]
+
+
+COURSES = {
+    **BASE_FIELDS,
+    "blade_course_days_yr": {
+        "type": "int",
+        "unit": "days/year",
+        "synonyms": ["blade course days", "days with blades in participants' hands"],
+        "description": "Course days a year on which participants handle knives or axes",
+    },
+    "tuition_share_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["tuition", "teaching income"],
+        "description": "Share of revenue from tuition",
+    },
+}
+SCHOOLS = extractor_over(COURSES)
+
+
+def test_days_in_the_year_are_days_a_year() -> None:
+    assert [(n.value, n.unit) for n in find_numbers("forty days in the year")] == [
+        (40, "day per year")
+    ]
+    assert [n.unit for n in find_numbers("ten days in the year 2019")] == ["days", "year"]
+    text = (
+        "A school that puts blades into participants' hands on more than forty days in the "
+        "year is referred."
+    )
+    assert rule_triples(SCHOOLS, text) == [("ALL", "refer", [("blade_course_days_yr", "gt", 40)])]
+
+
+def test_a_rule_named_by_its_section_with_its_terms_in_parentheses_is_withdrawn() -> None:
+    text = (
+        "Effective 30 June 2025, the all-lines referral in General Manual Section 4.6 "
+        "(tuition above half of revenue) is withdrawn."
+    )
+    rules = SCHOOLS.extract(text, source_type="compliance")
+    assert [(r.action, r.withdrawn, r.conditions[0].field) for r in rules] == [
+        ("refer", True, "tuition_share_pct")
+    ]

@@ -148,7 +148,9 @@ _PER = re.compile(r"^[\s-]*(?:per|/)[\s-]*((?:square|sq\.?)\s+)?([a-z]+)\b", re.
 #: "fifteen miles an hour", "ten feet a second", "the eighteen-mile-an-hour line": a speed
 #: said without "per".
 #: "two days a week", "three months a year": a time counted in a longer period.
-_A_PERIOD = re.compile(r"^[\s-]*an?[\s-]+()(week|month|year)\b", re.I)
+_A_PERIOD = re.compile(
+    r"^[\s-]*(?:an?|in (?:the|a)|each|every)[\s-]+()(week|month|year)\b(?![\s-]*\d)", re.I
+)
 _AN_HOUR = re.compile(r"^[\s-]*an?[\s-]+()(hour|minute|second)\b", re.I)
 _NOT_UNITS = frozenset(
     """

@@ -1,0 +1,47 @@
+"""Practice round 39: a log's outcome labels part its sentences, and the next case of a line
+in the unit of the case before it is about the same limit.
+
+Every field and sentence below is made up for these tests (a workshop dictionary no dataset
+has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from tests.rules import BASE_FIELDS, knowledge_text, practice_claims
+
+FIELDS = {
+    **BASE_FIELDS,
+    "years_in_business": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["years trading", "trading history", "years of trading"],
+        "description": "Years the business has been trading",
+    },
+    "guild_certificate": {
+        "type": "bool",
+        "synonyms": ["guild certificate", "journeyman's certificate"],
+        "description": "The owner holds a guild certificate",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+EXTRACTOR = OfflineExtractor(DICTIONARY)
+MANUAL = knowledge_text(
+    "k01", "An applicant with a trading history of fewer than three years is referred.", "manual"
+)
+
+
+def test_outcome_labels_part_a_log_and_the_next_case_keeps_the_unit() -> None:
+    log = knowledge_text(
+        "k02",
+        "Twelve new-venture referrals this quarter. Approved with conditions: a jeweler with "
+        "two full years of trading (NV-311) and, for the first time, a carver with only one "
+        "year of trading whose owner holds a guild certificate (NV-327). Declined: a gilder "
+        "trading for five months with no certificate (NV-340).",
+        "production",
+        "2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, MANUAL, log)
+    practice = [c for c in claims if c.text_id == "k02"]
+    assert [(c.soft_limit, c.mitigant_fields) for c in practice] == [(1, ["guild_certificate"])]
