@@ -90,6 +90,7 @@ GENERIC_NOUNS = frozenset(
     operator operators owner owners customer customers agent agents venture ventures
     company companies firm firms thing things type types kind kinds occupancy occupancies
     tenant tenants landlord landlords it they them he she we you i that those these who
+    both either neither
     commercial small large big mid-size new young old older aged existing standard other
     such certain high low hazardous habitational total overall single multiple combined
     county counties state states area areas zone zones region regions territory

@@ -103,6 +103,9 @@ _SIGNED_OFF = re.compile(
 APPROVED = re.compile(
     r"\b(?:approved|accepted|bound|signed off|okayed|written with conditions|quoted and bound|"
     r"(?:I'?ve|I have|we'?ve|we have|has|have) (?:signed|written|passed)|"
+    # "I signed a coracle maker with four pots last autumn" (not "I signed the decline")
+    r"\b(?:I|we) signed (?!(?:off\s+)?(?:on\s+)?(?:the|a|an|that|this|his|her|their)\s+"
+    r"(?:decline|declination|referral|refusal|non-renewal)\b)(?=(?:an?|one|two|three|the)\s)|"
     # "PR-25-1102, row crop farm, 340 acres burned, ...: referred and written"
     r"referred and written|"
     # "I've let a chute go at forty-three", "we have let two through"
@@ -187,7 +190,7 @@ _EXTENT = re.compile(
     lx.SUPERLATIVE + r"|\bhow (?:many|much|far|big|large|high|old|long|low|small|close|deep|"
     r"fast|tall|heavy|wide|thick|thin|hot|cold|steep|loud|young|new|short|slow|near)\b|"
     # "What have you actually written above it?"
-    r"\b(?:above|past|beyond|over) (?:it|that|the line|the limit)\s*\?",
+    r"\b(?:above|past|beyond|over|below|under|short of) (?:it|that|the line|the limit)\s*\?",
     re.I,
 )
 #: What a question asks practice did: "the biggest you've taken", "how many ... accepted".
@@ -328,8 +331,15 @@ def approval_units(text: str) -> list[tuple[str, int]]:
         if not answer or REFUSED.search(answer[0]):
             continue
         asked = REFUSED.sub("", _SPEAKER.sub("", question, count=1)) + " approved:"
-        units.append((f"{asked} {answer[0]}", len(asked) + 1))
+        # "A: Once. A punt company with a new fleet, seven inches loaded, ...": a bare
+        # "Once." or "Yes." opens the answer; the case is the sentence after it
+        told = " ".join(answer[:2]) if len(answer[0].split()) <= _BARE_ANSWER else answer[0]
+        units.append((f"{asked} {told}", len(asked) + 1))
     return units
+
+
+#: An answer's first sentence this short ("Once.", "Yes, twice.") tells no case itself.
+_BARE_ANSWER = 2
 
 
 def _refusal_apart(line: str) -> list[str]:

@@ -410,3 +410,9 @@ def test_a_rule_named_by_its_section_with_its_terms_in_parentheses_is_withdrawn(
     assert [(r.action, r.withdrawn, r.conditions[0].field) for r in rules] == [
         ("refer", True, "tuition_share_pct")
     ]
+
+
+def test_both_is_no_business_class() -> None:
+    subjects = SHOPS.analyzer.subjects
+    assert subjects.read("Both are declined") == []
+    assert subjects.read("Kite shops are declined") == ["kite shop"]

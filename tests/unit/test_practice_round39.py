@@ -45,3 +45,62 @@ def test_outcome_labels_part_a_log_and_the_next_case_keeps_the_unit() -> None:
     claims = practice_claims(EXTRACTOR, DICTIONARY, MANUAL, log)
     practice = [c for c in claims if c.text_id == "k02"]
     assert [(c.soft_limit, c.mitigant_fields) for c in practice] == [(1, ["guild_certificate"])]
+
+
+POTS = {
+    **BASE_FIELDS,
+    "glue_pot_count": {
+        "type": "int",
+        "unit": "pots",
+        "synonyms": ["glue pots", "pots"],
+        "description": "Hide glue pots heated on the premises",
+    },
+    "pots_heated_outdoors": {
+        "type": "bool",
+        "synonyms": ["heated outdoors", "heated outside"],
+        "description": "All glue is heated outdoors",
+    },
+    "freeboard_in": {
+        "type": "float",
+        "unit": "inches",
+        "synonyms": ["freeboard", "loaded freeboard"],
+        "description": "Loaded freeboard of the boats",
+    },
+    "buoyancy_fitted": {
+        "type": "bool",
+        "synonyms": ["buoyancy chambers", "buoyancy tanks"],
+        "description": "Every hull has buoyancy chambers",
+    },
+}
+POT_DICTIONARY = DataDictionary.model_validate({"fields": POTS})
+POT_READER = OfflineExtractor(POT_DICTIONARY)
+
+
+def _practice(manual: str, said: str) -> list[tuple[float | None, list[str]]]:
+    texts = (
+        knowledge_text("k01", manual, "manual"),
+        knowledge_text("k02", said, "sme", "2024-09-01"),
+    )
+    claims = practice_claims(POT_READER, POT_DICTIONARY, *texts)
+    return [(c.soft_limit, c.mitigant_fields) for c in claims if c.text_id == "k02"]
+
+
+def test_i_signed_a_case_is_an_approval() -> None:
+    said = (
+        "Two is the manual. But I signed a bookbinder with four glue pots last autumn because "
+        "all of the glue is heated outdoors. Four is as far as I have gone."
+    )
+    assert _practice("More than two glue pots is referred.", said) == [
+        (4, ["pots_heated_outdoors"])
+    ]
+
+
+def test_a_bare_once_opens_the_answer_and_the_case_follows() -> None:
+    said = (
+        "Q: Freeboard under eight inches is a decline in the manual. Have you written below "
+        "it?\nA: Once. A punt company with seven inches loaded, buoyancy chambers in every "
+        "hull. It went through after a referral."
+    )
+    assert _practice("A loaded freeboard under eight inches is declined.", said) == [
+        (7, ["buoyancy_fitted"])
+    ]
