@@ -62,7 +62,11 @@ def asked_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
 #: "Remote temperature telemetry remains a recognised mitigant": a protection named as one.
 _NAMED_A_MITIGANT = re.compile(
     r"\b(?:remains?|is|are|stays?|counts? as|continues? to be)\s+(?:an?\s+|the\s+)?"
-    r"(?:(?:recogni[sz]ed|accepted|acceptable|valid|standing)\s+)?mitigants?\b",
+    r"(?:(?:recogni[sz]ed|accepted|acceptable|valid|standing)\s+)?mitigants?\b|"
+    # "A workshop where the last person out makes a fire round ... is to be treated as
+    # mitigated"
+    r"\b(?:is|are)\s+(?:to be\s+)?(?:treated|regarded|counted)\s+as\s+(?:mitigated|an?\s+"
+    r"mitigant)\b",
     re.I,
 )
 

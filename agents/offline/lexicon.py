@@ -252,6 +252,8 @@ NARRATIVE = re.compile(
     r"gone)|"
     # "Athena had recommended decline": what one case's reviewer said
     r"had (?:recommended|suggested|proposed|advised)|"
+    # "evening hire has been accepted with conditions": what practice did, no rule
+    r"(?:has|have) been (?:accepted|approved|written|bound) with conditions|"
     # "Athena recommended decline on the snub-nosed breed rule and the underwriter agreed"
     r"(?:recommended|suggested|proposed) (?:an? )?[\w-]+ (?:on|under|per) the [^.;]{0,40}?"
     r"\brule\b|"
@@ -362,7 +364,7 @@ MITIGANT_CUE = re.compile(
     r"accepted instead|may be accepted|in which case|exceptions?|only thing|"
     # "soldered in place", "bolted in place": where a thing sits, no protection present
     r"gets? it off|comfortable|(?<!ed )in place|installed|on file|approved|overturned|"
-    r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|"
+    r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|mitigated\b|"
     # "A treated-post certificate ... settles it": what answers the check
     r"settles? (?:it|that|the (?:check|question|matter|verification))\b|"
     # "Line authority if sprinklered throughout": the desk may write it when it is

@@ -416,3 +416,28 @@ def test_both_is_no_business_class() -> None:
     subjects = SHOPS.analyzer.subjects
     assert subjects.read("Both are declined") == []
     assert subjects.read("Kite shops are declined") == ["kite shop"]
+
+
+def test_has_been_accepted_with_conditions_tells_practice_not_a_rule() -> None:
+    boats = extractor_over(
+        BASE_FIELDS,
+        {
+            "boat_lights": {
+                "type": "bool",
+                "synonyms": ["navigation lights", "boat navigation lights"],
+                "description": "Every swan boat carries navigation lights",
+            }
+        },
+    )
+    text = (
+        "Where every swan boat carries navigation lights, evening hire has been accepted "
+        "with conditions."
+    )
+    rules = rule_triples(boats, text, "production")
+    assert ("ALL", "approve_with_conditions", [("boat_lights", "eq", True)]) not in rules
+    said = (
+        "Where every swan boat carries navigation lights, evening hire is written with conditions."
+    )
+    assert rule_triples(boats, said) == [
+        ("ALL", "approve_with_conditions", [("boat_lights", "eq", True)])
+    ]

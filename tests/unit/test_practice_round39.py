@@ -104,3 +104,39 @@ def test_a_bare_once_opens_the_answer_and_the_case_follows() -> None:
     assert _practice("A loaded freeboard under eight inches is declined.", said) == [
         (7, ["buoyancy_fitted"])
     ]
+
+
+OIL = {
+    **BASE_FIELDS,
+    "linseed_gallons": {
+        "type": "float",
+        "unit": "gallons",
+        "synonyms": ["linseed oil", "gallons of linseed oil"],
+        "description": "Gallons of linseed oil kept on the premises",
+    },
+    "nightly_fire_round": {
+        "type": "bool",
+        "synonyms": ["fire round", "documented fire round"],
+        "description": "The last person out makes a documented fire round every night",
+    },
+}
+
+
+def test_a_protection_to_be_treated_as_mitigated_is_the_amended_rules_mitigant() -> None:
+    dictionary = DataDictionary.model_validate({"fields": OIL})
+    texts = (
+        knowledge_text("k01", "More than fifteen gallons of linseed oil is referred.", "manual"),
+        knowledge_text(
+            "k02",
+            "1. The referral point rises from fifteen to twenty gallons of linseed oil. 2. A "
+            "workshop where the last person out makes a documented fire round every night is "
+            "to be treated as mitigated.",
+            "compliance",
+            "2025-02-03",
+        ),
+    )
+    claims = practice_claims(OfflineExtractor(dictionary), dictionary, *texts)
+    amended = [c for c in claims if c.text_id == "k02"]
+    assert [(c.conditions[0].value, c.mitigant_fields) for c in amended] == [
+        (20, ["nightly_fire_round"])
+    ]
