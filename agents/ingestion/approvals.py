@@ -160,10 +160,17 @@ def read_approvals(
                 if titled
                 else _of_product(usable, usable if logged else known, sentence, number)
             )
+            # a figure said in another unit ("seven months dark" of a limit in years) is
+            # about a rule only where the rule's field is named beside it
+            converted = number not in numbers
             about = (
                 _about(rules, sentence, number, words, fields)
-                or _extent_of(rules, sentence, number, start, words, said_in_text, fields)
-                or _past_cited(rules, sentence, number, said_in_text)
+                or (
+                    []
+                    if converted
+                    else _extent_of(rules, sentence, number, start, words, said_in_text, fields)
+                    or _past_cited(rules, sentence, number, said_in_text)
+                )
                 # "between thirty-eight and forty-two": the run's end is about what its
                 # start is about
                 or (before[1] if before and _in_run(sentence, before[0], number) else [])
@@ -435,6 +442,8 @@ def _in_limit_units(
         ):
             number = replace(number, value=round(number.value * 100, 9), unit="percent")
         out.append(number)  # "up to a fifth of the output" of a limit in percent is 20
+        if number.unit is not None and any(canonical_unit(u) == number.unit for u in units):
+            continue  # "twelve years at a workshop": a limit in years, no months to convert
         for unit in sorted(u for u in units if canonical_unit(u) != number.unit):
             factor = case_factor(number.unit, unit)
             if factor is not None:

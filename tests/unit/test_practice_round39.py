@@ -140,3 +140,34 @@ def test_a_protection_to_be_treated_as_mitigated_is_the_amended_rules_mitigant()
     assert [(c.conditions[0].value, c.mitigant_fields) for c in amended] == [
         (20, ["nightly_fire_round"])
     ]
+
+
+def test_a_figure_in_a_known_limits_unit_is_not_converted_for_another() -> None:
+    seasons = {
+        **FIELDS,
+        "months_closed": {
+            "type": "int",
+            "unit": "months",
+            "synonyms": ["months closed", "dark months"],
+            "description": "Months a year the premises stand closed",
+        },
+    }
+    dictionary = DataDictionary.model_validate({"fields": seasons})
+    texts = (
+        knowledge_text(
+            "k01",
+            "An applicant with a trading history of fewer than three years is referred. "
+            "Premises closed more than six months a year are referred.",
+            "manual",
+        ),
+        knowledge_text(
+            "k02",
+            "BOP-5519 - a jeweler, two years trading, owner previously twelve years at a "
+            "major workshop: referred and approved with conditions.",
+            "production",
+            "2024-10-14",
+        ),
+    )
+    claims = practice_claims(OfflineExtractor(dictionary), dictionary, *texts)
+    practice = {c.conditions[0].field: c.soft_limit for c in claims if c.text_id == "k02"}
+    assert practice == {"years_in_business": 2}
