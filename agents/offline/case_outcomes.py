@@ -200,28 +200,30 @@ def _cited_limits(body: str) -> str:
         if not case or not limit or case[0].value == limit[-1].value:
             continue
         bound = "more than" if case[0].value > limit[-1].value else "fewer than"
-        product = find_product(match.group("limit") + match.group("rest"))
-        on = f" on the {product}" if product and product != "ALL" else ""
         value = limit[-1].value  # "2,000" (no year 2000), "1,500,000"
         figure = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
-        opening = max((m.end() for m in _STATEMENT_END.finditer(body, 0, match.start())), default=0)
-        rules.append(
-            (opening, f"Guideline: {bound} {figure} {match.group('words')} is {done}{on}.\n")
-        )
+        said = f"{bound} {figure} {match.group('words')} is {done}"
+        rules.append(_guideline(body, match, said, match.group("limit") + match.group("rest")))
     for match in _OVER_THE_LINE.finditer(body):  # "both over the $250,000 BOP line for X"
-        limit = find_numbers(match.group("limit"))
-        if not limit:
+        if not find_numbers(match.group("limit")):
             continue
-        product = find_product(match.group("limit"))
-        on = f" on the {product}" if product and product != "ALL" else ""
-        what = match.group("words").strip()
-        opening = max((m.end() for m in _STATEMENT_END.finditer(body, 0, match.start())), default=0)
-        rules.append(
-            (opening, f"Guideline: more than {match.group('fig')} of {what} is {done}{on}.\n")
-        )
+        said = f"more than {match.group('fig')} of {match.group('words').strip()} is {done}"
+        rules.append(_guideline(body, match, said, match.group("limit")))
     for at, rule in sorted(rules, reverse=True):
         body = f"{body[:at]}{rule}{body[at:]}"
     return body
+
+
+def _guideline(body: str, case: re.Match[str], said: str, limit: str) -> tuple[int, str]:
+    """The line stating a limit a case cites, and where it goes: before the case's sentence.
+
+    The product the limit's words name ("the 2,000-acre guideline for the farm property
+    program") is the rule's.
+    """
+    product = find_product(limit)
+    on = f" on the {product}" if product and product != "ALL" else ""
+    opening = max((m.end() for m in _STATEMENT_END.finditer(body, 0, case.start())), default=0)
+    return opening, f"Guideline: {said}{on}.\n"
 
 
 #: Cases said to be over a limit named for what it counts: "two keyboard makers, both over

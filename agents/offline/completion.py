@@ -60,14 +60,10 @@ def completed_conditions(
         and not any(c.field == occupancy for c in conditions)
         and not (pending is not None and pending.accepted and _otherwise_subject(a))
     ):
-        value: str | list[str] = a.occupancy[0] if len(a.occupancy) == 1 else a.occupancy
-        op = "eq" if isinstance(value, str) else "in"
-        conditions.insert(0, Condition(field=occupancy, operator=op, value=value))  # type: ignore[arg-type]
+        conditions.insert(0, _classes(occupancy, a.occupancy, excepted=False))
     if a.excluded and occupancy and not any(c.field == occupancy for c in conditions):
         # "except for santa grottos, ...": every class but the ones excepted
-        excluded: str | list[str] = a.excluded[0] if len(a.excluded) == 1 else a.excluded
-        op = "neq" if isinstance(excluded, str) else "not_in"
-        conditions.insert(0, Condition(field=occupancy, operator=op, value=excluded))  # type: ignore[arg-type]
+        conditions.insert(0, _classes(occupancy, a.excluded, excepted=True))
     if (
         a.action
         and pending is not None
@@ -158,6 +154,13 @@ def completed_conditions(
         fields = {c.field for c in conditions}
         conditions += [c for c in last_conditions if c.field not in fields]
     return conditions
+
+
+def _classes(field: str, values: list[str], excepted: bool) -> Condition:
+    """The business classes a clause names (`eq` / `in`) or excepts (`neq` / `not_in`)."""
+    if len(values) == 1:
+        return Condition(field=field, operator="neq" if excepted else "eq", value=values[0])
+    return Condition(field=field, operator="not_in" if excepted else "in", value=list(values))
 
 
 def _other_than(

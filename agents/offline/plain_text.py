@@ -274,12 +274,6 @@ def _had_a_loss(match: re.Match[str]) -> str:
     return f"{match.group('have')} had one or more {what}"
 
 
-#: Wordings said plainer, in this order: "turning over $4 million" is "with turnover $4
-#: million"; "in total" is "altogether"; "less often than every
-#: 90 days" is "at intervals of more than 90 days"; "half the year (call it 26 weeks)" is
-#: "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the risk is
-#: located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is "has
-#: had one or more losses".
 #: A rule named by where it is written, with what it says in a parenthesis: "the all-lines
 #: referral in General Manual Section 4.6 (tuition above half of revenue) is withdrawn".
 _RULE_IN_PARENTHESES = re.compile(
@@ -296,6 +290,15 @@ _BUT_WITH = re.compile(
     r"(?:\s+(?:it|them|the\s+(?:BOP|GL|risk|account|policy)))?),?\s+but\s+with(?=\s+(?:an?|the)\s)",
     re.I,
 )
+
+
+#: Wordings said plainer, in this order: "turning over $4 million" is "with turnover $4
+#: million"; "in total" is "altogether"; "less often than every
+#: 90 days" is "at intervals of more than 90 days"; "half the year (call it 26 weeks)" is
+#: "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the risk is
+#: located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is "has
+#: had one or more losses"; "write it, but with a warranty" is "write it with a warranty";
+#: "the referral in Section 4.6 (X above N) is" is "the referral for X above N is".
 _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (_TURNING_OVER, "with turnover"),
     (_IN_TOTAL, "altogether"),
