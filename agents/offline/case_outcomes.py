@@ -36,6 +36,15 @@ _REFUSED = re.compile(
     re.I,
 )
 _ORDERING = ("gt", "gte", "lt", "lte")
+#: A case's date, no figure of it: "19 Jul 2024", "Jul 19, 2024", "2024-07-19", "07/19/24".
+_CASE_DATE = re.compile(
+    r"\b(?:\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+    r"(?:\s+\d{4})?|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+"
+    r"\d{1,2}(?:st|nd|rd|th)?,?(?:\s+\d{4})?|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4})\b"
+)
+#: The parts of a case line, each told apart: "Starlight Roadshow, 24 a month at the
+#: summer peak, crew of six - approved".
+_CASE_PARTS = re.compile(r",\s+|;\s+|\s+[-\u2013\u2014]\s+")
 
 
 def furthest_approved(
@@ -76,16 +85,10 @@ def furthest_approved(
         if not _APPROVED.search(line) or _REFUSED.search(line):
             continue
         said = set(present(line))
-        hits = read(line, None)
-        # "- Han River Foods. 2,600 gal. Appr'd.": a figure no word of the line places, in
-        # the unit of the limit the log is about
-        hits += [
-            h
-            for field in dict.fromkeys(b.field for _, b in limits)
-            if not any(h.field == field for h in hits)
-            for h in read(line, field)
-            if h.field == field
-        ]
+        # "- Starlight Roadshow, 24 - approved": the outcome word names no field ("saddles
+        # out on approval"); the figure is read without it
+        plain = _CASE_DATE.sub(" ", _APPROVED.sub(" ", line))
+        hits = _case_hits(plain, read, [b.field for _, b in limits])
         for hit in hits:
             if hit.operator is not None and not hit.soft_evidence:
                 continue
@@ -98,6 +101,29 @@ def furthest_approved(
                 if further and _near(hit.value, float(bound.value)):  # type: ignore[arg-type]
                     draft.soft_limit = float(hit.value)
                     draft.historical.append(line.strip(" -*\u2022"))
+
+
+def _case_hits(
+    line: str, read: Callable[[str, str | None], list[NumericHit]], fields: list[str]
+) -> list[NumericHit]:
+    """The figures of a case line, bound to the limits' `fields` where the line allows.
+
+    The line is read whole; where it binds no figure to a limit's field, each of its
+    parts apart ("Starlight Roadshow, 24 a month at the summer peak, crew of six": the
+    crew names no screenings); then a figure no word places continues the limit's field
+    ("- Han River Foods. 2,600 gal. Appr'd.").
+    """
+    hits = read(line, None)
+    if any(h.field in fields for h in hits):
+        return hits
+    parts = _CASE_PARTS.split(line)
+    apart = [h for part in parts for h in read(part, None)]
+    if any(h.field in fields for h in apart):
+        return apart
+    wanted = dict.fromkeys(fields)
+    return hits + [
+        h for part in parts for field in wanted for h in read(part, field) if h.field == field
+    ]
 
 
 #: A case's outcome after a dash: "a Phoenix firm at 24 ft - bound after senior sign-off".

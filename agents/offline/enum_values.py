@@ -237,7 +237,8 @@ def _labelled(unit: str) -> re.Pattern[str] | None:
     if not re.fullmatch(r"[A-Za-z]+", unit) or unit.lower() in TIME_UNITS:
         return None
     return re.compile(
-        rf"\b{unit}s?\s+(\d+)((?:\s*(?:,|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b(?![.,%]?\d|%)",
+        rf"\b{unit}s?\s+(\d+)((?:\s*(?:,(?!\d{{3}}\b)|or|and|to)\s*(?:{unit}s?\s+)?\d+)*)\b"
+        r"(?![.,%]?\d|%)",  # "20,001" is one number, no list of 20 and 1
         re.I,
     )
 

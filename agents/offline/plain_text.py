@@ -220,6 +220,42 @@ _ASKED_ANSWERED = re.compile(
     r"(?=(?:an?\s+)?(?:decline|declination|referral|exclusion|flag)\b)",
 )
 
+#: What the speaker wants done is what is done: "I want someone to verify how it's stored"
+#: is "we verify how it's stored" ("to verify" after a wish is no purpose of another act).
+_WANT_TO_CHECK = re.compile(
+    r"\b(?:I|we)\s+(?:want|need|would like|['\u2019]d like)\s+"
+    r"(?:(?:someone|somebody|the desk|you|them|us)\s+)?to\s+(?=(?:verify|confirm|check)\b)",
+    re.I,
+)
+#: A rule given as the reason of a case: "the underwriter referred it, since any farm
+#: carrying more than $750,000 of oil goes to referral" states "Any farm carrying ...".
+_SINCE_ANY = re.compile(r"[,;]\s+(?:since|because|as)\s+(?P<any>any|every|all)\s+", re.I)
+#: A verdict said alone, the product after it: "Refer, GL." "Decline. Property." "Flag it".
+_VERDICT = (
+    r"(?:Refer|Decline|Verify|Exclude|Flag(?:\s+it)?)(?:red|d|ed)?"
+    r"(?:\s*[,.]\s*(?:GL|BOP|LRO|Property|property))?\s*[.!]"
+)
+#: Call notes asking and answering in one breath: "Function room over 120 seated? Refer,
+#: GL." is "Function room over 120 seated - Refer, GL.".
+_ASKED_VERDICT = re.compile(
+    r"(?:^|(?<=[.!:]\s)|(?<=\n))(?P<what>(?!(?:Is|Are|Does|Do|Has|Have|What|How|Why|When|"
+    r"Where|Who|Which|Can|Could|Should|Would|Will|Did|And|But|Any|Anything)\b)[A-Z]"
+    rf"[^?.!\n:;]{{5,150}})\?\s+(?={_VERDICT})"
+)
+#: The product a verdict names after it, as its own sentence or in lower case: "Refer. GL."
+#: and "refer, property" are "Refer, GL" and "refer, Property".
+_VERDICT_PRODUCT = re.compile(
+    r"\b(?P<verdict>refer|decline|verify|exclude|flag\s+it)(?P<ed>red|d|ed)?\s*[,.]\s+"
+    r"(?P<product>GL|BOP|LRO|Property|property)(?=\s*[.!]|\s*$)",
+    re.I,
+)
+
+
+def _verdict_product(match: re.Match[str]) -> str:
+    product = match.group("product")
+    product = "Property" if product.lower() == "property" else product
+    return f"{match.group('verdict')}{match.group('ed') or ''}, {product}"
+
 
 def _if_so(text: str) -> str:
     """Spell "If so" out as the yes-or-no question before it asked.
@@ -305,6 +341,10 @@ _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
     (_LESS_OFTEN, _interval),
     (_PERIOD_RESTATED, r"\g<fig>"),
     (_ASKED_ANSWERED, r"\g<what> is "),
+    (_ASKED_VERDICT, r"\g<what> - "),
+    (_VERDICT_PRODUCT, _verdict_product),
+    (_SINCE_ANY, lambda m: f". {m.group('any').capitalize()} "),
+    (_WANT_TO_CHECK, "we "),
     (_EXCEPT_LOCATED, r"\g<except> in"),
     (_ACTION_LABEL, lambda m: f"{_ORDERS[m.group('act')]} "),
     (_HAD_A_LOSS, _had_a_loss),

@@ -46,10 +46,10 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         window = blank_parentheses(text[match.end() : match.end() + 60])
         found = find_numbers(window)
         if found and (found[0].start <= 2 or _HEDGE.fullmatch(window[: found[0].start])):
-            end = run_end(window, found)
-            if (end.unit or "").lower() in _NO_UNITS:  # "past thirty-six nobody has ..."
-                end = replace(end, unit=None)
-            mentions.append((end, bool(_BELOW_AFTER.match(window[end.end :]))))
+            for end in run_of(window, found):  # the furthest case of the run counts
+                if (end.unit or "").lower() in _NO_UNITS:  # "past thirty-six nobody has ..."
+                    end = replace(end, unit=None)
+                mentions.append((end, bool(_BELOW_AFTER.match(window[end.end :]))))
     after = [*lx.PRACTICE_AFTER.finditer(text), *lx.PRACTICE_CEILING.finditer(text)]
     for match in after:  # "nine or ten fields can go through", "six is the ceiling"
         before = text[max(0, match.start() - 40) : match.start()]
@@ -70,6 +70,14 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
         for n in find_numbers(before):
             if n.unit not in _NO_UNITS:
                 mentions.append((n, bool(_BELOW_AFTER.match(before[n.end :]))))
+    for match in _CASES_APPROVED.finditer(text):  # "Hollis Mint (430 acres) and Dry Creek
+        clause = re.split(r"[.;:]\s", text[: match.start() + 1])[-1]  # (450 acres) were approved"
+        for told in re.finditer(r"\(([^()]{1,40})\)", clause):
+            if vocab.flags_present(told.group(1)):
+                continue  # "WD-330 ($7.2M of copper, sensors in place)": the protection at work
+            for n in find_numbers(told.group(1)):
+                if n.unit not in _NO_UNITS:
+                    mentions.append((n, bool(_BELOW_AFTER.match(told.group(1)[n.end :]))))
     for match in lx.AGE_EXCEPTION.finditer(text):
         found = find_numbers(match.group(0)[match.start(1) - match.start() :])
         if found:
@@ -86,6 +94,13 @@ _FURTHEST_TOLD = re.compile(
     r"\bthe "
     + lx.SUPERLATIVE
     + r" (?:we|I)(?:['\u2019]ve| have)? (?:ever )?(?:accepted|approved|written|bound|signed)\b",
+    re.I,
+)
+
+
+#: Cases told with their figures in parentheses, then approved together.
+_CASES_APPROVED = re.compile(
+    r"\)\s+(?:were|was)\s+(?:both\s+|all\s+)?(?:approved|written|bound|accepted|signed off)\b",
     re.I,
 )
 
@@ -123,23 +138,34 @@ _RUN_JOINT = re.compile(
 )
 
 
-def run_end(window: str, found: list[NumberMention]) -> NumberMention:
-    """The last number of the run the first one opens: practice reached that far.
+def run_of(window: str, found: list[NumberMention]) -> list[NumberMention]:
+    """The numbers of the run the first one opens, each a case practice reached.
 
     The run's unit is the first number's ("seven and eight plenty of times" is no count
-    of "plenty"; "550 and 600 lbs" keeps no unit of its own, which fits any field).
+    of "plenty"; "550 and 600 lbs" keeps no unit of its own, which fits any field). A
+    case named between two figures joins them: "at 45%, Clear Heads at 48% and Comb
+    Clinic at 50%".
     """
-    last = found[0]
+    run = [found[0]]
     for mention in found[1:]:
-        joint = window[last.end : mention.start]
-        if not joint.strip() or not _RUN_JOINT.match(joint):
+        joint = window[run[-1].end : mention.start]
+        if not joint.strip() or not (_RUN_JOINT.match(joint) or _NAMED_JOINT.match(joint)):
             break  # "180 a month": the figure's period, no second figure
         if re.match(r"an?\s", window[mention.start : mention.num_end], re.I):
             break  # "OK'd at 35 on a five-year clean loss run": the case's reason
         if found[0].unit and mention.unit and mention.unit != found[0].unit:
             break  # "sixteen feet on two similar clubs": a count of cases, no second figure
-        last = mention
-    return replace(last, unit=found[0].unit) if last is not found[0] else last
+        run.append(replace(mention, unit=found[0].unit))
+    return run
+
+
+def run_end(window: str, found: list[NumberMention]) -> NumberMention:
+    """The last number of the run the first one opens: practice reached that far."""
+    return run_of(window, found)[-1]
+
+
+#: A case named between two figures of one run: ", Clear Heads at", " and Comb Clinic at".
+_NAMED_JOINT = re.compile(r"^\s*,?\s*(?:and\s+)?(?:[A-Z][\w'&.-]*\s+){1,4}(?:at|on|with)\s*$")
 
 
 def _soft_target(

@@ -410,7 +410,21 @@ def _plain_row(header: list[str], cells: list[str]) -> str:
         for h, c in zip(header[:-1], cells[:-1], strict=True)
         if not _EVERY_CASE.match(c)
     ]
-    return f"{', '.join(pairs)}: {cells[-1]}."
+    said = cells[-1]
+    product = _PRODUCT_COLUMN.match(header[-1])
+    if product is not None and not _PRODUCT_NAMED.search(" ".join(cells)):
+        # "| Poults reared per year | Property treatment |": the column names the product
+        said = f"{said} on {_PRODUCTS[product.group(1).lower()]}"
+    return f"{', '.join(pairs)}: {said}."
+
+
+#: The action column named for the product it acts on: "GL treatment", "Property action".
+_PRODUCT_COLUMN = re.compile(
+    r"^\W*(GL|BOP|LRO|Property)\s+(?:treatment|action|outcome|decision|handling|response)s?\W*$",
+    re.I,
+)
+_PRODUCTS = {"gl": "GL", "bop": "BOP", "lro": "LRO", "property": "Property"}
+_PRODUCT_NAMED = re.compile(r"\b(?:GL|BOP|LRO|Property)\b")
 
 
 #: A cell that narrows nothing: "All submissions (wood-fired pans)", "Eligible; ...".
