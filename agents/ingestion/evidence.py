@@ -86,6 +86,8 @@ def field_near(
             words.append(unit)
     if spec is not None and _synonym_head(spec, number):
         return True  # "a building with five filings": the head of "eviction filings"
+    if spec is not None and _labelled_by_head(spec, sentence, number):
+        return unit_fits(rule, number)  # "mismatch 14%": the head of "entrant count mismatch"
     around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
     # "Surveyed PCI 44": a short synonym (an acronym) names the field as a word of its own
     short = [s for s in (spec.synonyms if spec is not None else []) if 1 < len(s) <= 3]
@@ -123,6 +125,28 @@ def _synonym_head(spec: FieldSpec, number: NumberMention) -> bool:
         if before > 1:
             heads.add(words[before - 1].rstrip("s"))
     return len(unit) > 3 and unit in heads
+
+
+def _labelled_by_head(spec: FieldSpec, sentence: str, number: NumberMention) -> bool:
+    """True when the word right before the number is the head noun of a longer synonym.
+
+    A log labels each case's figure ("SE-25-033, mismatch 14%, approved"): the label is
+    the last word of "entrant count mismatch".
+    """
+    label = _LABEL_BEFORE.search(sentence[max(0, number.start - 30) : number.start])
+    if label is None or not number.unit:  # "Class 1-90": a designation, no figure told
+        return False
+    heads = set()
+    for synonym in spec.synonyms:
+        words = synonym.lower().split()
+        before = next((at for at, w in enumerate(words) if w in _PREPOSITIONS), len(words))
+        if before > 1:
+            heads.add(words[before - 1])
+    return len(label.group(1)) > 3 and label.group(1).lower() in heads
+
+
+#: The word a figure is labelled with, right before it: "mismatch 14%", "mismatch: 14%".
+_LABEL_BEFORE = re.compile(r"(?<![\w-])([A-Za-z]+)\s*[:=]?\s*\$?$")
 
 
 def limit_spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec | None:

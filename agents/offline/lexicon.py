@@ -26,7 +26,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not (?:an? )?eligible|hard (?:stop|no)|"
             r"knock(?:ed|s)? out|prohibited|unacceptable|uninsurable|not insurable|"
-            r"not acceptable|never (?:acceptable|eligible|insurable|accepted|written)|"
+            # (not "never written at the desk": the desk escalates, it does not decline)
+            r"not acceptable|never (?:acceptable|eligible|insurable|accepted|written)"
+            r"(?!\s+(?:at|by) the desk\b)|"
             r"(?:may|can|will|shall) not be (?:bound|written|quoted|accepted|offered)|"
             r"no (?:new )?(?:such )?(?:[\w-]+ ){0,2}?(?:policy|policies|business|submissions?|"
             r"risks?) (?:may|can|will|shall|is to|are to) be (?:bound|written|quoted|accepted)|"
@@ -59,6 +61,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"referrals?(?! (?:have |had |are |were )?(?:\w+ )?"
             r"(?:been )?approved)|escalat(?:e|es|ed|ion)|"
             r"senior (?:underwriter |uw )?(?:review|approval|sign-off)|"
+            # "never written at the desk": it goes past the desk
+            r"never (?:written|bound|quoted|approved) (?:at|by) the desk|"
             r"(?:send|sends|sent|route|routes|routed|forward|forwards|forwarded|pass|passes|"
             r"passed|goes|go) (?:\w+ ){0,3}?(?:up the line|"
             r"to (?:a |the |our |your |their )?(?:[\w-]+ )?(?:senior|team lead|manager|"
@@ -296,7 +300,7 @@ OTHERWISE = re.compile(
     r"fewer|over|under|above|below|higher|lower|beyond|outside|inside|past|older|newer|"
     r"bigger|smaller|larger|longer|shorter|worse|taller|heavier|wider|deeper|lower|"
     r"slower|faster|sooner|later|earlier|tighter|looser|thinner|thicker|cheaper|steeper|"
-    r"hotter|colder|louder|lighter|busier)|"
+    r"hotter|colder|louder|lighter|busier|quicker)|"
     r"any(?:thing|one)? (?:beyond|outside|past) "
     r"(?:that|this|it)|beyond (?:that|this)|outside (?:that|this)(?: range)?|"
     # "an operation on a longer line than that": past the range just accepted

@@ -128,11 +128,12 @@ BARE_COMPARATIVE = re.compile(
     r"^(?:an?\s+|the\s+|any\s+|anything\s+)?(larger|bigger|longer|higher|greater|older|taller|"
     r"heavier|wider|deeper|farther|further|more|smaller|shorter|lower|younger|closer|"
     r"nearer|fewer|less|newer|narrower|shallower|thinner|thicker|lighter|"
-    r"steeper|hotter|colder|cheaper|busier|louder|stronger|weaker)\b(?!\s+than\b)",
+    r"steeper|hotter|colder|cheaper|busier|louder|stronger|weaker|faster|quicker)"
+    r"\b(?!\s+than\b)",
     re.I,
 )
 #: Comparatives that point above a bound (the rest point below it).
 GREATER_WORDS = frozenset(
     "larger bigger longer higher greater older taller heavier wider deeper farther further "
-    "more thicker steeper hotter busier louder stronger".split()
+    "more thicker steeper hotter busier louder stronger faster quicker".split()
 )

@@ -159,7 +159,7 @@ NON_BUSINESS_WORDS = frozenset(
     """
     larger bigger longer higher greater taller heavier wider deeper farther further
     smaller shorter lower younger closer nearer fewer newer narrower shallower thinner
-    thicker lighter slower faster steeper hotter colder cheaper busier louder weaker
+    thicker lighter slower faster steeper hotter colder cheaper busier louder weaker quicker
     """.split()
 )
 #: Adverbs of everyday speech that a dictionary may also list as a one-word synonym.

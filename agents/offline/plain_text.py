@@ -220,6 +220,14 @@ _ASKED_ANSWERED = re.compile(
     r"(?=(?:an?\s+)?(?:decline|declination|referral|exclusion|flag)\b)",
 )
 
+#: A class said as what the insured is: "Where the tenant of a lessor's building is an
+#: earthworm farm or a frog farm, refer" is "For an earthworm farm or a frog farm, refer".
+_ROLE_IS_CLASS = re.compile(
+    r"(?:(?<=^)|(?<=[.;:]\s)|(?<=\n))(?:Where|If|When|Whenever)\s+the\s+(?:named\s+)?"
+    r"(?:insured|tenant|risk|applicant|business|account|occupant|client)"
+    r"(?:\s+of\s+[^,.;:]{1,40}?)?\s+is\s+(?P<what>an?\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}"
+    r"(?:\s*,?\s+or\s+an?\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3})?),\s+",
+)
 #: What the speaker wants done is what is done: "I want someone to verify how it's stored"
 #: is "we verify how it's stored" ("to verify" after a wish is no purpose of another act).
 _WANT_TO_CHECK = re.compile(
@@ -345,6 +353,7 @@ _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
     (_VERDICT_PRODUCT, _verdict_product),
     (_SINCE_ANY, lambda m: f". {m.group('any').capitalize()} "),
     (_WANT_TO_CHECK, "we "),
+    (_ROLE_IS_CLASS, r"For \g<what>, "),
     (_EXCEPT_LOCATED, r"\g<except> in"),
     (_ACTION_LABEL, lambda m: f"{_ORDERS[m.group('act')]} "),
     (_HAD_A_LOSS, _had_a_loss),

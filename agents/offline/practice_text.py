@@ -352,9 +352,25 @@ def _refusal_apart(line: str) -> list[str]:
     sentences = _sentences(line)
     if len(sentences) > 1 and sum(bool(_OUTCOME_LABEL.match(s)) for s in sentences) > 1:
         return sentences  # "Approved with conditions: a ... Declined: a ...": a unit each
-    if len(sentences) < _PARAGRAPH or not REFUSED.search(line):
+    if not REFUSED.search(line):
         return [line]
-    return sentences
+    if len(sentences) >= _PARAGRAPH:
+        return sentences
+    # "we have approved a builder closed six months a year; a studio closed ten months was
+    # declined. Highest approved so far: seven months.": each part tells its own case
+    parts = [part for sentence in sentences for part in _CLAUSE_END.split(sentence)]
+    if len(parts) > 1 and all(_own_case(part) for part in parts):
+        return parts
+    return [line]
+
+
+#: Where a clause of a case ends: "...; a paper marbling studio ... was declined".
+_CLAUSE_END = re.compile(r"\s*;\s+")
+
+
+def _own_case(part: str) -> bool:
+    """True when a part of a short paragraph tells a figure and its own outcome."""
+    return bool(APPROVED.search(part) or REFUSED.search(part)) and bool(find_numbers(part))
 
 
 #: A sentence opening on the outcome of the cases it lists: "Declined: a kintsugi shop ...".

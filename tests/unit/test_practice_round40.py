@@ -1,0 +1,136 @@
+"""Round 40, read as claims: classes said as what the tenant is, the desk's limits said
+inverted, short logs whose clauses each tell a case, and a case's figure labelled by the
+head word of its field's synonym.
+
+Every field and sentence below is made up for these tests (a cold-store and hay-barn
+dictionary no dataset has).
+"""
+
+from __future__ import annotations
+
+from agents.offline.extractor import OfflineExtractor
+from schemas.fields import DataDictionary
+from tests.rules import BASE_FIELDS, knowledge_text, practice_claims, rule_triples
+
+FIELDS = {
+    **BASE_FIELDS,
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business", "tenant class"],
+        "description": "Business class, lower case: 'snail farm', 'leech farm', 'hay barn'",
+    },
+    "idle_months_per_year": {
+        "type": "int",
+        "unit": "months",
+        "synonyms": ["months idle each year", "months shut"],
+        "description": "Months a year the premises do not trade",
+    },
+    "cold_room_temp_gap_pct": {
+        "type": "float",
+        "unit": "percent",
+        "synonyms": ["cold room reading gap", "logger mismatch"],
+        "description": "Gap between declared and logged cold-room temperatures",
+    },
+    "bale_stack_height_ft": {
+        "type": "float",
+        "unit": "ft",
+        "synonyms": ["bale stack height", "stack height"],
+        "description": "Height of the tallest hay bale stack",
+    },
+    "loader_top_speed_mph": {
+        "type": "int",
+        "unit": "mph",
+        "synonyms": ["loader top speed", "fastest loader"],
+        "description": "Top speed of the fastest bale loader on the yard",
+    },
+    "stack_rating_lbs": {
+        "type": "int",
+        "unit": "lbs",
+        "synonyms": ["stack load rating", "racking load class"],
+        "description": "Rated load of the stacking system (Class 1-900 is 900 lbs)",
+    },
+}
+DICTIONARY = DataDictionary.model_validate({"fields": FIELDS})
+EXTRACTOR = OfflineExtractor(DICTIONARY)
+
+
+def test_a_class_said_as_what_the_tenant_is_is_the_rules_class() -> None:
+    text = (
+        "Where the tenant of a lessor's building is a snail farm or a leech farm, refer "
+        "the submission to the LRO team lead."
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        ("LRO", "refer", [("occupancy", "in", ["snail farm", "leech farm"])])
+    ]
+
+
+def test_never_written_at_the_desk_is_a_referral() -> None:
+    text = (
+        "Reminder for the LRO desk: snail farms are never written at the desk when they "
+        "are the tenant. They go to the team lead as referrals - not declines."
+    )
+    assert rule_triples(EXTRACTOR, text, "training") == [
+        ("LRO", "refer", [("occupancy", "eq", "snail farm")])
+    ]
+
+
+def test_the_others_of_an_accepted_range_named_by_a_comparative() -> None:
+    text = (
+        "Only yards whose loader top speed is at or under twelve miles per hour are fine "
+        "for the desk; quicker loaders go to the farm underwriter on referral."
+    )
+    assert rule_triples(EXTRACTOR, text) == [("ALL", "refer", [("loader_top_speed_mph", "gt", 12)])]
+
+
+MANUAL = knowledge_text(
+    "k01", "Any business with more than five months shut a year is referred.", "manual"
+)
+
+
+def test_a_short_log_whose_clauses_each_tell_a_case() -> None:
+    log = knowledge_text(
+        "k02",
+        "Since the five-month line came in we have approved, after referral, a hay barn "
+        "shut six months a year and a snail farm shut seven months over winter; a leech "
+        "farm shut ten months was declined by the senior. Highest approved so far: seven "
+        "months.",
+        "production",
+        date="2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, MANUAL, log)
+    assert [(c.text_id, c.soft_limit) for c in claims] == [("k01", None), ("k02", 7.0)]
+
+
+def test_a_case_figure_labelled_by_its_synonyms_head_word() -> None:
+    manual = knowledge_text(
+        "k01",
+        "A logger mismatch of more than 10% between declared and logged cold-room "
+        "temperatures is referred.",
+        "manual",
+    )
+    log = knowledge_text(
+        "k02",
+        "Cold-room referrals this quarter: CR-25-019, mismatch 12%, approved once the "
+        "logs came in; CR-25-033, mismatch 14%, approved with conditions; CR-25-041, "
+        "mismatch 37%, declined.",
+        "production",
+        date="2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
+    assert [(c.text_id, c.soft_limit) for c in claims] == [("k01", None), ("k02", 14.0)]
+
+
+def test_a_designation_after_the_head_word_is_no_figure() -> None:
+    manual = knowledge_text(
+        "k01", "A stack load rating under 800 lbs is referred on Property.", "manual"
+    )
+    log = knowledge_text(
+        "k02",
+        "Stack referrals below the 800 lbs minimum.\n"
+        "HB-25-0907 | hay barn | Class 1-750 racking, tested | approved with conditions\n"
+        "HB-25-0944 | hay barn | Class 1-500, original racking | not approved",
+        "production",
+        date="2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
+    assert all(c.soft_limit is None for c in claims)
