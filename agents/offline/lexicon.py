@@ -555,6 +555,9 @@ SOFT_LIMIT_CUE = re.compile(
     # "seven quotes between 16% and 22% below minimum were approved": the run's far end
     r"\bbetween(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,30}?\band\s+[^.;]{0,60}?\b(?:were|was|have been|"
     r"had been)\s+(?:\w+ly\s+)?(?:approved|accepted|written|bound|signed off|cleared))|"
+    # "Seen 150 go through, mind": a case practice watched pass
+    r"\b(?:seen|watched|had)(?=\s+(?:about\s+|around\s+)?" + _NUMBER_AHEAD + r"[\w,.%$]*"
+    r"\s+(?:go|get|come|went|got|gone)\s+through\b)|"
     # "I have put walks through with seventy-five minutes of margin"
     r"\bput (?:[\w-]+\s+){0,3}?through\s+(?:with|at)(?=\s+" + _NUMBER_AHEAD + r")|"
     # "Nothing above fifty-eight thousand was approved", "Nothing above 72 has gotten

@@ -390,6 +390,28 @@ def _others_held(text: str) -> str:
     return f"{text[: later.start()]}Except for {exempt.group('list')}, {text[later.end() :]}"
 
 
+#: A memo's figure replaced in its own words: "the 40 in section 3 now reads 35".
+_NOW_READS = re.compile(
+    r"\b[Tt]he\s+(?P<old>\d[\d,]*(?:\.\d+)?)(?:%| percent)?\s+(?:in\s+[^.;:]{1,40}?\s+)?"
+    r"(?:now\s+)?(?:reads|becomes|is replaced by|is changed to|changes to)\s+"
+    r"(?P<new>\d[\d,]*(?:\.\d+)?)\b"
+)
+
+
+def _figure_replaced(text: str) -> str:
+    """The text with a figure its memo replaces said as it now reads.
+
+    "Section 3 says a polisher holding more than 40 gallons is referred ... the 40 in
+    section 3 now reads 35": the rule is stated with 35.
+    """
+    said = _NOW_READS.search(text)
+    if said is None or said.group("old") == said.group("new"):
+        return text
+    old = re.compile(rf"(?<![\d.,$]){re.escape(said.group('old'))}(?![\d]|[.,]\d)")
+    before, after = text[: said.start()], text[said.end() :]
+    return f"{old.sub(said.group('new'), before)}{said.group(0)}{after}"
+
+
 def said_plainly(body: str) -> str:
     """The body with what its sentences point at said in place.
 
@@ -406,6 +428,7 @@ def said_plainly(body: str) -> str:
     "write it, but with a warranty").
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
+    text = _figure_replaced(text) if "the " in text.lower() else text
     text = _PROVIDED_WAIVED.sub(", but ", text)
     for pattern, said in _SAID_PLAINER:
         text = pattern.sub(said, text)

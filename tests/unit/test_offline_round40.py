@@ -225,3 +225,22 @@ def test_a_case_line_that_names_one_limit_bends_no_other() -> None:
         "- Kestrel Cruisers, monthly hires, 44 - approved"
     )
     assert _soft(text) == [("hires_per_month", 44.0), ("boat_length_ft", None)]
+
+
+def test_a_case_practice_watched_go_through_bends_the_limit() -> None:
+    text = (
+        "Canal boat hire - call notes.\nBoats longer than 60 feet? Refer, GL. Seen 66 go "
+        "through, mind."
+    )
+    assert _soft(text, "sme") == [("boat_length_ft", 66.0)]
+
+
+def test_a_memo_states_the_rule_with_the_figure_it_now_reads() -> None:
+    text = (
+        "MEMO. Re: Hire Guide, section 3. Section 3 currently says that a yard holding more "
+        "than 500 gallons of diesel on site is referred on Property. Following the fire "
+        "marshal's guidance, the 500 in section 3 now reads 400. Nothing else changes."
+    )
+    assert rule_triples(EXTRACTOR, text, "compliance") == [
+        ("Property", "refer", [("diesel_stock_gal", "gt", 400)])
+    ]
