@@ -42,6 +42,8 @@ def soft_limit(text: str, drafts: list[RuleDraft], vocab: FieldVocabulary) -> Ru
     for match in lx.SOFT_LIMIT_CUE.finditer(text):
         if _DENIED_BEFORE.search(text[max(0, match.start() - 30) : match.start()]):
             continue  # "nobody has approved a six-boat fleet": how far practice did not go
+        if _OTHER_MARKETS.search(re.split(r"[.;]\s", text[: match.start()])[-1]):
+            continue  # "Some specialty markets will write chutes clocking up to fifty"
         # "at $54,500 (PR-25-0107) and at $58,000": a case's reference is no joint's word
         window = blank_parentheses(text[match.end() : match.end() + 60])
         found = find_numbers(window)
@@ -98,6 +100,12 @@ _FURTHEST_TOLD = re.compile(
 )
 
 
+#: Other insurers' practice, no reach of ours: "Some specialty markets will write ...".
+_OTHER_MARKETS = re.compile(
+    r"\b(?:some|other|specialty|specialist|competing|rival|surplus)\s+(?:\w+\s+)?"
+    r"(?:markets?|carriers?|insurers?|writers?|companies|competitors)\b|\bcompetitors?\b",
+    re.I,
+)
 #: Cases told with their figures in parentheses, then approved together.
 _CASES_APPROVED = re.compile(
     r"\)\s+(?:were|was)\s+(?:both\s+|all\s+)?(?:approved|written|bound|accepted|signed off)\b",
@@ -133,7 +141,7 @@ _BELOW_AFTER = re.compile(r"^\s*(?:%|percent|per cent)?\s*(?:below|under|short o
 #: "on three and on four filings".
 _RUN_JOINT = re.compile(
     r"^\s*(?:,\s*)?(?:and|to|or|through|-|–)?(?:\s+(?:another|one more|a second))?"
-    r"(?:\s+(?:on|at))?\s*$",
+    r"(?:\s+(?:on|at|with))?\s*$",
     re.I,
 )
 

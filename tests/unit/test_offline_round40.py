@@ -244,3 +244,22 @@ def test_a_memo_states_the_rule_with_the_figure_it_now_reads() -> None:
     assert rule_triples(EXTRACTOR, text, "compliance") == [
         ("Property", "refer", [("diesel_stock_gal", "gt", 400)])
     ]
+
+
+def test_what_other_markets_write_is_no_reach_of_ours() -> None:
+    text = (
+        "Yards letting boats longer than 60 feet are referred. Some specialty markets will "
+        "write boats up to 80 feet, which is not our appetite."
+    )
+    assert _soft(text, "manual") == [("boat_length_ft", None)]
+
+
+def test_a_run_joined_by_and_with_reaches_its_last_figure() -> None:
+    text = (
+        "The 40-hire figure is a guideline. I've written yards with 44 and with 48 hires a "
+        "month where every hirer gets lock training."
+    )
+    rules = EXTRACTOR.extract(
+        "Yards letting more than 40 hires a month are referred. " + text, source_type="sme"
+    )
+    assert [(r.conditions[0].field, r.soft_limit) for r in rules] == [("hires_per_month", 48.0)]
