@@ -243,20 +243,45 @@ def scrambled(tokens: list[Token], info: FieldInfo, stems: set[str]) -> list[Boo
     """
     for phrase in info.phrases:
         need = set(phrase)
-        if len(phrase) < 3 or not need <= stems or need & NEGATION_WORDS:
+        if len(phrase) < 3 or need & NEGATION_WORDS or len(need - stems) > 1:
+            continue  # (at most one word said in a longer or shorter form)
+        # "qualified through a recognised saddlery society" says "saddlery society
+        # qualification": a long word's stem opening the other's is the same word
+        said = {t.stem: _same_word(t.stem, need) for t in tokens}
+        if not need <= set(said.values()):
             continue
         for first, tok in enumerate(tokens):
-            if tok.stem not in need:
+            if said[tok.stem] not in need:
                 continue
             window = tokens[first : first + len(phrase) + 2]
-            seen = {t.stem for t in window} & need
+            seen = {said[t.stem] for t in window} & need
             if seen != need:
                 continue
-            last = first + max(i for i, t in enumerate(window) if t.stem in need)
+            last = first + max(i for i, t in enumerate(window) if said[t.stem] in need)
             own = frozenset(info.tokens | info.desc_tokens)
             negated = negated_before(tokens, first, own) or negated_within(tokens, first, last)
             return [BoolMention(info.name, first, last, negated, False)]
     return []
+
+
+#: How many letters two stems share before one long word is said for the other.
+_SAME_WORD_STEM = 7
+
+
+def _same_word(stem: str, need: set[str]) -> str | None:
+    """The word of `need` a stem says: itself, or one it opens or is opened by (7+ letters)."""
+    if stem in need:
+        return stem
+    if len(stem) < _SAME_WORD_STEM:
+        return None
+    return next(
+        (
+            w
+            for w in need
+            if len(w) >= _SAME_WORD_STEM and (w.startswith(stem) or stem.startswith(w))
+        ),
+        None,
+    )
 
 
 def _plural_noun(word: str) -> bool:

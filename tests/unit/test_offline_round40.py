@@ -7,6 +7,7 @@ cider-press dictionary no dataset has).
 from __future__ import annotations
 
 from agents.offline.tables import table_rows
+from schemas.rules import Condition
 from tests.rules import BASE_FIELDS, extractor_over, rule_triples
 
 FIELDS = {
@@ -263,3 +264,32 @@ def test_a_run_joined_by_and_with_reaches_its_last_figure() -> None:
         "Yards letting more than 40 hires a month are referred. " + text, source_type="sme"
     )
     assert [(r.conditions[0].field, r.soft_limit) for r in rules] == [("hires_per_month", 48.0)]
+
+
+def test_a_long_protection_name_said_in_another_order_and_word_form() -> None:
+    extractor = extractor_over(
+        BASE_FIELDS,
+        {
+            "waterways_guild_qualified": {
+                "type": "bool",
+                "synonyms": [
+                    "society qualified",
+                    "qualified hull fitter",
+                    "boatwright society qualification",
+                ],
+                "description": "The skipper holds a recognised waterways guild qualification",
+            },
+            "hull_repairs": {
+                "type": "bool",
+                "synonyms": ["hull repairs"],
+                "description": "Hull repairs done",
+            },
+        },
+    )
+    clause = (
+        "a fitter qualified through a recognised boatwright society may be written "
+        "without the referral"
+    )
+    assert extractor.analyzer.analyze(clause, "").conditions == [
+        Condition(field="waterways_guild_qualified", operator="eq", value=True)
+    ]
