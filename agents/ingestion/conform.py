@@ -392,6 +392,9 @@ def conform(
     figures = earlier_figures(text)
     claims = _without_replaced(claims, figures) if figures else list(claims)
     restated = bool(_RESTATED.search(text))
+    # "Refer the risk only where full blow-downs are spaced more than fourteen days apart":
+    # a text that names no product speaks of the one product its limit is known on
+    unnamed = find_product(text) is None
     listed = bool(_LIST_WITHDRAWN.search(text))
     amends = bool(_AMENDS.search(text))
     cls = _class_field(fields) if fields is not None else None
@@ -410,6 +413,8 @@ def conform(
             claim = _amended(claim, known, None)
         elif restated and claim.product_type == "ALL":
             claim = _restated(claim, known)
+        elif claim.product_type == "ALL" and unnamed:
+            claim = _restated(claim, known, same_limit=False)
         if fields is not None:
             claim = _integer_steps(claim, shapes, fields)
         if cls is not None and not claim.withdrawn:
@@ -514,14 +519,20 @@ def _without_replaced(
     return kept
 
 
-def _restated(claim: ExtractedRule, known: Sequence[ExtractedRule]) -> ExtractedRule:
-    """A rule a text restates with no product named: the one known product with that limit."""
+def _restated(
+    claim: ExtractedRule, known: Sequence[ExtractedRule], same_limit: bool = True
+) -> ExtractedRule:
+    """A rule a text restates with no product named: the one known product with that limit.
+
+    With `same_limit` False, any limit of that shape (fields, directions, values listed):
+    a text naming no product that moves or bends a limit known on one product only.
+    """
     limits = set(_limits(claim))
     shape = signature("", claim.conditions)
     same = {
         k.product_type
         for k in known
-        if signature("", k.conditions) == shape and limits <= set(_limits(k))
+        if signature("", k.conditions) == shape and (not same_limit or limits <= set(_limits(k)))
     }
     if len(same) != 1 or "ALL" in same:
         return claim

@@ -221,3 +221,5 @@ DENIES_TURN = re.compile(
     r"^(?:That'?s|That is|That was) (?:not (?:right|correct|quite|how)|wrong)\b",
     re.I,
 )
+#: An approval pointing back at a protection just named: "With that in the file, ...".
+WITH_THAT = re.compile(r"\b(?:with|given|on) (?:that|this|those|these|it|them)\b", re.I)

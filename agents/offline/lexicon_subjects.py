@@ -28,7 +28,11 @@ PRODUCT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "on the liability side": the GL, as the property side is the Property form
     (
         "GL",
-        re.compile(r"\b(?:GL|CGL|[Gg]eneral [Ll]iability|(?:[Oo]n|[Ff]or) the liability side)\b"),
+        re.compile(
+            r"\b(?:GL|CGL|[Gg]eneral [Ll]iability|(?:[Oo]n|[Ff]or) the liability side|"
+            # "outside our liability appetite", "under the liability program"
+            r"(?:our|the) liability (?:appetite|program|programme|policy|book|desk))\b"
+        ),
     ),
     # "Property of storage tenants is never covered": ownership, no product
     (
@@ -55,7 +59,8 @@ PRODUCT_PLACEMENT = re.compile(
 ALL_PRODUCTS = re.compile(
     r"\b(?:every|all|any|each) (?:products?|lines?(?: of business)?|programs?)\b|"
     r"\bon (?:every|all) products?\b|"
-    r"\b(?:whatever|regardless of|irrespective of|no matter)(?: (?:the|its|their|which))? "
+    r"\b(?:whatever|whichever|regardless of|irrespective of|no matter)"
+    r"(?: (?:the|its|their|which))? "
     r"(?:products?|lines?(?: of business)?|programs?)\b",
     re.I,
 )

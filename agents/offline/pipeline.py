@@ -392,7 +392,7 @@ class TextReader:
         """True for an approval on the protections the rule before already has as mitigants."""
         if a.action != "approve_with_conditions" or not conditions or not self.drafts:
             return False
-        if not _WITH_THAT.search(a.text):  # "With that in the file": the protection named
+        if not lxd.WITH_THAT.search(a.text):  # "With that in the file": the protection named
             return False
         return all(
             c.value is True and c.field in self.drafts[-1].mitigant_fields for c in conditions
@@ -601,8 +601,6 @@ _STANDS_IN = re.compile(
 _BOTH_SAID = re.compile(r"^\W*(?:where|if|when|whenever)\b[^,;:]*\band\b[^,;:]*,", re.I)
 
 
-#: An approval pointing back at a protection just named: "With that in the file, ...".
-_WITH_THAT = re.compile(r"\b(?:with|given|on) (?:that|this|those|these|it|them)\b", re.I)
 #: A subject pointing back at the one named before: "They may be written ...".
 _THEY = re.compile(r"^\W*(?:they|these risks|such risks|these accounts)\b", re.I)
 #: A clause that accepts what it counts ("one or two grills in a hall are acceptable").

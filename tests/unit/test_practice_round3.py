@@ -347,12 +347,10 @@ def test_a_restatement_that_names_no_product_restates_the_one_known_rule() -> No
     body = "Lots with more than four rides go to a senior. This is the guide's rule restated."
     [claim] = conform([said], body, [rule()], DICTIONARY)
     assert claim.product_type == "BOP"
-    assert (
-        conform([said], "Lots with more than four rides go to a senior.", [rule()], DICTIONARY)[
-            0
-        ].product_type
-        == "ALL"
-    )  # no restatement words
+    # (since round 40, a text naming no product speaks of the one product its limit is
+    # known on, restatement words or not; one that says every line keeps every product)
+    every = "On every line, lots with more than four rides go to a senior."
+    assert conform([said], every, [rule()], DICTIONARY)[0].product_type == "ALL"
     two = [rule(), rule(product_type="GL")]
     assert conform([said], body, two, DICTIONARY)[0].product_type == "ALL"
 

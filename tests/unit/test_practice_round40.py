@@ -134,3 +134,59 @@ def test_a_designation_after_the_head_word_is_no_figure() -> None:
     )
     claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
     assert all(c.soft_limit is None for c in claims)
+
+
+def test_a_text_naming_no_product_moves_the_limit_known_on_one_product() -> None:
+    first = knowledge_text(
+        "k01", "On Property, refer any hay barn idle more than five months a year.", "manual"
+    )
+    later = knowledge_text(
+        "k02",
+        "Refer the risk only where the barn is idle more than seven months a year.",
+        "manual",
+        date="2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, first, later)
+    assert [(c.text_id, c.product_type) for c in claims] == [
+        ("k01", "Property"),
+        ("k02", "Property"),
+    ]
+
+
+def test_a_text_saying_every_line_keeps_its_rule_on_every_product() -> None:
+    first = knowledge_text(
+        "k01", "On Property, refer any hay barn idle more than five months a year.", "manual"
+    )
+    later = knowledge_text(
+        "k02",
+        "On every line, refer any business idle more than seven months a year.",
+        "manual",
+        date="2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, first, later)
+    assert [(c.text_id, c.product_type) for c in claims] == [("k01", "Property"), ("k02", "ALL")]
+
+
+def test_our_liability_appetite_is_the_gl() -> None:
+    text = (
+        "A barn with a bale stack taller than 30 feet is outside our liability appetite "
+        "and is declined."
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        ("GL", "decline", [("bale_stack_height_ft", "gt", 30)])
+    ]
+
+
+def test_whichever_line_a_rule_arrives_on_is_every_line() -> None:
+    first = knowledge_text(
+        "k01", "On Property, refer any hay barn idle more than five months a year.", "manual"
+    )
+    later = knowledge_text(
+        "k02",
+        "A business idle more than seven months a year is referred on whichever line of "
+        "business it arrives.",
+        "manual",
+        date="2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, first, later)
+    assert [(c.text_id, c.product_type) for c in claims] == [("k01", "Property"), ("k02", "ALL")]
