@@ -273,6 +273,15 @@ def limit_said(rule: ExtractedRule, numbers: Sequence[NumberMention]) -> bool:
     return any(n.value == limit and unit_fits(rule, n) for n in numbers)
 
 
+#: The head of a class that names only the kind of business it is: a text speaking of
+#: "swan boats" speaks of a "swan boat rental" (never of a class of one word before it).
+_BUSINESS_HEADS = frozenset(
+    "rental rentals operator operators company companies service services business "
+    "businesses firm firms outfitter outfitters organizer organizers provider providers "
+    "contractor contractors".split()
+)
+
+
 def mentions(text: str, value: str) -> bool:
     """True when a text says a value, or every word of a value of several words.
 
@@ -283,6 +292,8 @@ def mentions(text: str, value: str) -> bool:
     if says(text, value):
         return True
     words = [w for w in value.split() if len(w) > 2]
+    if len(words) > 2 and words[-1] in _BUSINESS_HEADS and says(text, " ".join(words[:-1])):
+        return True  # "every swan boat carries lights" speaks of a "swan boat rental"
     if len(words) < 2 or not says(text, words[-1]):
         return False
     # "mining facility" speaks of a "cryptocurrency mining facility": one modifier may go

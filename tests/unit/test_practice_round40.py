@@ -190,3 +190,42 @@ def test_whichever_line_a_rule_arrives_on_is_every_line() -> None:
     )
     claims = practice_claims(EXTRACTOR, DICTIONARY, first, later)
     assert [(c.text_id, c.product_type) for c in claims] == [("k01", "Property"), ("k02", "ALL")]
+
+
+def test_a_log_naming_a_class_without_its_business_word_bends_the_class_rule() -> None:
+    dictionary = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "occupancy": {
+                    "type": "str",
+                    "synonyms": ["class of business"],
+                    "description": "Business class, lower case: 'hay barn rental', 'snail farm'",
+                },
+                "night_hire_pct": {
+                    "type": "float",
+                    "unit": "percent",
+                    "synonyms": ["night hire share"],
+                    "description": "Share of hires after dark",
+                },
+            }
+        }
+    )
+    extractor = OfflineExtractor(dictionary)
+    manual = knowledge_text(
+        "k01",
+        "Hay barn rentals taking more than 15% of hires after dark are referred on GL.",
+        "manual",
+    )
+    log = knowledge_text(
+        "k02",
+        "| Ref | Night hire share | Outcome |\n| --- | --- | --- |\n"
+        "| HB-207 | 18% | approved with conditions |\n| HB-219 | 22% | approved with conditions |\n"
+        "| HB-233 | 45% | declined |\n\nQA: aligned. Every hay barn took its night hires with "
+        "a warden on site.",
+        "production",
+        date="2024-09-01",
+    )
+    claims = practice_claims(extractor, dictionary, manual, log)
+    assert [c.conditions[0].field for c in claims] == ["occupancy", "occupancy"]
+    assert [(c.text_id, c.soft_limit) for c in claims] == [("k01", None), ("k02", 22.0)]
