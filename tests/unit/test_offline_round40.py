@@ -7,6 +7,7 @@ cider-press dictionary no dataset has).
 from __future__ import annotations
 
 from agents.offline.tables import table_rows
+from memory.underwriting.fieldlink.numbers import find_numbers
 from schemas.rules import Condition
 from tests.rules import BASE_FIELDS, extractor_over, rule_triples
 
@@ -293,3 +294,13 @@ def test_a_long_protection_name_said_in_another_order_and_word_form() -> None:
     assert extractor.analyzer.analyze(clause, "").conditions == [
         Condition(field="waterways_guild_qualified", operator="eq", value=True)
     ]
+
+
+def test_hours_and_minutes_are_one_time_in_minutes() -> None:
+    def read(text: str) -> list[tuple[float, str | None]]:
+        return [(n.value, n.unit) for n in find_numbers(text)]
+
+    assert read("one walk at an hour and forty-five minutes") == [(1.0, "walk"), (105.0, "minut")]
+    assert read("2 hours, 30 minutes a day")[0] == (150.0, "minut")
+    assert read("an hour and a half") == [(1.5, "hour")]  # a share of the hour, as before
+    assert read("for an hour and then") == []  # "an hour" alone is no number

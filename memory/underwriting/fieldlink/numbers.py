@@ -78,7 +78,9 @@ _WORD_SEQ = re.compile(rf"\b(?:{_WORDS})(?:[\s-]+(?:{_WORDS}|{_POINT}))*\b", re.
 _BARE_A_UNITS = re.compile(
     # "an hour" alone is no number; "an hour and a half" is 1.5 hours
     r"^[\s-]*(?:mile|year|day|month|week|foot|story|quarter|half|million|thousand|"
-    r"(?:hour|minute)(?=\s+and\s+a\s+half))\b",
+    r"(?:hour|minute)(?=\s+and\s+a\s+half)|"
+    # "an hour and forty-five minutes" is 105 minutes
+    r"hour(?=\s+and\s+[\w-]+(?:\s+[\w-]+)?\s+minutes?\b))\b",
     re.I,
 )
 
@@ -606,10 +608,22 @@ def find_numbers(text: str) -> list[NumberMention]:
                 mention, value=share.value * _INCHES_A_FOOT + mention.value, start=share.start
             )
             continue
+        if (
+            share is not None
+            and share.unit == "hour"
+            and (mention.unit or "").startswith("minut")
+            and mention.value < _MINUTES_AN_HOUR
+            and _FEET_AND_INCHES.fullmatch(text[share.end : mention.start])
+        ):  # "an hour and forty-five minutes", "2 hours 10 minutes": one time, in minutes
+            kept[-1] = replace(
+                mention, value=share.value * _MINUTES_AN_HOUR + mention.value, start=share.start
+            )
+            continue
         kept.append(mention)
     return kept
 
 
+_MINUTES_AN_HOUR = 60
 _INCHES_A_FOOT = 12
 #: What joins the feet and the inches of one length: "two feet six inches", "5 ft, 10 in".
 _FEET_AND_INCHES = re.compile(r"\s*(?:,|and)?\s*", re.I)
