@@ -452,7 +452,8 @@ NOT_OUR_RULE = re.compile(
     # form's figure, told for contrast
     r"\b(?:that|this|the|its) (?:figure|number|limit|threshold) (?:has|carries) no "
     r"(?:standing|force|weight|bearing)\b|"
-    r"\bwhich (?:this company|the company|we|our company) (?:does|do) not write\b",
+    r"\bwhich (?:this company|the company|we|our company|(?:this|the|our) (?:program|"
+    r"programme|desk|book)) (?:does|do) not write\b",
     re.I,
 )
 #: "Many carriers decline X; we do not": what other insurers do is no rule of ours.

@@ -304,3 +304,14 @@ def test_hours_and_minutes_are_one_time_in_minutes() -> None:
     assert read("2 hours, 30 minutes a day")[0] == (150.0, "minut")
     assert read("an hour and a half") == [(1.5, "hour")]  # a share of the hour, as before
     assert read("for an hour and then") == []  # "an hour" alone is no number
+
+
+def test_another_forms_limit_in_an_aside_is_no_rule_of_ours() -> None:
+    text = (
+        "Yards with more than 500 gallons of diesel on site are referred on Property. (The "
+        "marine dealers' floater, which this program does not write, has its own 300 gallon "
+        "limit for diesel away from the premises; do not apply it here.)"
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        ("Property", "refer", [("diesel_stock_gal", "gt", 500)])
+    ]
