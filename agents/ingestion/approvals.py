@@ -199,6 +199,9 @@ def read_approvals(
                     claims[rule.rule_name] = claim
                     if said:
                         extents[rule.rule_name] = clause_at(sentence, number.start)
+                if _SUMMED_UP.match(sentence):
+                    continue  # "Lowest margin accepted in the period: eighty minutes": how
+                    # far the cases went, no case of its own to share their protections
                 cases.setdefault(rule.rule_name, set()).add(sentence)
                 # "on the package I'll go to 300,000 if ...; on Property I've signed
                 # 900,000": a figure told beside another's gets the protections of its clause
@@ -214,6 +217,13 @@ def read_approvals(
     return _with_protections(found, {k: {v} for k, v in extents.items()}, fields, 1, hazards)
 
 
+#: A sentence summing up how far the cases went: "Lowest margin accepted in the period:
+#: eighty minutes", "Highest approved so far: seven months".
+_SUMMED_UP = re.compile(
+    r"^\W*(?:the\s+)?" + lx.SUPERLATIVE + r"[^.;:]{0,40}?\b(?:accepted|approved|written|"
+    r"bound|signed off)\b[^.;:]{0,30}:",
+    re.I,
+)
 #: What joins the figures of one run: "thirty-eight and forty-two", "12 to 14".
 _RUN_JOINT = re.compile(r"^\s*(?:and|to|or|through|-|\u2013)\s*$", re.I)
 

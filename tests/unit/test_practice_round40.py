@@ -229,3 +229,37 @@ def test_a_log_naming_a_class_without_its_business_word_bends_the_class_rule() -
     claims = practice_claims(extractor, dictionary, manual, log)
     assert [c.conditions[0].field for c in claims] == ["occupancy", "occupancy"]
     assert [(c.text_id, c.soft_limit) for c in claims] == [("k01", None), ("k02", 22.0)]
+
+
+def test_a_summing_up_line_is_no_case_of_its_own() -> None:
+    dictionary = DataDictionary.model_validate(
+        {
+            "fields": {
+                **FIELDS,
+                "barn_warden_on_site": {
+                    "type": "bool",
+                    "synonyms": ["barn warden", "warden on site"],
+                    "description": "A warden is on site through every hire",
+                },
+            }
+        }
+    )
+    extractor = OfflineExtractor(dictionary)
+    manual = knowledge_text(
+        "k01", "Any business with more than five months shut a year is referred.", "manual"
+    )
+    log = knowledge_text(
+        "k02",
+        "Seven barn submissions came through in the half-year. Four were shut five months "
+        "or less and went through normally. A hay barn shut six months with a barn warden "
+        "on site was accepted after referral (HB-031). A snail farm shut nine months was "
+        "declined (HB-044), as was a leech farm at ten months. Longest closure accepted in "
+        "the period: six months.",
+        "production",
+        date="2024-09-01",
+    )
+    claims = practice_claims(extractor, dictionary, manual, log)
+    assert [(c.text_id, c.soft_limit, c.mitigant_fields) for c in claims] == [
+        ("k01", None, []),
+        ("k02", 6.0, ["barn_warden_on_site"]),
+    ]
