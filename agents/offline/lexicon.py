@@ -301,6 +301,9 @@ OTHERWISE = re.compile(
     r"bigger|smaller|larger|longer|shorter|worse|taller|heavier|wider|deeper|lower|"
     r"slower|faster|sooner|later|earlier|tighter|looser|thinner|thicker|cheaper|steeper|"
     r"hotter|colder|louder|lighter|busier|quicker)|"
+    # "at least 150 feet from the road; a field with less separation is declined"
+    r"(?:an?|any) (?:[\w-]+ ){1,2}?with (?:less|more|fewer)(?: [\w-]+)?"
+    r"(?= (?:is|are|will be|gets?|goes|go)\b)|"
     r"any(?:thing|one)? (?:beyond|outside|past) "
     r"(?:that|this|it)|beyond (?:that|this)|outside (?:that|this)(?: range)?|"
     # "an operation on a longer line than that": past the range just accepted

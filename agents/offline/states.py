@@ -62,9 +62,13 @@ def read_states(text: str, state_field: str | None) -> list[Condition]:
     ]
 
 
-#: "... lime kiln works in PA, new or renewal": a location's preposition before the code.
+#: "... lime kiln works in PA, new or renewal": a location's preposition before the code;
+#: "sorghum mills in OR are declined": the clause's verb after it.
 _IN_BEFORE = re.compile(r"\b(?:located|situated|based)?\s*\bin\s+$")
-_CODE_AFTER = re.compile(r"^\s*(?:[,.;:)]|$|(?:and|or|only)\b)")
+_CODE_AFTER = re.compile(
+    r"^\s*(?:[,.;:)]|$|(?:and|or|only|are|is|were|was|gets?|go|goes|must|may|will|should|"
+    r"can|cannot)\b)"
+)
 
 
 def _placed_in(text: str, code: re.Match[str]) -> bool:

@@ -315,3 +315,20 @@ def test_another_forms_limit_in_an_aside_is_no_rule_of_ours() -> None:
     assert rule_triples(EXTRACTOR, text) == [
         ("Property", "refer", [("diesel_stock_gal", "gt", 500)])
     ]
+
+
+def test_oregon_said_as_or_before_the_clauses_verb() -> None:
+    text = "Canal boat yards in OR are declined on the BOP until further notice."
+    assert rule_triples(EXTRACTOR, text, "compliance") == [
+        ("BOP", "decline", [("state", "eq", "OR")])
+    ]
+
+
+def test_a_requirement_then_the_ones_with_less_are_declined() -> None:
+    text = (
+        "The mooring depth has to be at least 4 feet; a yard with less depth is declined on "
+        "Property."
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        ("Property", "decline", [("mooring_depth_ft", "lt", 4)])
+    ]
