@@ -118,13 +118,21 @@ def _synonym_head(spec: FieldSpec, number: NumberMention) -> bool:
     if spec.type != "int":
         return False  # a count of "armed officers" is no share of them
     unit = (number.unit or "").lower().rstrip("s")
+    return len(unit) > 3 and unit in {head.rstrip("s") for head in _synonym_heads(spec)}
+
+
+def _synonym_heads(spec: FieldSpec) -> set[str]:
+    """The head nouns of a field's synonyms of two words or more, lower case.
+
+    The head is the last word before a preposition ("water claims in five years": claims).
+    """
     heads = set()
     for synonym in spec.synonyms:
         words = synonym.lower().split()
         before = next((at for at, w in enumerate(words) if w in _PREPOSITIONS), len(words))
         if before > 1:
-            heads.add(words[before - 1].rstrip("s"))
-    return len(unit) > 3 and unit in heads
+            heads.add(words[before - 1])
+    return heads
 
 
 def _labelled_by_head(spec: FieldSpec, sentence: str, number: NumberMention) -> bool:
@@ -136,13 +144,7 @@ def _labelled_by_head(spec: FieldSpec, sentence: str, number: NumberMention) -> 
     label = _LABEL_BEFORE.search(sentence[max(0, number.start - 30) : number.start])
     if label is None or not number.unit:  # "Class 1-90": a designation, no figure told
         return False
-    heads = set()
-    for synonym in spec.synonyms:
-        words = synonym.lower().split()
-        before = next((at for at, w in enumerate(words) if w in _PREPOSITIONS), len(words))
-        if before > 1:
-            heads.add(words[before - 1])
-    return len(label.group(1)) > 3 and label.group(1).lower() in heads
+    return len(label.group(1)) > 3 and label.group(1).lower() in _synonym_heads(spec)
 
 
 #: The word a figure is labelled with, right before it: "mismatch 14%", "mismatch: 14%".

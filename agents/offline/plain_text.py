@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from agents.offline.placement import find_product
 from agents.offline.texts import listed_conditions, strip_case_ids
+from memory.underwriting.paths import canonical_product
 
 #: "..., provided that the referral may be waived where X": a waiver, not a proviso ("but").
 _PROVIDED_WAIVED = re.compile(
@@ -260,8 +261,7 @@ _VERDICT_PRODUCT = re.compile(
 
 
 def _verdict_product(match: re.Match[str]) -> str:
-    product = match.group("product")
-    product = "Property" if product.lower() == "property" else product
+    product = canonical_product(match.group("product"))
     return f"{match.group('verdict')}{match.group('ed') or ''}, {product}"
 
 

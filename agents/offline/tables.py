@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from agents.offline import lexicon as lx
+from memory.underwriting.paths import canonical_product
 
 _CELL_SPLIT = re.compile(r"\s*\|\s*|\t+|\s{2,}")
 #: A cell that accepts the risk as it is: "Write", "Accept", "OK", "Within authority", "-".
@@ -414,7 +415,7 @@ def _plain_row(header: list[str], cells: list[str]) -> str:
     product = _PRODUCT_COLUMN.match(header[-1])
     if product is not None and not _PRODUCT_NAMED.search(" ".join(cells)):
         # "| Poults reared per year | Property treatment |": the column names the product
-        said = f"{said} on {_PRODUCTS[product.group(1).lower()]}"
+        said = f"{said} on {canonical_product(product.group(1))}"
     return f"{', '.join(pairs)}: {said}."
 
 
@@ -423,7 +424,6 @@ _PRODUCT_COLUMN = re.compile(
     r"^\W*(GL|BOP|LRO|Property)\s+(?:treatment|action|outcome|decision|handling|response)s?\W*$",
     re.I,
 )
-_PRODUCTS = {"gl": "GL", "bop": "BOP", "lro": "LRO", "property": "Property"}
 _PRODUCT_NAMED = re.compile(r"\b(?:GL|BOP|LRO|Property)\b")
 
 
