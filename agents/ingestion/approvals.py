@@ -283,7 +283,7 @@ _STOPPED = re.compile(
 )
 
 
-def _present(vocab: FieldVocabulary, line: str) -> set[str]:
+def present_flags(vocab: FieldVocabulary, line: str) -> set[str]:
     """The flags a logged case names as there ("cabinet fitted with a flame interlock").
 
     With none named by its words, the one flag the approval's terms say in other words
@@ -328,7 +328,7 @@ def _with_protections(
             out.append(claim)
             continue
         vocab = vocab or vocabulary_of(fields)
-        common = set.intersection(*(_present(vocab, line) for line in lines))
+        common = set.intersection(*(present_flags(vocab, line) for line in lines))
         # "sprinklered throughout except the rear wing" measures the unsprinklered area
         common = {f for f in common if not any(f in c.field for c in claim.conditions)}
         common -= {f for f in hazards if not vocab.fields[f].protective}

@@ -32,6 +32,7 @@ from agents.ingestion.evidence import (
     mentions,
     spoken_of,
 )
+from agents.ingestion.flag_cases import flag_case_claims
 from agents.ingestion.matching import (
     RuleRevision,
     limit_signature,
@@ -491,6 +492,9 @@ def with_practice(
         # an approval past the limit says how far practice went; a revision of the same
         # rule that names no extent ("Is fifty a hard stop then? No") says less
         approved = read_approvals(text, known_then, fields)
+        # "approved because a fire safety officer was posted": a flag's rule and what
+        # practice accepted past it
+        approved += flag_case_claims(text, known_then, fields)
         went = {c.rule_name for c in approved if c.soft_limit is not None}
         practice = [p for p in practice if p.soft_limit is not None or p.rule_name not in went]
         bent = {p.rule_name for p in practice}

@@ -12,6 +12,12 @@ import re
 
 # --- comparators -----------------------------------------------------------------------------
 
+#: "cannot hold climate control for", "unable to run for": a capacity that falls short of
+#: the number that follows.
+CANNOT_LAST = (
+    r"(?:cannot|can't|can not|unable to|fails? to|won't|will not)\s+"
+    r"(?:(?!for\b)[\w-]+\s+){1,4}?for"
+)
 #: Phrases ending right before a number: (pattern, operator).
 PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
     # "at or under twenty-five gallons", "at or above 80 degrees": the figure included
@@ -41,7 +47,8 @@ PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
         r"(?:slow|cold|cool|thinn|shallow|narrow|light|weak|cheap|quiet|flatt|gentl|soft|"
         r"dimm|dull)er than|"
         # "where the building predates 1920"
-        r"under|below|within|inside(?: of)?|before|predat(?:es|ed|ing|e)|pre",
+        r"under|below|within|inside(?: of)?|before|predat(?:es|ed|ing|e)|pre|" + CANNOT_LAST,
+        # "a supply that cannot keep the plant running for 48 hours": it lasts less
         "lt",
     ),
 )

@@ -30,7 +30,7 @@ _STOP = frozenset(
     closer nearer farther further else otherwise worse better go goes went come comes
     apply applies limit limits cover covers follow follows mean means
     move moves moved change changes changed rise rises fall falls continue continues
-    inside slower faster sooner later earlier return returns plus
+    inside slower faster sooner later earlier return returns plus beyond
     carry carries carried take takes receive receives say says said keep keeps
     extend extends reach reaches start starts begin begins allow allows
     cannot wont mustnt shouldnt

@@ -359,7 +359,10 @@ def _refusal_apart(line: str) -> list[str]:
     # "we have approved a builder closed six months a year; a studio closed ten months was
     # declined. Highest approved so far: seven months.": each part tells its own case
     parts = [part for sentence in sentences for part in _CLAUSE_END.split(sentence)]
-    if len(parts) > 1 and all(_own_case(part) for part in parts):
+    told = [_own_case(part) for part in parts]
+    # "... The walnut site also passed the desk's own check": a remark of no outcome
+    remarks = [not (APPROVED.search(p) or REFUSED.search(p)) for p in parts]
+    if sum(told) > 1 and all(t or r for t, r in zip(told, remarks, strict=True)):
         return parts
     return [line]
 

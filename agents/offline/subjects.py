@@ -83,9 +83,10 @@ _ISSUED_TO = re.compile(
 _BOUND_FOR = re.compile(
     # ("... is to be written for small hydroelectric stations located in VT": a plural too)
     r"\b(?:bound|written|quoted|issued|offered)\s+for\s+(?:(?:an?|any)\s+(?=[a-z])|(?=[a-z][\w-]*"
-    r"(?:\s+[a-z][\w-]*){0,2}?s\b(?:\s*[-–,.;:]|\s+(?:in|located|that|which|where|with)\b)))"
+    r"(?:\s+[a-z][\w-]*){0,2}?s\b(?:\s*[-–,.;:]|\s+(?:in|located|that|which|where|with|"
+    r"operating|based|trading)\b)))"
     r"(?P<name>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?=\s*(?:[-–,.;:]|$)|\s+(?:in|located|"
-    r"that|which|where|with)\b)",
+    r"that|which|where|with|operating|based|trading)\b)",
     re.I,
 )
 #: "a building leased to a recycling center tenant": the tenant's business class.
@@ -138,6 +139,14 @@ _CAUSE = re.compile(
 )
 #: "First, ...", "Second, ...": an ordinal that opens a step.
 _ORDINAL = re.compile(r"^(?:first|second|third|fourth|fifth|next|then|finally|lastly),\s*", re.I)
+#: "Under CB-2024-01, ...", "Per the 2023 bulletin, ...": the authority a rule cites.
+_CITED = re.compile(
+    r"^(?:under|per|as per|pursuant to|following|in line with)(?:\s+(?:the\s+)?"
+    r"(?=[^,]{0,40}(?:\d|\b(?:bulletin|memo|manual|guide|rule|section|notice)\b))[^,]{1,40})?"
+    # the code itself may be gone already ("Under, ...": its reference stripped)
+    r"\s*,\s*",
+    re.I,
+)
 #: "'bale' means ...", "A hot desk is defined as ...": a definition names no class.
 _DEFINITION = re.compile(
     r"^\s*(?:(?:[\w-]+\s+){0,2}definitions?\s*:\s*)?(?:[\"'‘“][^\"'’”]{1,40}[\"'’”]|"
@@ -192,6 +201,31 @@ _AKIN_LETTERS = 6
 
 #: What a file on a class is called: "every air show producer submission".
 _FILE_WORDS = r"(?:submissions?|risks?|accounts?|polic(?:y|ies)|applicants?|insureds?)"
+#: "stacks higher than 20 feet": a lone noun and the comparative of a dimension it is
+#: measured by ("stack height"): the thing measured, no class. Comparative -> dimension.
+_DIMENSION_OF = {
+    "higher": "height",
+    "taller": "height",
+    "longer": "length",
+    "deeper": "depth",
+    "wider": "width",
+    "heavier": "weight",
+}
+_DIMENSION_COMPARED = re.compile(r"^\s*(" + "|".join(_DIMENSION_OF) + r")\s+than\b", re.I)
+
+#: A hyphened size or grade before a class ("high-hazard", "mid-size", "40-unit").
+_SIZE_WORD = re.compile(
+    r"^(?:[\w]*\d[\w]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|"
+    r"high|low|mid|large|small|medium|full|part|newly|well|so|self|non|"
+    r"heavy|light|long|short|top|lower|upper)-[\w-]+$|"
+    # "absentee-run", "family-owned", "owner-operated": who runs it, no part of the class
+    r"^[a-z]+-(?:run|owned|operated|managed|based|facing|only|free|staffed)$",
+    re.I,
+)
+
+#: A lone compound adjective ("customer-facing", "family-owned", "cash-only").
+_HYPHENED_ADJECTIVE = re.compile(r"^[a-z]+-[a-z]*(?:ing|ed|en|only|free|wide|based|like)$")
+
 #: A verb opening a rule's predicate right after its subject.
 _SUBJECT_VERB = r"(?:is|are|must|has|have|should|shall|will|may|gets?|needs?)\b"
 
@@ -238,6 +272,14 @@ class SubjectReader:
                 # with the words it is counted by
                 rest = set(p[:-1]) if info.kind == "numeric" else set()
                 self.measured_heads.setdefault(p[-1], []).append(rest)
+        # "stack height": the word a dimension of a numeric field is named by
+        self.dimensioned: set[tuple[str, str]] = {
+            (p[-2], p[-1])
+            for info in vocab.fields.values()
+            if info.kind == "numeric"
+            for p in info.phrases
+            if len(p) >= 2
+        }
         self.heads: set[str] = set()
         # "membrane roofs", "aluminum wiring": the head noun names a categorical field
         # other than the business class, so the subject is a value of that field.
@@ -299,6 +341,7 @@ class SubjectReader:
         text = _CAUSE.sub("", text)
         text = _LIMIT_FOR.sub("", text)
         text = _ORDINAL.sub("", text)  # "Second, know where the line sits"
+        text = _CITED.sub("", text)  # "Under CB-2024-01, pop-up outfitters ... are declined"
         opening = self._listed_opening(text)
         if opening:  # "document shredding service, ...": a class the dictionary lists
             return [opening]
@@ -317,6 +360,8 @@ class SubjectReader:
         for value in self.enum_values:  # "knob and tube" is one value, not a list
             phrase = value_pattern(value.lower()).sub(" ", phrase)
         head = phrase.split()[-1].lower() if phrase.split() else ""
+        if self._dimension_subject(text, phrase):
+            return []
         if self._opens_a_field(text, phrase):
             # "Artwork on premises worth more than $150K": a field's name, no class (the
             # items before it may still name one)
@@ -358,6 +403,16 @@ class SubjectReader:
             # "On the Property side, a sign shop in ...": the subject follows the comma
             return self.read(text.split(",", 1)[1])
         return values
+
+    def _dimension_subject(self, text: str, phrase: str) -> bool:
+        """True for "stacks higher than ...": a field's thing compared by its dimension."""
+        if len(phrase.split()) != 1 or not text.startswith(phrase):
+            return False
+        compared = _DIMENSION_COMPARED.match(text[len(phrase) :])
+        if not compared:
+            return False
+        dimension = stem(_DIMENSION_OF[compared.group(1).lower()])
+        return (stem(singular(phrase.lower())), dimension) in self.dimensioned
 
     def _related(self, text: str, phrase: str) -> list[str] | None:
         """The class a subject's "of" / "on" phrase names, or [] for a bare relational noun.
@@ -607,12 +662,13 @@ class SubjectReader:
             return None  # "any BOP risk, not only farriers": the class widened, not named
         while len(words) > 1 and words[0].lower() in lxs.DETERMINERS:
             words.pop(0)
-        while len(words) > 1 and "-" in words[0]:
-            words.pop(0)
+        while len(words) > 1 and _SIZE_WORD.match(words[0]):
+            words.pop(0)  # "mid-size sawmills", "40-unit buildings"; not "pop-up outfitters"
         if any(w.lower() in lxs.DETERMINERS for w in words[1:]):
             return None
         low = " ".join(w.lower() for w in words)
         low_words = low.split()
+        said_words = low_words
         listed = " ".join([*low_words[:-1], singular(low_words[-1])]) if low_words else low
         if listed in self.example_set:
             return listed  # the dictionary names it a class: "helicopter tour operators"
@@ -666,6 +722,10 @@ class SubjectReader:
             return None  # "pomace kept inside the mill": a thing and where it is, no class
         if len(value) < 3 or value in lxs.SECTOR_WORDS:
             return None  # "a zone X building", "GL food accounts": a code's letter, a sector
+        if value not in self.example_set:  # the dictionary's own spelling first
+            value = _rehyphen(value, said_words)
+        if _HYPHENED_ADJECTIVE.match(value):
+            return None  # "customer-facing premises": a kind of premises, no class
         value = self._listed_ending(value)
         value = self._listed_tail(value)
         if value in self.example_set:
@@ -756,3 +816,23 @@ class SubjectReader:
             ):
                 return example.lower()
         return value
+
+
+def _rehyphen(value: str, said: list[str]) -> str:
+    """Give a value back the hyphens its words were said with ("pop-up glamping outfitter").
+
+    Tokens split "pop-up" and drop "up" as a stopword; the compound is one word of the class.
+    """
+    words = value.split()
+    for compound in (w for w in said if "-" in w.strip("-")):
+        parts = compound.split("-")
+        ending = len(words) > 0 and singular(parts[-1]) == words[-1]
+        if ending:
+            parts[-1] = words[-1]  # "food co-packers": the class in the singular
+        at = [i for i, w in enumerate(words) if w in parts]
+        if not at or at != list(range(at[0], at[0] + len(at))):
+            continue
+        if [words[i] for i in at] != [p for p in parts if p in words]:
+            continue
+        words[at[0] : at[-1] + 1] = ["-".join(parts)]
+    return " ".join(words)
