@@ -23,7 +23,12 @@ from dataclasses import replace
 
 from agents.ingestion.amendments import amendments_of
 from agents.ingestion.approvals import practice_revision, read_approvals
-from agents.ingestion.conform import changes_known, conform, withdrawals_of
+from agents.ingestion.conform import (
+    changes_known,
+    conform,
+    speaks_of_all_lines,
+    withdrawals_of,
+)
 from agents.ingestion.evidence import (
     best_spoken,
     evidenced,
@@ -158,6 +163,21 @@ _SPARES = re.compile(
 )
 
 
+def _not_owned(
+    helped: Sequence[str], claim: ExtractedRule, mine: Sequence[ExtractedRule]
+) -> list[str]:
+    """The asked protections a claim may take: not those the text gives another rule.
+
+    "Q: And tire recyclers? A: ... when a deluge plan is signed off": the plan is the
+    tire recyclers' claim's mitigant, not the pile-gap rule's the interview bent first.
+    """
+    own = signature(claim.product_type, claim.conditions)
+    others = {
+        f for r in mine if signature(r.product_type, r.conditions) != own for f in r.mitigant_fields
+    }
+    return [f for f in helped if f not in others]
+
+
 def spared_products(text: str) -> set[str]:
     """The products a text says its practice leaves alone (one product named in the sentence)."""
     sentences = re.split(r"(?<=[.!?])\s+", text)
@@ -196,8 +216,8 @@ def _retargeted(
     (any product). Past that rule's limit with the same action, it says how far
     practice goes: the known rule with that soft limit.
     """
-    if rule.product_type != "ALL":
-        return rule
+    if rule.product_type != "ALL" or speaks_of_all_lines(text.text):
+        return rule  # "the all-lines certificate check": the rule for every line
     shape = signature("", rule.conditions)
     alike = [k for k in known if signature("", k.conditions) == shape]
     if any(k.product_type == "ALL" for k in alike):
@@ -517,8 +537,10 @@ def with_practice(
         ]
         helped = asked_mitigants(text.text, fields)  # "Q: What makes you say yes? A: X"
         if helped:  # what made practice go past the limit, the text's reading or ours
-            practice = [with_mitigants(p, helped, []) for p in practice]
-            mine = [with_mitigants(r, helped, []) if r in soft else r for r in mine]
+            practice = [with_mitigants(p, _not_owned(helped, p, mine), []) for p in practice]
+            mine = [
+                with_mitigants(r, _not_owned(helped, r, mine), []) if r in soft else r for r in mine
+            ]
         # the text's own soft reading keeps what its approvals of that extent had
         mine = [
             _with_approved_mitigants(r, approved) if r.soft_limit is not None else r for r in mine

@@ -7,9 +7,11 @@ dictionary no dataset has).
 
 from __future__ import annotations
 
+from agents.ingestion.practice import with_practice
 from agents.offline.extractor import OfflineExtractor
 from schemas.fields import DataDictionary
-from tests.rules import BASE_FIELDS, knowledge_text, practice_claims, rule_triples
+from schemas.rules import Condition
+from tests.rules import BASE_FIELDS, knowledge_text, limit_rule, practice_claims, rule_triples
 
 FIELDS = {
     **BASE_FIELDS,
@@ -185,3 +187,51 @@ def test_a_flag_rules_case_approved_without_a_protection_claims_nothing() -> Non
     )
     claims = practice_claims(EXTRACTOR, DICTIONARY, FLAG_RULE, log)
     assert [c.text_id for c in claims] == ["k01"]
+
+
+def test_a_training_note_on_the_all_lines_rule_stays_for_every_line() -> None:
+    # The store's rules a note is read against are those it names; here only the GL
+    # limit on the field is known, and the note speaks of the all-lines check.
+    gl_rule = limit_rule(
+        "firewood_stock_cords", "gt", 40, product_type="GL", action="decline", text_id="k01"
+    )
+    note = knowledge_text(
+        "k02",
+        "Reminder: the all-lines firewood check still applies - above 20 cords of stored "
+        "firewood, verify the storage before binding.",
+        "training",
+        date="2025-02-10",
+    )
+    read = EXTRACTOR.extract(note.text, source=note.source, source_type="training", text_id="k02")
+    claims = with_practice([note], read, [gl_rule], DICTIONARY)
+    assert [(c.product_type, c.action) for c in claims if c.text_id == "k02"] == [("ALL", "verify")]
+
+
+def test_an_asked_protection_the_text_gives_another_rule_stays_with_it() -> None:
+    # As a model reads it: the interview bends the firewood limit (cameras) and names the
+    # stove attendant for the wood-fired heater rule only.
+    interview = knowledge_text(
+        "k02",
+        "Q: Is the twelve-cord line a wall? A: No. Last month I accepted one at fourteen "
+        "cords. Q: What made you say yes? A: A stove attendant was posted.",
+        "sme",
+        date="2025-02-10",
+    )
+    firewood = limit_rule(
+        "firewood_stock_cords", "gt", 12, soft_limit=14, threshold_type="soft", text_id="k02"
+    )
+    heaters = firewood.model_copy(
+        update={
+            "rule_name": "Heaters",
+            "conditions": [Condition(field="wood_fired_heaters_used", operator="eq", value=True)],
+            "threshold": None,
+            "soft_limit": None,
+            "threshold_type": "hard",
+            "mitigant_fields": ["stove_attendant_posted"],
+        }
+    )
+    claims = with_practice([interview], [firewood, heaters], [], DICTIONARY)
+    assert {c.rule_name: c.mitigant_fields for c in claims} == {
+        firewood.rule_name: [],
+        "Heaters": ["stove_attendant_posted"],
+    }
