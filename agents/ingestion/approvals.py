@@ -42,6 +42,7 @@ from agents.ingestion.spans import (
 from agents.offline import lexicon as lx
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
+    APPROVED,
     CITED,
     COMMON_UNITS,
     FURTHEST,
@@ -147,6 +148,9 @@ def read_approvals(
                 and _PLURAL_BEFORE.search(sentence[: n.start])
             )
         ]
+        # "Value 22, approved: two-year clean record": a note's compound after the outcome
+        # of a case whose figure came before it is no figure of the case
+        numbers = _without_notes(sentence, numbers)
         # "accepted up to 6,500 sq ft" says how far practice went; the building's 14,000
         # sq ft in the same case line does not
         said = [n for n in numbers if _UP_TO.search(sentence[max(0, n.start - 12) : n.start])]
@@ -340,9 +344,28 @@ def _with_protections(
 _UP_TO = re.compile(r"\bup to\s*\$?$", re.I)
 #: A count of the cases themselves after a number: "two in the book", "three of them".
 _CASES_COUNTED = re.compile(
-    r"\s+(?:in (?:the|my|our) book|on (?:the|my|our) books|of them|like (?:that|this|it))\b",
+    r"\s+(?:in (?:the|my|our) book|on (?:the|my|our) books|of them|like (?:that|this|it))\b|"
+    # "yet two were written on the specialist's authority": how many cases were
+    r"\s+(?:were|have been|had been|got|went)\s+(?:\w+\s+)?(?:written|approved|accepted|"
+    r"bound|through|declined|referred|signed)\b",
     re.I,
 )
+#: A case's outcome and the colon its note follows ("approved: two-year clean record").
+_OUTCOME_NOTE = re.compile(rf"(?:{APPROVED.pattern})(?:\s+with conditions)?\s*:", re.I)
+
+
+def _without_notes(line: str, numbers: list[NumberMention]) -> list[NumberMention]:
+    """A case line's figures without the compounds of a note after its outcome.
+
+    "Ref GL-23-4410, ..., Value 22, approved: two-year clean record": the driver's age
+    is 22; the record's two years describe the case, they are not its figure.
+    """
+    outcome = _OUTCOME_NOTE.search(line)
+    if outcome is None or not any(n.end <= outcome.start() for n in numbers):
+        return numbers
+    return [n for n in numbers if n.start < outcome.start() or not n.attached]
+
+
 #: Approved cases that must share a protection before practice is read to accept it.
 _CASES_FOR_A_MITIGANT = 2
 

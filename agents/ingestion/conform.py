@@ -91,8 +91,6 @@ _LIST_WITHDRAWN = re.compile(
     r"rescinded|lifted|repealed|retired|revoked)\b",
     re.I,
 )
-#: "the all-lines check", "all lines": a text that speaks of the rule for every line.
-_ALL_LINES = re.compile(r"\ball[ -]lines?\b", re.I)
 #: A text that says it restates a rule ("This is the ... rule restated; nothing has changed").
 _RESTATED = re.compile(
     r"\b(?:restated|restates|restating|unchanged|nothing (?:has )?changed|"
@@ -396,8 +394,7 @@ def conform(
     restated = bool(_RESTATED.search(text))
     # "Refer the risk only where full blow-downs are spaced more than fourteen days apart":
     # a text that names no product speaks of the one product its limit is known on
-    # ("the all-lines certificate check: ...": it knows the rule for every line)
-    unnamed = find_product(text) is None and not speaks_of_all_lines(text)
+    unnamed = find_product(text) is None
     listed = bool(_LIST_WITHDRAWN.search(text))
     amends = bool(_AMENDS.search(text))
     cls = _class_field(fields) if fields is not None else None
@@ -424,11 +421,6 @@ def conform(
             claim = _class_conformed(claim, known, text, cls)
         out.append(claim)
     return out
-
-
-def speaks_of_all_lines(text: str) -> bool:
-    """True for a text that speaks of a rule for every line ("the all-lines check")."""
-    return _ALL_LINES.search(text) is not None
 
 
 def _restates(claim: ExtractedRule, known: Sequence[ExtractedRule]) -> bool:
@@ -547,10 +539,4 @@ def _restated(
     return claim.model_copy(update={"product_type": same.pop()})
 
 
-__all__ = [
-    "changes_known",
-    "conform",
-    "earlier_figures",
-    "speaks_of_all_lines",
-    "withdrawals_of",
-]
+__all__ = ["changes_known", "conform", "earlier_figures", "withdrawals_of"]

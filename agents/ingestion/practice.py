@@ -23,12 +23,7 @@ from dataclasses import replace
 
 from agents.ingestion.amendments import amendments_of
 from agents.ingestion.approvals import practice_revision, read_approvals
-from agents.ingestion.conform import (
-    changes_known,
-    conform,
-    speaks_of_all_lines,
-    withdrawals_of,
-)
+from agents.ingestion.conform import changes_known, conform, withdrawals_of
 from agents.ingestion.evidence import (
     best_spoken,
     evidenced,
@@ -163,6 +158,22 @@ _SPARES = re.compile(
 )
 
 
+def _joined(
+    mine: list[ExtractedRule], flagged: list[ExtractedRule]
+) -> tuple[list[ExtractedRule], list[ExtractedRule]]:
+    """A text's own claim on a flag's rule takes the protections its cases had.
+
+    The text's reading of the rule (a model's, say) is the better claim; a second claim of
+    the same text on the same rule would only compete with it.
+    """
+    shapes = {signature(f.product_type, f.conditions): f for f in flagged}
+    joined = []
+    for rule in mine:
+        case = shapes.pop(signature(rule.product_type, rule.conditions), None)
+        joined.append(with_mitigants(rule, case.mitigant_fields, []) if case else rule)
+    return joined, list(shapes.values())
+
+
 def _not_owned(
     helped: Sequence[str], claim: ExtractedRule, mine: Sequence[ExtractedRule]
 ) -> list[str]:
@@ -216,8 +227,8 @@ def _retargeted(
     (any product). Past that rule's limit with the same action, it says how far
     practice goes: the known rule with that soft limit.
     """
-    if rule.product_type != "ALL" or speaks_of_all_lines(text.text):
-        return rule  # "the all-lines certificate check": the rule for every line
+    if rule.product_type != "ALL":
+        return rule
     shape = signature("", rule.conditions)
     alike = [k for k in known if signature("", k.conditions) == shape]
     if any(k.product_type == "ALL" for k in alike):
@@ -364,6 +375,12 @@ async def known_rules(
         for e in index.rules
         if e is not None
         and (fields & set(e.per_field) or any(_named(c.value, talk, numbers) for c in e.conditions))
+    ]
+    # the other products' rules on those fields too: whether a text naming no product
+    # speaks of one product's rule depends on every rule on its field
+    near = {f for e in entries for f in e.per_field if e.per_field.get(f)}
+    entries += [
+        e for e in index.rules if e is not None and e not in entries and near & set(e.per_field)
     ]
     names = [e.name for e in entries]
     current = await GraphAnalytics(memory, namespace).rules(names, index=index) if names else []
@@ -514,7 +531,9 @@ def with_practice(
         approved = read_approvals(text, known_then, fields)
         # "approved because a fire safety officer was posted": a flag's rule and what
         # practice accepted past it
-        approved += flag_case_claims(text, known_then, fields)
+        flagged = flag_case_claims(text, known_then, fields)
+        mine, flagged = _joined(mine, flagged)
+        approved += flagged
         went = {c.rule_name for c in approved if c.soft_limit is not None}
         practice = [p for p in practice if p.soft_limit is not None or p.rule_name not in went]
         bent = {p.rule_name for p in practice}

@@ -296,8 +296,9 @@ ACCEPTANCE = re.compile(
 )
 #: What is left once an accepted range is stated: "anything closer", "otherwise".
 OTHERWISE = re.compile(
-    r"\b(?:otherwise|if not|anything (?:else|closer|nearer|farther|further|more|less|"
-    r"fewer|over|under|above|below|higher|lower|beyond|outside|inside|past|older|newer|"
+    r"\b(?:otherwise|if not|any(?:thing|one|body) (?:else|closer|nearer|farther|further|more|"
+    r"less|fewer|over|under|above|below|higher|lower|beyond|outside|inside|past|older|newer|"
+    r"younger|"
     r"bigger|smaller|larger|longer|shorter|worse|taller|heavier|wider|deeper|lower|"
     r"slower|faster|sooner|later|earlier|tighter|looser|thinner|thicker|cheaper|steeper|"
     r"hotter|colder|louder|lighter|busier|quicker)|"

@@ -260,3 +260,60 @@ def test_a_set_scores_the_same_in_any_namespace(falkordb_dir: Path) -> None:
     ]
     first, second = ({k: r[k] for k in ("consolidation", "decisions")} for r in runs)
     assert first == second
+
+
+SUBCONTRACT_FIELDS = {
+    "fields": {
+        "product_type": {"type": "str", "synonyms": ["product"], "description": "BOP, GL"},
+        "uncovered_subtrade_payroll_pct": {
+            "type": "float",
+            "unit": "percent",
+            "synonyms": ["uninsured sub share", "labor paid to subs without certificates"],
+            "description": "Share of labor cost paid to subcontractors with no certificate of "
+            "insurance on file, in percent (20% is 20)",
+        },
+    }
+}
+SUBCONTRACT_RULES = [
+    {
+        "id": "guide",
+        "text": "GL: where more than 40% of labor is paid to subs without certificates, the "
+        "submission is declined.",
+        "source": "GL Contractor Guide",
+        "source_type": "manual",
+        "date": "2023-03-13",
+    },
+    {
+        "id": "bulletin",
+        "text": "On every line we write: if more than 20% of labor is paid to subs without "
+        "certificates, verify their coverage before binding.",
+        "source": "Compliance Bulletin CB-23-07",
+        "source_type": "compliance",
+        "date": "2023-06-19",
+    },
+]
+SUBCONTRACT_NOTE = {
+    "id": "note",
+    "text": "Item 3 of the 40-point desk checklist. The all-lines certificate check: above "
+    "one-fifth of labor paid to subs without certificates, verify before binding.",
+    "source": "Training Note TN-25-02",
+    "source_type": "training",
+    "date": "2025-02-10",
+}
+
+
+def test_a_later_note_on_the_all_lines_rule_is_not_given_another_products_rule(
+    falkordb_dir: Path, tmp_path: Path
+) -> None:
+    # The note names no product, says its limit as a fraction and shares a figure (40)
+    # with the GL rule: the stored rule for every line on its field is what it restates.
+    ns = str(Namespace.agent("all-lines-note"))
+    fields = tmp_path / "fields.json"
+    fields.write_text(json.dumps(SUBCONTRACT_FIELDS), "utf-8")
+    for name, rows in (("first", SUBCONTRACT_RULES), ("later", [SUBCONTRACT_NOTE])):
+        texts = jsonl(tmp_path / f"{name}.jsonl", rows)
+        ok(athena(falkordb_dir, "ingest", str(texts), "--namespace", ns, "--fields", str(fields),
+                  "--json"))  # fmt: skip
+    rules = ok(athena(falkordb_dir, "export", "--namespace", ns))["rules"]
+    told = {(r["product_type"], r["action"]): [s["text_id"] for s in r["sources"]] for r in rules}
+    assert told == {("GL", "decline"): ["guide"], ("ALL", "verify"): ["bulletin", "note"]}

@@ -44,6 +44,12 @@ FIELDS = {
         "synonyms": ["public exits", "exits open to the public"],
         "description": "Exits the public may use",
     },
+    "attendant_age_years": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["youngest attendant", "attendant age"],
+        "description": "Age of the youngest sauna attendant",
+    },
     "wood_fired_heaters_used": {
         "type": "bool",
         "synonyms": ["wood-fired heaters", "wood-burning stoves"],
@@ -189,24 +195,6 @@ def test_a_flag_rules_case_approved_without_a_protection_claims_nothing() -> Non
     assert [c.text_id for c in claims] == ["k01"]
 
 
-def test_a_training_note_on_the_all_lines_rule_stays_for_every_line() -> None:
-    # The store's rules a note is read against are those it names; here only the GL
-    # limit on the field is known, and the note speaks of the all-lines check.
-    gl_rule = limit_rule(
-        "firewood_stock_cords", "gt", 40, product_type="GL", action="decline", text_id="k01"
-    )
-    note = knowledge_text(
-        "k02",
-        "Reminder: the all-lines firewood check still applies - above 20 cords of stored "
-        "firewood, verify the storage before binding.",
-        "training",
-        date="2025-02-10",
-    )
-    read = EXTRACTOR.extract(note.text, source=note.source, source_type="training", text_id="k02")
-    claims = with_practice([note], read, [gl_rule], DICTIONARY)
-    assert [(c.product_type, c.action) for c in claims if c.text_id == "k02"] == [("ALL", "verify")]
-
-
 def test_an_asked_protection_the_text_gives_another_rule_stays_with_it() -> None:
     # As a model reads it: the interview bends the firewood limit (cameras) and names the
     # stove attendant for the wood-fired heater rule only.
@@ -235,3 +223,67 @@ def test_an_asked_protection_the_text_gives_another_rule_stays_with_it() -> None
         firewood.rule_name: [],
         "Heaters": ["stove_attendant_posted"],
     }
+
+
+def test_a_floor_said_as_who_goes_through_without_a_referral() -> None:
+    text = (
+        "Only saunas whose youngest attendant is at least twenty-one go through without a "
+        "referral; anyone younger on shift sends the file to the sauna lead."
+    )
+    assert rule_triples(EXTRACTOR, text, "training") == [
+        ("ALL", "refer", [("attendant_age_years", "lt", 21)])
+    ]
+
+
+RUNTIME = knowledge_text(
+    "k01", "A cave whose chiller runtime is under 48 hours is referred.", "manual"
+)
+
+
+def test_how_many_cases_were_written_is_no_figure_of_a_case() -> None:
+    log = knowledge_text(
+        "k02",
+        "Comment: the guide refers caves with a chiller runtime under 48 hours, yet two were "
+        "written on the specialist's authority; the shortest accepted was forty hours.",
+        "production",
+        date="2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, RUNTIME, log)
+    assert [(c.text_id, c.soft_limit) for c in claims] == [("k01", None), ("k02", 40.0)]
+
+
+def test_a_note_after_a_logged_outcome_gives_no_figure_of_the_case() -> None:
+    manual = knowledge_text(
+        "k01", "Saunas whose youngest attendant is under 21 are referred.", "manual"
+    )
+    log = knowledge_text(
+        "k02",
+        "| Ref | Account | Referred because | Value | Outcome | Note |\n"
+        "|---|---|---|---|---|---|\n"
+        "| SR-1 | sauna barge | youngest attendant under 21 | 19 | approved | two-year "
+        "clean record |\n"
+        "| SR-2 | lakeside sauna | youngest attendant under 21 | 17 | declined | |",
+        "production",
+        date="2024-09-01",
+    )
+    claims = practice_claims(EXTRACTOR, DICTIONARY, manual, log)
+    assert [(c.text_id, c.soft_limit) for c in claims] == [("k01", None), ("k02", 19.0)]
+
+
+def test_a_logs_own_claim_on_a_flag_rule_takes_its_cases_protection() -> None:
+    # As a model reads the log: a claim on the heater rule itself, without the attendant.
+    log = knowledge_text(
+        "k02",
+        "Case SR-25-0815: a lakeside sauna with wood-burning stoves was referred under the "
+        "wood-fired heater rule, and approved with conditions because a fire watch "
+        "attendant was posted at the stoves.",
+        "production",
+        date="2024-09-01",
+    )
+    stated = EXTRACTOR.extract(FLAG_RULE.text, source="Guide", source_type="manual", text_id="k01")
+    own = stated[0].model_copy(update={"text_id": "k02", "source_type": "production"})
+    claims = with_practice([FLAG_RULE, log], [*stated, own], [], DICTIONARY)
+    assert [(c.text_id, c.mitigant_fields) for c in claims] == [
+        ("k01", []),
+        ("k02", ["stove_attendant_posted"]),
+    ]
