@@ -119,6 +119,14 @@ _ACTION_WORD = {
 }
 
 
+#: "... and usually decline": an outcome that often follows the action said before it.
+_USUALLY_AFTER = re.compile(
+    r"\b(?:and|then|but)\s+(?:usually|often|sometimes|typically|generally|mostly|"
+    r"frequently|normally|eventually|in the end)\s*$",
+    re.I,
+)
+
+
 def detect_action(text: str) -> str | None:
     """The strongest non-negated, non-narrative action cue of a text.
 
@@ -129,6 +137,7 @@ def detect_action(text: str) -> str | None:
         An action of the rule schema, or None.
     """
     found: list[tuple[int, int, str]] = []
+    hedged: list[tuple[int, int, str]] = []
     for action, pattern in (*lx.ACTION_CUES, *lxd.MORE_ACTION_CUES):
         for match in pattern.finditer(text):
             before = text[max(0, match.start() - 60) : match.start()]
@@ -147,6 +156,9 @@ def detect_action(text: str) -> str | None:
                 continue  # "declined by more than two carriers": what other markets did
             if _USED_TO_BE.search(before):
                 continue  # "is a referral - it used to be a straight decline": history
+            if _USUALLY_AFTER.search(before):
+                hedged.append((lx.ACTION_PRIORITY[action], match.start(), action))
+                continue  # "I refer every time and usually decline": the firm one acts
             word = match.group(0).split()[0].lower()
             past = word.endswith("ed") and word not in {"need", "exceed", "proceed"}
             if (
@@ -157,6 +169,7 @@ def detect_action(text: str) -> str | None:
             ):
                 continue
             found.append((lx.ACTION_PRIORITY[action], match.start(), action))
+    found = found or hedged
     if not found:
         return None
     return min(found)[2]

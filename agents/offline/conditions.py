@@ -868,6 +868,14 @@ def _said_direction(before: str, info: FieldInfo) -> str | None:
     return "gt" if word in info.rising else "lt" if word in info.falling else None
 
 
+#: After a gap's sign word: "or worse" (that far or further) or "or less" (no further).
+_WIDER_AFTER = re.compile(
+    r"^\s*(?:(or (?:worse|more|further|deeper|greater)|and (?:beyond|worse|more))|"
+    r"or (?:less|better|closer))\b",
+    re.I,
+)
+
+
 def _signed_comparison(text: str, mention: NumberMention) -> str | None:
     """The comparison on a figure that is negative below a reference ("20% below minimum").
 
@@ -876,6 +884,11 @@ def _signed_comparison(text: str, mention: NumberMention) -> str | None:
     """
     below = _SIGN_WORD.search(text, mention.num_end)  # the "below" after it is the sign
     op = comparator(text[: below.start()] if below else text, mention)
+    if op is None and below is not None:
+        # "30 percent under or worse": the gap that far or wider (-30 or lower)
+        wider = _WIDER_AFTER.match(text[below.end() :])
+        if wider:
+            return "lte" if wider.group(1) else "gte"
     pre = text[max(0, mention.start - 40) : mention.start]
     if op is None or lxc.MINIMUM_BEFORE.search(pre) or lxc.MAXIMUM_BEFORE.search(pre):
         return op

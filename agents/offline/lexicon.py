@@ -518,8 +518,10 @@ SOFT_LIMIT_CUE = re.compile(
     r"\b(?:(?:gone|go|went|going|stretch(?:ed)?|flex(?:es|ed)?|approved?|accept(?:ed)?|allowed|written|"
     r"write|wrote|bound|bind|taken|take|took|seen|cleared|clear|signed(?: off)?|"
     r"sign(?: off)?|signs(?: off)?|granted|extended|made|let|pushed|waved|okayed|tolerated|"
-    r"renewed|lived with)\s+"
+    r"renewed|lived with|treat(?:s|ed|ing)?)\s+"
     r"(?:[\w-]+\s+){0,5}?(?:up|down) to|"
+    # "the square-footage line is soft in practice, up to about 9,500 sq ft"
+    r"\bsoft(?:\s+in\s+practice)?,?\s+(?:up|down) to|"
     # "I'll go to nine million on my own signature"
     # "the 20-foot rule has flexed to 24 ft in practice"
     r"(?:go|gone|went|going|stretch|stretched|flex|flexed|flexes)\s+to(?=\s+"
@@ -553,6 +555,14 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:approved|accepted|written|wrote|bound|okayed|signed off on|signed off)"
     r"(?:\s+(?:a|an|one))?(?=\s+" + _NUMBER_AHEAD + r"-[a-z]+\s)|"
     r"signed off on(?=\s+" + _NUMBER_AHEAD + r")|"
+    # "I've approved nine and ten paddlers per guide": figures said with what they count
+    r"(?:approved|accepted|okayed|signed off on)(?=\s+" + _NUMBER_AHEAD + r"[\w,.-]*"
+    r"(?:\s+(?:and|or|to)\s+" + _NUMBER_AHEAD + r"[\w,.-]*)?\s+"
+    r"(?!(?:of|in|times?|cases?|accounts?|files?|risks?|submissions?|applications?|like|"
+    r"such|similar|more|others?|this|these|those|last|over|before|so|already|this)\b)[a-z])|"
+    # "I've signed off on a good number between 300 and 400": the range's far end
+    r"(?:approved|signed off(?: on)?|signed|bound|written|wrote|accepted|okayed|cleared)\s+"
+    r"(?:[\w-]+\s+){0,4}?between(?=\s+" + _NUMBER_AHEAD + r")|"
     # "I've let it run to half": how far practice let it go
     r"\blet (?:it|them|one|those) (?:run|go|stretch)\s+(?:up\s+)?to(?=\s+" + _NUMBER_AHEAD + r")|"
     # "I've let a few go at seventeen, eighteen percent under": the cases practice let by

@@ -20,6 +20,11 @@ CANNOT_LAST = (
 )
 #: Phrases ending right before a number: (pattern, operator).
 PRE_COMPARATORS: tuple[tuple[str, str], ...] = (
+    # terse notes: "open < 2 yrs", "floor <= 8 ft", "losses >= 3" (not an arrow's "->")
+    (r"<=|≤|=<", "lte"),
+    (r"(?<!-)>=|≥|=>", "gte"),
+    (r"<(?!=)", "lt"),
+    (r"(?<![-=])>(?!=)", "gt"),
     # "at or under twenty-five gallons", "at or above 80 degrees": the figure included
     (r"at or (?:under|below)", "lte"),
     (r"at or (?:over|above)", "gte"),
@@ -56,14 +61,14 @@ POST_COMPARATORS: tuple[tuple[str, str], ...] = (
     (
         r"or (?:more|greater|higher|older|above|over|later|worse|farther|further|faster|"
         r"larger|bigger|longer|taller|heavier|deeper|steeper|wider|hotter|thicker|stronger|"
-        r"louder|busier)|"
+        r"louder|busier|harder|tougher|rougher)|"
         r"and (?:above|over|up|older|higher|worse)|\+|plus",
         "gte",
     ),
     (
         r"or (?:less|fewer|lower|younger|under|below|earlier|before|closer|nearer|better|"
         r"slower|smaller|shorter|lighter|cooler|narrower|shallower|thinner|newer|weaker|"
-        r"quieter)|"
+        r"quieter|easier|milder|gentler)|"
         r"and (?:under|below|lower|less)",
         "lte",
     ),

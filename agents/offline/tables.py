@@ -562,6 +562,14 @@ def _action_columns(header: list[str]) -> list[int]:
     return found if len(found) >= 2 else []
 
 
+#: A cell that sets no figure for its action: "none set", "n/a", "no limit".
+_NONE_SET = re.compile(
+    r"^\W*(?:none(?: set| given| stated)?|n/?a|not (?:set|applicable|used)|no (?:limit|figure|"
+    r"threshold|decline|referral)|nil|never)\W*$",
+    re.I,
+)
+
+
 def _action_column_rows(header: list[str], cells: list[str]) -> list[str]:
     """One sentence per action column: "Music festival: decline when ... is above 12,000"."""
     rows: list[str] = []
@@ -574,8 +582,8 @@ def _action_column_rows(header: list[str], cells: list[str]) -> list[str]:
         if i not in acting and re.search(r"\w", cells[i])
     )
     for i in acting:
-        if not re.search(r"\w", cells[i]):
-            continue  # "-": no threshold for this action
+        if not re.search(r"\w", cells[i]) or _NONE_SET.match(cells[i]):
+            continue  # "-", "none set": no threshold for this action
         middle = f" {measured}," if measured else ""
         rows.append(f"{header[0]} {cells[0]},{middle} {header[i]} {cells[i]}.")
     return rows

@@ -36,8 +36,11 @@ _NOUN_ACTION = {
 #: "the referral is waived", "the referral may be skipped / closed / cleared", "the referral
 #: is not required".
 _NOUN_WAIVED = re.compile(
-    r"\b(?:the|this|that|such|its|their|any)\s+(?:[\w-]+\s+)?"
+    r"\b(?P<det>the|this|that|such|its|their|any|an?|every|each|all)\s+(?:[\w-]+\s+)?"
     r"(?P<noun>referral|decline|declination|exclusion|verification|check|flag)s?\s+"
+    # "A referral in this table (not a decline) is cleared when ...": every one it lists
+    r"(?P<listed>(?:in|from|under|of)\s+(?:this|the|that)\s+(?:table|section|list|appendix|"
+    r"schedule|chapter)\s+)?(?:\([^()]{1,40}\)\s+)?"
     r"(?:(?:is|are|will be|would be|may be|can be|could be|shall be|should be|gets?)\s+"
     # "the referral is normally waived": the same waiver, hedged
     r"(?:(?:then|also|simply|normally|usually|generally|typically|often|routinely)\s+)?"
@@ -131,6 +134,8 @@ _SUBORDINATOR = re.compile(
     r"^\W*with\b",  # "With telematics in every vehicle, the flag is cleared"
     re.I,
 )
+#: Determiners that make a waiver lift every rule with its action ("any referral").
+_EVERY = frozenset({"a", "an", "any", "every", "each", "all"})
 #: Actions a mitigant does not lift (the decision policy applies them either way).
 _UNMITIGATED = frozenset({"exclude", "approve_with_conditions"})
 #: How many sentences back the waived rule may be.
@@ -145,6 +150,8 @@ class Waiver:
     action: str | None  # None: whatever the rule before does ("the concern is answered")
     fields: list[str]
     text: str
+    #: "A referral in this table is cleared when ...": every rule of the text with the action
+    every: bool = False
 
 
 #: "..., in which case the referral can be cleared": the consequence of a mitigant.
@@ -195,7 +202,10 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
     fields = analyzer.mitigant_fields(where) if where else []
     if not fields and match.re is _NO_NOUN_NEEDED:
         return None  # "For Property in Tier 2 no referral is needed, but ...": a rule's scope
-    return Waiver(action, fields, where)
+    every = match.re is _NOUN_WAIVED and (
+        bool(match.group("listed")) or match.group("det").lower() in _EVERY
+    )
+    return Waiver(action, fields, where, every)
 
 
 def _protection_text(clause: str, match: re.Match[str], subject: bool) -> str:
@@ -232,6 +242,16 @@ def waive(
     """
     if not waiver.fields:
         return False
+    if waiver.every:
+        lifted = [
+            d
+            for d in drafts
+            if waiver.action in (None, d.action) and not (d.action in _UNMITIGATED and d.conditions)
+        ]
+        for draft in lifted:
+            draft.add_mitigants(waiver.fields, [waiver.text])
+        if lifted:
+            return True
     for draft in reversed(drafts):
         if draft.sentence_index < sentence_index - (_LOG_REACH if log else _REACH):
             return False

@@ -418,6 +418,30 @@ def _digit_mentions(text: str) -> list[NumberMention]:
     return found
 
 
+#: "Class IV water", "grade III": a roman numeral ranks a class or a grade.
+#: Only a compared one: "Class IV water or harder", "above grade III" (not "Class IV beam
+#: shows", a name).
+_ROMAN = re.compile(
+    r"(?P<before>(?i:\b(?:above|over|below|under|beyond|past|at least|at most|than)\s+))?"
+    r"\b(?i:class|grade)\s+(?P<num>VI{0,3}|IV|IX|I{1,3}|X)\b"
+    r"(?P<after>(?:\s+[a-z]+)?\s+(?i:or|and)\s+(?i:harder|higher|above|more|worse|tougher|"
+    r"easier|lower|below|less|milder|up|over|under)\b)?"
+)
+_ROMAN_VALUES = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8,
+                 "IX": 9, "X": 10}  # fmt: skip
+
+
+def _roman_mentions(text: str) -> list[NumberMention]:
+    """Roman numerals after "class" or "grade" ("Class IV water or harder" is 4)."""
+    return [
+        NumberMention(
+            float(_ROMAN_VALUES[m.group("num")]), None, m.start("num"), m.end("num"), m.end("num")
+        )
+        for m in _ROMAN.finditer(text)
+        if m.group("after") or m.group("before")
+    ]
+
+
 #: "... and one at thirteen hundred": "one" counts a case placed at a figure of its own.
 _ONE_AT = re.compile(
     r"\s+(?:at|of|with|on)\s+(?:about\s+|around\s+|roughly\s+|some\s+)?(?:\$?\d|"
@@ -548,7 +572,7 @@ def find_numbers(text: str) -> list[NumberMention]:
     Returns:
         The mentions in text order.
     """
-    mentions = _digit_mentions(text) + _word_mentions(text)
+    mentions = _digit_mentions(text) + _word_mentions(text) + _roman_mentions(text)
     mentions.sort(key=lambda m: m.start)
     kept: list[NumberMention] = []
     for mention in mentions:
