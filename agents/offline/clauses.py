@@ -27,7 +27,11 @@ from schemas.rules import Condition
 #: "... twelve feet above the floor and anything higher is referred": a comparative
 #: subject after the figure it points past.
 _ANYTHING_MORE = re.compile(
-    r"(?:,|;|\band)\s+anything\s+(larger|bigger|longer|higher|greater|older|taller|heavier|"
+    r"(?:(?:,|;|\band)\s+|^\W*)(?:anything\s+|"
+    # "..., and any studio allowing a longer unattended session is referred"
+    r"any\s+(?:[\w-]+\s+){1,2}?(?:allowing|permitting|running|offering|keeping|holding|having|"
+    r"with)\s+(?:an?\s+)?)"
+    r"(larger|bigger|longer|higher|greater|older|taller|heavier|"
     r"wider|deeper|farther|further|more|smaller|shorter|lower|younger|closer|nearer|fewer|"
     r"less|newer)\b(?!\s+than\b)",
     re.I,

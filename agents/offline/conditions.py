@@ -591,6 +591,8 @@ class ConditionReader:
     ) -> NumericHit:
         # "finer than 100 mesh" on a field whose description says "higher = finer"
         op = _said_direction(text[: mention.start], info) or comparator(text, mention)
+        if op is None and info.scale is not None and _RATED.search(text[: mention.start]):
+            op = "eq"  # "a location rated 5 is a decline": one step of a stated scale
         value = self._scaled_like_topic(round(mention.value * factor, 6), mention, info)
         if info.unit == "rate" and mention.unit == "percent":
             value = round(value / 100.0, 8)  # 0.28% is 0.0028, not 0.0028000000000000004
@@ -868,6 +870,10 @@ def _said_direction(before: str, info: FieldInfo) -> str | None:
     return "gt" if word in info.rising else "lt" if word in info.falling else None
 
 
+#: "rated 5", "a rating of 4", "scored 3": a step of a rating scale named as such.
+_RATED = re.compile(
+    r"\b(?:rated|graded|scored|scoring|a (?:rating|score|grade) of|at (?:rating|level))\s*$", re.I
+)
 #: After a gap's sign word: "or worse" (that far or further) or "or less" (no further).
 _WIDER_AFTER = re.compile(
     r"^\s*(?:(or (?:worse|more|further|deeper|greater)|and (?:beyond|worse|more))|"

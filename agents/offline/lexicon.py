@@ -452,6 +452,9 @@ EXAMPLE = re.compile(
 NOT_OUR_RULE = re.compile(
     r"\b(?:is|are) not (?:an? |our |the )?(?:[A-Z]{2,5} )?(?:rule|guideline|requirement)s?\b|"
     r"\bfor (?:orientation|reference|information|comparison) only\b|"
+    # "That is a BOP eligibility question and is not governed by this manual."
+    r"\b(?:is|are) not (?:governed|covered|addressed|set) (?:by|in) (?:this|the present|our) "
+    r"(?:manual|guide|section|bulletin|document|note|chapter)\b|"
     # "... tolerates up to seventy-two hours; that figure has no standing here": another
     # form's figure, told for contrast
     r"\b(?:that|this|the|its) (?:figure|number|limit|threshold) (?:has|carries) no "

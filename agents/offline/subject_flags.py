@@ -380,6 +380,8 @@ def _any_counted(
     of things (not money, ages or distances) or, after "any", a share ("any lead
     removal work": more than 0%), never denied ("without").
     """
+    if result.comparative:
+        return  # "any workshop allowing a longer unattended pour": past a figure said before
     any_one = bool(_ANY_ONE.search(trigger))
     said = {t.stem for t in subject}
     found = [

@@ -53,6 +53,18 @@ FIELDS = {
         "synonyms": ["years open", "years in business"],
         "description": "Years the business has traded",
     },
+    "wax_fire_rating": {
+        "type": "int",
+        "unit": "rating",
+        "synonyms": ["wax fire rating", "fire rating"],
+        "description": "Fire rating of the wax room, 1 (low) to 5 (extreme)",
+    },
+    "unattended_pour_minutes": {
+        "type": "int",
+        "unit": "minutes",
+        "synonyms": ["unattended pour", "pour without an attendant"],
+        "description": "Longest wax pour left without an attendant, in minutes",
+    },
     "price_departure_pct": {
         "type": "float",
         "unit": "percent",
@@ -164,3 +176,34 @@ def test_a_gap_under_a_reference_or_worse() -> None:
         ("ALL", "refer", [("price_departure_pct", "lt", -15)]),
         ("ALL", "decline", [("price_departure_pct", "lte", -30)]),
     ]
+
+
+def test_any_risk_allowing_a_longer_one_is_past_the_limit_said() -> None:
+    text = (
+        "Pours run without an attendant are limited to twenty minutes, and any workshop "
+        "allowing a longer unattended pour is referred."
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        ("ALL", "refer", [("unattended_pour_minutes", "gt", 20)])
+    ]
+
+
+def test_a_step_of_a_rating_scale_named_as_rated() -> None:
+    text = (
+        "The wax fire rating runs from 1 (low) to 5 (extreme). A workshop rated 5 is a "
+        "decline. A rating of 4 is referred."
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        ("ALL", "decline", [("wax_fire_rating", "eq", 5)]),
+        ("ALL", "refer", [("wax_fire_rating", "eq", 4)]),
+    ]
+
+
+def test_another_products_figure_told_as_not_governed_here_gives_no_product() -> None:
+    text = (
+        "A candle workshop holding more than 400 lb of paraffin on hand is referred. (For "
+        "orientation only: the BOP program holds gift shops to 100 lb. That is a BOP "
+        "eligibility question and is not governed by this manual.)"
+    )
+    rules = EXTRACTOR.extract(text, source="Property Workshop Manual", source_type="manual")
+    assert [(r.product_type, r.action) for r in rules] == [("Property", "refer")]
