@@ -284,6 +284,13 @@ READ: list[tuple[str, list[Mention]]] = [
         ],
     ),
     ("million", [(1000000.0, None, "million", "million", False, False, False)]),
+    # a log's cells: a whole number and a fraction, hours said short
+    ("4 1/2 h", [(4.5, "hour", "4 1/2 h", "4 1/2", False, False, False)]),
+    ("36 hrs", [(36.0, "hour", "36 hrs", "36", False, False, False)]),
+    ("a 2 1/2 inch pipe", [(2.5, "inch", "2 1/2 inch", "2 1/2", False, False, False)]),
+    # a roman grade only where it is compared, never a name ("Class IV beam shows")
+    ("Class IV water or harder", [(4.0, None, "IV", "IV", False, False, False)]),
+    ("Class IV beam shows", []),
     (
         "between two and a half and three stories",
         [

@@ -118,6 +118,8 @@ _UNIT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("years", re.compile(r"^[\s-]*(?:years?|yrs?)\b", re.I)),
     ("months", re.compile(r"^[\s-]*months?\b", re.I)),
+    # "4 1/2 h", "36 hrs": the short forms of hours in a log's cells
+    ("hour", re.compile(r"^[\s-]*(?:hours?|hrs?|h)\b(?!\.?p\b)", re.I)),
     ("weeks", re.compile(r"^[\s-]*weeks?\b", re.I)),
     ("days", re.compile(r"^[\s-]*days?\b", re.I)),
     ("miles", re.compile(r"^[\s-]*(?:miles?|mi)\b", re.I)),
@@ -418,6 +420,8 @@ def _digit_mentions(text: str) -> list[NumberMention]:
     return found
 
 
+#: A whole number and a fraction of one: "4 1/2", "2 3/4".
+_MIXED = re.compile(r"\d+ [1-9]/(?:2|3|4|8)")
 #: "Class IV water", "grade III": a roman numeral ranks a class or a grade.
 #: Only a compared one: "Class IV water or harder", "above grade III" (not "Class IV beam
 #: shows", a name).
@@ -577,6 +581,11 @@ def find_numbers(text: str) -> list[NumberMention]:
     kept: list[NumberMention] = []
     for mention in mentions:
         if kept and mention.start < kept[-1].num_end:
+            continue
+        whole = kept[-1] if kept else None
+        if whole is not None and _MIXED.fullmatch(text, whole.start, mention.num_end):
+            # "4 1/2 h": a whole number and a fraction, one figure
+            kept[-1] = replace(mention, value=whole.value + mention.value, start=whole.start)
             continue
         if kept and mention.start < kept[-1].end and _BARE_A.match(text, mention.start):
             continue  # "twenty miles an hour": the "an hour" of a rate is no number
