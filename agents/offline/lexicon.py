@@ -18,6 +18,9 @@ import re
 # --- actions ---------------------------------------------------------------------------------
 
 #: (action, pattern) pairs. Order inside one action does not matter; `ACTION_PRIORITY`
+#: What an allowance's figure opens with: "no more than", "at most", "up to".
+_AT_MOST = r"(?:no more than|not more than|at most|up to|fewer than|less than|under)\b"
+
 #: breaks ties between actions found in the same clause.
 ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("verify", re.compile(r"\bflag\w*\b[^.;]{0,60}?\bfor (?:data )?verification\b", re.I)),
@@ -138,8 +141,9 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "approve_with_conditions",
         re.compile(
             r"\b(?:subject to|(?:written|write(?: it| the account| the risk)?|"
-            r"bind(?: it| the account)?|bound|binding) (?:only )?with|"
-            r"(?:may|can) (?:still )?be (?:written|bound)|"
+            r"bind(?: it| the account)?|bound|binding) (?:only )?with(?! " + _AT_MOST + r")|"
+            # (not "may be written with no more than 25 employees": an allowance)
+            r"(?:may|can) (?:still )?be (?:written|bound)(?! with " + _AT_MOST + r")|"
             # (not "I'll write it without a second look": written as it is)
             r"write it(?! without (?:a |any )?(?:second look|question|hesitation|fuss))|"
             r"(?:is|are) (?:mandatory|required) on|"

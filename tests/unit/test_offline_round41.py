@@ -207,3 +207,13 @@ def test_another_products_figure_told_as_not_governed_here_gives_no_product() ->
     )
     rules = EXTRACTOR.extract(text, source="Property Workshop Manual", source_type="manual")
     assert [(r.product_type, r.action) for r in rules] == [("Property", "refer")]
+
+
+def test_may_be_written_with_no_more_than_is_an_allowance() -> None:
+    text = (
+        "A candle workshop may be written with no more than 400 lb of paraffin on hand; over "
+        "400 is referred."
+    )
+    assert [t[1:] for t in rule_triples(EXTRACTOR, text)] == [
+        ("refer", [("paraffin_on_hand_lbs", "gt", 400)])
+    ]
