@@ -378,9 +378,10 @@ async def known_rules(
     ]
     # the other products' rules on those fields too: whether a text naming no product
     # speaks of one product's rule depends on every rule on its field
-    near = {f for e in entries for f in e.per_field if e.per_field.get(f)}
+    near = {f for e in entries for f in e.per_field}
+    taken = {e.name for e in entries}
     entries += [
-        e for e in index.rules if e is not None and e not in entries and near & set(e.per_field)
+        e for e in index.rules if e is not None and e.name not in taken and near & set(e.per_field)
     ]
     names = [e.name for e in entries]
     current = await GraphAnalytics(memory, namespace).rules(names, index=index) if names else []

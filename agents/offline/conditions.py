@@ -397,12 +397,7 @@ class ConditionReader:
             window = lxc.TIME_WINDOW_BEFORE.search(pre)
             if window and window.group(0).strip().lower() == "for":
                 # "empty for ninety days or longer": a duration compared, no window
-                window = (
-                    None
-                    if _DURATION_COMPARED.match(plain[mention.end :])
-                    or re.search(rf"{lxc.CANNOT_LAST}\s*$", pre, re.I)
-                    else window
-                )
+                window = None if _DURATION_COMPARED.match(plain[mention.end :]) else window
             if (
                 mention.unit in TIME_UNITS
                 and (window or ago)

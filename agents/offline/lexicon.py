@@ -17,10 +17,10 @@ import re
 
 # --- actions ---------------------------------------------------------------------------------
 
-#: (action, pattern) pairs. Order inside one action does not matter; `ACTION_PRIORITY`
 #: What an allowance's figure opens with: "no more than", "at most", "up to".
 _AT_MOST = r"(?:no more than|not more than|at most|up to|fewer than|less than|under)\b"
 
+#: (action, pattern) pairs. Order inside one action does not matter; `ACTION_PRIORITY`
 #: breaks ties between actions found in the same clause.
 ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("verify", re.compile(r"\bflag\w*\b[^.;]{0,60}?\bfor (?:data )?verification\b", re.I)),
@@ -566,7 +566,7 @@ SOFT_LIMIT_CUE = re.compile(
     r"(?:approved|accepted|okayed|signed off on)(?=\s+" + _NUMBER_AHEAD + r"[\w,.-]*"
     r"(?:\s+(?:and|or|to)\s+" + _NUMBER_AHEAD + r"[\w,.-]*)?\s+"
     r"(?!(?:of|in|times?|cases?|accounts?|files?|risks?|submissions?|applications?|like|"
-    r"such|similar|more|others?|this|these|those|last|over|before|so|already|this)\b)[a-z])|"
+    r"such|similar|more|others?|this|these|those|last|over|before|so|already)\b)[a-z])|"
     # "I've signed off on a good number between 300 and 400": the range's far end
     r"(?:approved|signed off(?: on)?|signed|bound|written|wrote|accepted|okayed|cleared)\s+"
     r"(?:[\w-]+\s+){0,4}?between(?=\s+" + _NUMBER_AHEAD + r")|"
