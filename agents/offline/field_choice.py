@@ -190,6 +190,8 @@ def _choose(
         i
         for i in exact + [i for i in numeric if i.name in converted]
         if i.in_scale(mention.value * converted.get(i.name, 1.0))
+        # "nine hundred thousand" is no year a building was put up in
+        and (i.unit != "year" or _CALENDAR_YEARS[0] <= mention.value <= _CALENDAR_YEARS[1])
     ]
     if hint == "pointed" and context:
         pointed = _pointed(vocab, candidates, context)
@@ -250,6 +252,14 @@ def _choose(
     topic = next((i for i in candidates if i.name == topic_name), None)
     if topic is not None and _is_time(mention.unit) and not _is_time(topic.spec.unit):
         topic = None  # "more than two days a year" after a crowd limit: no crowd of two
+    said = _LAST_SENTENCE.split(context.strip())[-1] if context else ""
+    recent = naming(said) if said else []
+    if (
+        topic is not None
+        and not find_numbers(said)
+        and _turned_away(vocab, candidates, topic, recent, floor)
+    ):
+        topic = None  # "What matters is how many cylinders they keep. More than twelve"
     if topic is not None and (
         all(here[i.name] <= floor for i in candidates)
         # "Forty is a guideline ... approve well beyond forty": the limit said again
@@ -262,8 +272,6 @@ def _choose(
         # No word of the clause names a field: the number continues the topic.
         return topic, converted.get(topic.name, 1.0)
 
-    recent = naming(_LAST_SENTENCE.split(context.strip())[-1]) if context else []
-
     def score(info: FieldInfo) -> float:
         local = here[info.name]
         if ctx:
@@ -272,7 +280,14 @@ def _choose(
             local += 0.3 * vocab.score_numeric(info, recent, None)
         return local + (0.2 if converted and info.name not in converted else 0.0)
 
-    best = _named_here(candidates, here) or _best(candidates, score, floor)
+    best = _named_here(candidates, here)
+    if best is None and recent and all(v <= floor for v in here.values()):
+        # "What matters is how many cylinders they keep. More than twelve ...": with no
+        # word of its own, the sentence right before outranks what the wider context said
+        # (the number's own unit word names none of them: "ten percent of receipts")
+        words = [t for t in recent if unit is None or canonical_unit(t.text) != unit]
+        best = _best(candidates, lambda i: vocab.score_numeric(i, words, None), floor)
+    best = best or _best(candidates, score, floor)
     if best is None and ctx:
         best = _best(candidates, lambda i: vocab.score_numeric(i, ctx, None), floor)
     if best is None and len(exact) == 1 and unit is not None:
@@ -287,6 +302,23 @@ def _choose(
         ]
         best = plain[0] if len(plain) == 1 else None
     return (best, converted.get(best.name, 1.0)) if best else None
+
+
+def _turned_away(
+    vocab: FieldVocabulary,
+    candidates: list[FieldInfo],
+    topic: FieldInfo,
+    recent: list[Token],
+    floor: float,
+) -> bool:
+    """True when the sentence right before names another field and not the topic.
+
+    After a limit on inventory, "What matters is how many cylinders they keep. More
+    than twelve ...": the speaker has turned to the cylinders; twelve is no inventory.
+    """
+    if not recent or vocab.score_numeric(topic, recent, None) > 0:
+        return False
+    return any(vocab.score_numeric(i, recent, None) > floor for i in candidates if i is not topic)
 
 
 def _named_here(candidates: list[FieldInfo], here: dict[str, float]) -> FieldInfo | None:

@@ -1,0 +1,76 @@
+"""Offline extraction round 43: which field a bare figure speaks of when the talk turns.
+
+Every field and sentence below is made up for these tests (a party-supply dictionary no
+dataset has).
+"""
+
+from __future__ import annotations
+
+from tests.rules import BASE_FIELDS, extractor_over, rule_triples
+
+FIELDS = {
+    **BASE_FIELDS,
+    "occupancy": {
+        "type": "str",
+        "synonyms": ["class of business", "class"],
+        "description": "Business class, lower case (e.g. 'party supply store', 'costume hire')",
+    },
+    "stock_value_usd": {
+        "type": "int",
+        "unit": "USD",
+        "synonyms": ["stock value", "inventory value"],
+        "description": "Value of the stock on hand, in USD",
+    },
+    "helium_tanks_count": {
+        "type": "int",
+        "unit": "tanks",
+        "synonyms": ["helium tanks", "balloon gas tanks", "tanks on site"],
+        "description": "Number of helium tanks kept on site",
+    },
+    "largest_claim_usd": {
+        "type": "int",
+        "unit": "USD",
+        "synonyms": ["largest paid claim", "biggest claim"],
+        "description": "Largest single paid claim in the loss history, in USD",
+    },
+    "balloon_bay_units_count": {
+        "type": "int",
+        "unit": "units",
+        "synonyms": ["balloon bay units", "party store bays", "store bay count"],
+        "description": "Number of balloon-filling bays in the store",
+    },
+    "tanks_caged_outdoors": {
+        "type": "bool",
+        "synonyms": ["tanks caged outdoors", "locked tank cage"],
+        "description": "Helium tanks are kept in a locked cage outdoors",
+    },
+}
+EXTRACTOR = extractor_over(FIELDS)
+
+
+def test_a_figure_after_a_sentence_naming_another_thing_leaves_the_last_topic() -> None:
+    text = (
+        "For a party supply store on Property the stock value guideline is $400,000; "
+        "anything over that is a referral. In practice I've signed off a few up to five "
+        "hundred thousand with clean loss runs. Every party store bay has helium; the "
+        "balloons need it. What matters is how many tanks they keep. More than twelve and "
+        "it's a referral, whatever the line of business. If the tanks sit in a locked cage "
+        "outdoors, I'll clear the referral with conditions."
+    )
+    rules = EXTRACTOR.extract(text, source="SME interview", source_type="sme")
+    by_field = {r.conditions[-1].field: r for r in rules}
+    assert "largest_claim_usd" not in by_field
+    assert "balloon_bay_units_count" not in by_field
+    tanks = next(r for r in rules if "helium_tanks_count" in {c.field for c in r.conditions})
+    assert (tanks.action, tanks.mitigant_fields) == ("refer", ["tanks_caged_outdoors"])
+    assert [c.value for c in tanks.conditions if c.field == "helium_tanks_count"] == [12]
+
+
+def test_a_figure_that_follows_figures_keeps_their_topic() -> None:
+    text = (
+        "Q: Bays? A: The guide caps us at six balloon bay units before a referral. I've "
+        "signed off on seven and eight for established family stores; nine or more goes to "
+        "a senior underwriter."
+    )
+    triples = rule_triples(EXTRACTOR, text, "sme")
+    assert triples == [("ALL", "refer", [("balloon_bay_units_count", "gt", 6)])]
