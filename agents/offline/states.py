@@ -13,9 +13,12 @@ from schemas.rules import Condition
 _OTHER_STATES = re.compile(r"\b(?:any|all|every|an?)\s+other\s+states?\b|\bother states\b", re.I)
 #: "located in those five states", "in these states": the states a sentence before lists.
 _THOSE_STATES = re.compile(
-    r"\b(?:(?:those|these)\s+(?:(?P<count>\w+)\s+)?states|(?P<two>either|both)\s+states?)\b",
+    r"\b(?:(?:those|these)\s+(?:(?P<count>\w+)\s+)?states|(?P<two>either|both)\s+states?"
+    r"|(?:located|based|operating|domiciled|situated|headquartered)\s+there)\b",
     re.I,
 )
+#: Where a sentence or a clause ends: "It remains in force in Nevada and Arizona: ..."
+_SEGMENT_END = re.compile(r"(?<=[.!?:;])\s+")
 
 
 def read_states(text: str, state_field: str | None) -> list[Condition]:
@@ -125,15 +128,23 @@ def those_states(trigger: str, context: str, state_field: str | None) -> list[Co
     match = _THOSE_STATES.search(trigger)
     if not match or not context:
         return []
-    named = read_states(context, state_field)
-    if len(named) != 1 or named[0].operator not in {"in", "eq"}:
-        return []
-    size = len(named[0].value) if isinstance(named[0].value, list) else 1
     count = "two" if match.group("two") else (match.group("count") or "").lower()
-    stated = (int(count) if count.isdigit() else _SMALL.get(count)) if count else size
-    if stated != size:
-        return []  # "those five states" after four, or "those coastal states"
-    return named
+    # the nearest sentence (or clause) naming states first: "The filing is approved in
+    # Colorado and Utah; it remains in force in Nevada and Arizona: drillers located
+    # there are declined" points to the last two, not to every state said before
+    nearest = next(
+        (part for part in reversed(_SEGMENT_END.split(context)) if read_states(part, state_field)),
+        context,
+    )
+    for said in dict.fromkeys((nearest, context)):
+        named = read_states(said, state_field)
+        if len(named) != 1 or named[0].operator not in {"in", "eq"}:
+            continue
+        size = len(named[0].value) if isinstance(named[0].value, list) else 1
+        stated = (int(count) if count.isdigit() else _SMALL.get(count)) if count else size
+        if stated == size:  # not "those five states" after four, or "those coastal states"
+            return named
+    return []
 
 
 def names_those_states(trigger: str) -> bool:

@@ -74,3 +74,19 @@ def test_a_figure_that_follows_figures_keeps_their_topic() -> None:
     )
     triples = rule_triples(EXTRACTOR, text, "sme")
     assert triples == [("ALL", "refer", [("balloon_bay_units_count", "gt", 6)])]
+
+
+def test_located_there_points_to_the_states_of_the_nearest_clause() -> None:
+    text = (
+        "Bulletin B-7. The earlier bulletin suspended new GL business for party supply stores "
+        "in Oregon, Idaho, Nevada and Utah. The filing is now approved in Oregon and Idaho, "
+        "and the suspension is withdrawn in those two states. It remains in force in Nevada "
+        "and Utah: GL submissions for party supply stores located there are declined."
+    )
+    assert rule_triples(EXTRACTOR, text, "compliance") == [
+        (
+            "GL",
+            "decline",
+            [("occupancy", "eq", "party supply store"), ("state", "in", ["NV", "UT"])],
+        )
+    ]
