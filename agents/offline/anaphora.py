@@ -90,6 +90,7 @@ class Pending:
     accepted: bool = False  # "at least 500 feet away is acceptable": the safe side
     required: bool = False  # "the innkeeper must live on site": what the risk must have
     lacked: bool = False  # its one flag was already made absent ("without one")
+    carried: bool = False  # said in a sentence before the one that acts
 
 
 def antecedent(

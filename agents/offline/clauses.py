@@ -54,6 +54,9 @@ _MODAL = re.compile(r"(?:may|can|could|must|should|will|shall|is|are|gets?)\b", 
 #: Business classes a clause excepts: "except for A, B or C", "other than A and B".
 _EXCEPT_CLASSES = re.compile(
     r"(?:^|,|\b(?:class|classes|risks?|accounts?|business|businesses|insureds?)\b)\s*"
+    # "every class in this guide except ...", "every class we write other than ..."
+    r"(?:(?:in|of|under)\s+(?:this|the|our)\s+(?:guide|manual|program|programme|book)\s+"
+    r"|we\s+write\s+)?"
     r"(?:except(?: for)?|other than|excluding|apart from|save for|with the exception "
     r"of)\s+",
     re.I,

@@ -128,6 +128,8 @@ def completed_conditions(
         a.protective_pos = a.protective_pos + pending.protective_pos
     elif a.action and pending is not None and lxd.ANY_OTHER.search(a.trigger):
         conditions = _other_than(conditions, pending, vocab)
+    elif a.action and pending is not None:
+        conditions = _bound_class(conditions, pending, vocab)
     numeric = {n for n, i in vocab.fields.items() if i.kind == "numeric"}
     has_numeric = any(c.field in numeric for c in conditions)
     # "the guideline says 15,000 barrels, and a brewery above that is referred": the
@@ -161,6 +163,47 @@ def _classes(field: str, values: list[str], excepted: bool) -> Condition:
     if len(values) == 1:
         return Condition(field=field, operator="neq" if excepted else "eq", value=values[0])
     return Condition(field=field, operator="not_in" if excepted else "in", value=list(values))
+
+
+def _bound_class(
+    conditions: list[Condition], pending: Pending, vocab: FieldVocabulary
+) -> list[Condition]:
+    """The classes of an accepted bound, for the clause past the same bound.
+
+    "Test prep centers may be written with no more than 25 employees; over 25 is
+    referred": the referral is the test prep centers' (or every class but those
+    excepted), not every risk's.
+    """
+    occupancy = vocab.occupancy
+    if (
+        pending.carried
+        or not occupancy
+        or not conditions
+        or any(c.field == occupancy for c in conditions)
+    ):
+        return conditions
+    classes = [c for c in pending.conditions if c.field == occupancy]
+    bounds = {
+        (c.field, c.operator, c.value)
+        for c in pending.conditions
+        if c.operator in ORDERING_OPERATORS and isinstance(c.value, int | float)
+    }
+    past = [
+        c
+        for c in conditions
+        if isinstance(c.value, int | float)
+        and (c.field, _PAST.get(c.operator), c.value) in bounds
+        or (pending.accepted and any(b[0] == c.field and b[1] in _PAST for b in bounds))
+    ]
+    listed = {v.lower() for v in vocab.fields[occupancy].values}
+    said = [v for c in classes for v in (c.value if isinstance(c.value, list) else [c.value])]
+    if not classes or len(past) != len(conditions) or not all(str(v) in listed for v in said):
+        return conditions  # (only classes the dictionary lists: "Our audit of 40 files")
+    return [*classes, *conditions]
+
+
+#: The bound a comparison lies past: "over 25" past "no more than 25".
+_PAST = {"gt": "lte", "gte": "lt", "lt": "gte", "lte": "gt"}
 
 
 def _other_than(

@@ -181,6 +181,8 @@ class TextReader:
     def _sentence(self, sentence: Sentence, context: str) -> bool:
         created = self._quoted_rule(sentence, context)
         pending: _Pending | None = self._accepted or self._antecedent(sentence)
+        if pending is not None:
+            pending.carried = True  # said in a sentence before this one
         self._accepted = None
         kept, self._dangling = self._dangling, None
         stated = waived = False  # a clause stated an action or condition / waived one

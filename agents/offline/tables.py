@@ -319,6 +319,9 @@ _PAST_LIMIT = re.compile(
     r"\b(?:above|over|beyond|past|exceeding)\s+(?:the\s+)?(?:limit|maximum|cap|threshold)\b|"
     # "| Line | Hydrogen on site | Action when exceeded |": each row's figure is a limit
     r"\b(?:if|when)\s+(?:exceeded|breached)\b|"
+    # "| Characteristic | Limit | When the limit is exceeded |"
+    r"\b(?:if|when)\s+(?:the|a|its)\s+(?:limit|maximum|cap|threshold)\s+is\s+"
+    r"(?:exceeded|breached|passed)\b|"
     # "| Program | Upright broilers allowed | What happens once you pass it |"
     r"\b(?:once|when|if)\s+(?:you\s+)?(?:pass|exceed|go past|go over)\s+(?:it|that|them)\b",
     re.I,
@@ -329,15 +332,19 @@ _FIGURE_CELL = re.compile(
     r"fifteen|twenty|thirty|forty|fifty|hundred)\b)",
     re.I,
 )
+#: A column that is only the limit: "| Characteristic | Limit | ... |".
+_LIMIT_WORD = re.compile(r"^(?:the\s+)?(?:limit|maximum|max\.?|cap|threshold)$", re.I)
 _LIMIT_MARK = re.compile(r"\s*\((?:limit|maximum|max\.?|cap|threshold)\)\s*", re.I)
 
 
 def _past_limit_row(header: list[str], cells: list[str]) -> str:
     """A row whose figures are limits: "BOP package, buildings on the grounds above 3: refer"."""
-    said = []
+    said: list[str] = []
     for h, c in zip(header[:-1], cells[:-1], strict=True):
         name = _LIMIT_MARK.sub(" ", h).strip()
-        if _FIGURE_CELL.match(c):
+        if _FIGURE_CELL.match(c) and _LIMIT_WORD.match(name) and said:
+            said[-1] += f" above {c}"  # "| Storeys above grade | 5 |" under "| ... | Limit |"
+        elif _FIGURE_CELL.match(c):
             said.append(f"{name} above {c}")
         elif re.search(r"\d", c):
             said.append(f"{name} {c}")  # "above 500 kg": the cell says its own comparison

@@ -90,3 +90,44 @@ def test_located_there_points_to_the_states_of_the_nearest_clause() -> None:
             [("occupancy", "eq", "party supply store"), ("state", "in", ["NV", "UT"])],
         )
     ]
+
+
+def test_a_table_of_limits_acts_when_each_row_s_limit_is_exceeded() -> None:
+    text = (
+        "Section 4 - Store limits. The limits below apply to every store.\n\n"
+        "| Characteristic | Limit | When the limit is exceeded |\n"
+        "| --- | --- | --- |\n"
+        "| Helium tanks | 12 | Refer to a senior underwriter |\n"
+        "| Stock value | $400,000 | Decline |\n"
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        ("ALL", "refer", [("helium_tanks_count", "gt", 12)]),
+        ("ALL", "decline", [("stock_value_usd", "gt", 400000)]),
+    ]
+
+
+def test_the_clause_past_a_class_s_bound_keeps_its_classes() -> None:
+    listed = rule_triples(
+        EXTRACTOR,
+        "Party supply stores may be written with no more than 12 helium tanks; over 12 is "
+        "referred.",
+    )
+    assert listed == [
+        (
+            "ALL",
+            "refer",
+            [("helium_tanks_count", "gt", 12), ("occupancy", "eq", "party supply store")],
+        )
+    ]
+    excepted = rule_triples(
+        EXTRACTOR,
+        "Every class in this guide except party supply stores may be written with no more "
+        "than 12 helium tanks; over 12 is referred.",
+    )
+    assert excepted == [
+        (
+            "ALL",
+            "refer",
+            [("helium_tanks_count", "gt", 12), ("occupancy", "neq", "party supply store")],
+        )
+    ]
