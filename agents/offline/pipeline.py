@@ -540,8 +540,34 @@ class TextReader:
                 if not old.product_explicit and explicit:
                     old.product, old.product_explicit = product, True
                 return False
+        scoped = self._scoped_earlier(draft)
+        if scoped is not None:  # the rule said again without its class: the same rule
+            scoped.add_mitigants(draft.mitigant_fields, draft.mitigants)
+            return False
         self.drafts.append(draft)
         return True
+
+    def _scoped_earlier(self, draft: RuleDraft) -> RuleDraft | None:
+        """The one earlier rule this classless one repeats with its class and product.
+
+        A log's "For commercial laundry on Property, refer above 50,000 lbs/week" and its
+        reviewer's "weekly volume above 50,000 lbs ... treat the Property volume referral
+        as soft": one rule, not one per class and one for every class.
+        """
+        occupancy = self.vocab.occupancy
+        if not occupancy or any(c.field == occupancy for c in draft.conditions):
+            return None
+        own = sorted(repr(c) for c in draft.conditions)
+        same = [
+            old
+            for old in self.drafts
+            if old.action == draft.action
+            and old.product == draft.product
+            and own
+            and sorted(repr(c) for c in old.conditions if c.field != occupancy) == own
+            and [c.operator for c in old.conditions if c.field == occupancy] == ["eq"]
+        ]
+        return same[0] if len(same) == 1 else None
 
     def _near_text(self, sentence: Sentence) -> str:
         before = self.sentences[sentence.index - 1].text if sentence.index else ""

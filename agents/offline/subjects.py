@@ -113,6 +113,13 @@ _FOR_CLASS = re.compile(
     r"(?=\s+(?:in|located|that|which|where|whose|with|on)\b|\s*[.,;:]|\s*$)",
     re.I,
 )
+#: "for either laundry class (commercial laundries and cloth diaper services)": a list of
+#: the classes a predicate is for.
+_FOR_LIST = re.compile(
+    r"\bfor\s+(?:(?:either|both|each|every|all|the\s+two)\s+(?:of\s+)?(?:the\s+|our\s+)?"
+    r"(?:[\w-]+\s+)?class(?:es)?\s*\(\s*)?(?P<list>[a-z][^().;:]*)",
+    re.I,
+)
 #: "will not write Property cover for lime kiln works located in PA": what the cover is for.
 _COVER_FOR = re.compile(
     r"\b(?:cover|coverage|insurance|business)\s+(?:for|on)\s+(?:all\s+|any\s+|the\s+|an?\s+)?"
@@ -552,6 +559,10 @@ class SubjectReader:
             said = [stem(w) for w in name.lower().split()]
             if value and value in self.example_set and said == [stem(w) for w in value.split()]:
                 return [value]
+        for found in _FOR_LIST.finditer(clause):  # "a decline for laundries and diaper services"
+            listed = self._plural_list(found.group("list"))
+            if len(listed) > 1 and all(v in self.example_set for v in listed):
+                return listed
         cover = _COVER_FOR.search(clause)  # "will not write Property cover for lime kiln works"
         if cover and not self.enumerated and (named := self._named(cover.group("name"))):
             return [self._canonical(named)]

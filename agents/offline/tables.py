@@ -66,6 +66,49 @@ _ACTION_WORD = re.compile(
 _SEPARATOR = re.compile(r"[\s|:+=-]+")
 #: A last column that records what happened, not what to do.
 _RECORD_COLUMN = re.compile(r"^\W*(?:outcomes?|results?|dispositions?|what happened)\W*$", re.I)
+#: A log's column citing the rule each case was decided under: "| Guideline |".
+_GUIDELINE_COLUMN = re.compile(
+    r"^\W*(?:guidelines?|(?:guideline|manual|guide|rule)\s+(?:cited|applied|reference))\W*$", re.I
+)
+#: A cell citing no rule: "none stated", "n/a", "-".
+_NONE_STATED = re.compile(
+    r"^\W*(?:none(?:\s+(?:stated|cited|given|applies|applicable))?|n/?a|no\s+guideline|-+|—)\W*$",
+    re.I,
+)
+
+
+#: A log's first column naming each case: "| Case |", "| Ref |", "| File |".
+_RECORD_OF_CASES = re.compile(
+    r"^\W*(?:case|ref(?:erence)?|file|log|decision|dl)\W*(?:no\.?|#|id)?\W*$", re.I
+)
+#: A column of a case's facts, which scope no rule: "| Key facts |".
+_FACTS_COLUMN = re.compile(r"^\W*(?:(?:key\s+)?facts?|details?|notes?|summary|situation)\W*$", re.I)
+
+
+def _cited_row(header: list[str], cells: list[str], rule: int) -> list[str]:
+    """One case of a decision log: the rule it cites, then the case as evidence.
+
+    "| DL-7 | commercial laundry | GL | 45% hospital goods; sharps line | refer when
+    hospital goods exceed 30% | approved with conditions |" states the laundry's GL rule
+    ("For commercial laundry on GL, refer when ...") and one case decided
+    under it, whose facts and outcome are read for practice, never as a rule of their own.
+    """
+    scope = [
+        c
+        for k, (h, c) in enumerate(zip(header[:-1], cells[:-1], strict=True))
+        if k not in {0, rule} and not _FACTS_COLUMN.match(h) and not re.search(r"\d", c)
+    ]
+    kept = [k for k in range(len(header)) if k != rule]
+    case = _plain_row([header[k] for k in kept], [cells[k] for k in kept])
+    cited = f"For {' on '.join(scope)}, {cells[rule]}." if scope else f"{cells[rule]}."
+    return [cited, f"Outcome: {case}"]
+
+
+def _guideline_column(header: list[str]) -> int | None:
+    """The column of a decision log citing each case's rule, if the table has one."""
+    return next((k for k, h in enumerate(header[:-1]) if _GUIDELINE_COLUMN.match(h)), None)
+
+
 #: A first column that names each row's rule: "| Rule | ... |".
 _NAME_COLUMN = re.compile(r"^\W*(?:rules?|rule names?)\W*$", re.I)
 #: "| Rule | Applies to | Trigger | Result |", "| Program | Bale moisture trigger | Result |":
@@ -199,7 +242,16 @@ def table_rows(lines: list[str]) -> list[str]:
                 # "| Class | Measure | Referral trigger |": the last column's name acts
                 out.append(_trigger_row(head, row, done.group(1).lower()))
                 continue
-            if grid:
+            if (rule := _guideline_column(head)) is not None and _NONE_STATED.match(row[rule]):
+                # "| Case | ... | Guideline | UW decision |" over "| ... | none stated |
+                # declined |": one case decided with no rule to cite, evidence only
+                kept = [k for k in range(len(head)) if k != rule]
+                out.append(
+                    f"Outcome: {_plain_row([head[k] for k in kept], [row[k] for k in kept])}"
+                )
+            elif rule is not None and _RECORD_OF_CASES.match(head[0]):
+                out.extend(_cited_row(head, row, rule))
+            elif grid:
                 out.extend(_grid_cells(head, row))
             elif (status := _status_column(head)) is not None:
                 out.extend(_status_row(head, row, status))

@@ -237,6 +237,12 @@ def context_class(
     if _ANY_CLASS.search(clause):
         return None  # "any contractor, in any class, that ...": the rule is widened
     value = named_in(clause, classes)
+    label: str = sentence.label or next(iter(_NUMBERED_LABEL.findall(sentence.raw)), "")
+    labelled = mentioned(label, classes) if label else []
+    if value is None and len(labelled) == 1 and len(label.split()) <= len(labelled[0].split()) + 1:
+        # "5.1 Cloth diaper services: plants of frame construction ...", the label only the
+        # class (not "Bell foundries are referred: anything with more than 12 ...")
+        value = labelled[0]
     if value is None:
         before = " ".join(s.raw for s in sentences[: sentence.index + 1])
         value = head_class(clause, [c for c in mentioned(before, classes) if " " in c])
@@ -245,6 +251,8 @@ def context_class(
     return value or question_class(sentences, sentence, classes, read)
 
 
+#: A numbered item's label: "5.1 Cloth diaper services: plants of frame construction ...".
+_NUMBERED_LABEL = re.compile(r"^\s*\d+(?:\.\d+)+\s+([A-Z][\w&/' -]{0,40}?)\s*:\s+")
 #: A clause that widens its rule past any one class.
 _ANY_CLASS = re.compile(
     r"\b(?:(?:any|every|all|each) (?:[\w-]+ (?:and|or) )?(?:class|classes|trade|trades|"

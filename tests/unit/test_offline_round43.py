@@ -39,6 +39,11 @@ FIELDS = {
         "synonyms": ["balloon bay units", "party store bays", "store bay count"],
         "description": "Number of balloon-filling bays in the store",
     },
+    "construction_type": {
+        "type": "str",
+        "synonyms": ["construction", "construction class"],
+        "description": "frame, joisted masonry, non-combustible, fire resistive",
+    },
     "tanks_caged_outdoors": {
         "type": "bool",
         "synonyms": ["tanks caged outdoors", "locked tank cage"],
@@ -130,4 +135,54 @@ def test_the_clause_past_a_class_s_bound_keeps_its_classes() -> None:
             "refer",
             [("helium_tanks_count", "gt", 12), ("occupancy", "neq", "party supply store")],
         )
+    ]
+
+
+def test_a_numbered_item_s_class_label_scopes_its_rule() -> None:
+    text = (
+        "Section 5 - Retail. 5.1 Party supply stores: buildings of frame construction are "
+        "declined on Property; joisted masonry or better is acceptable."
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        (
+            "Property",
+            "decline",
+            [("construction_type", "eq", "frame"), ("occupancy", "eq", "party supply store")],
+        )
+    ]
+
+
+LOG = (
+    "Decision log extract, party book, January 2025.\n\n"
+    "| Case | Class | Product | Key facts | Guideline | UW decision |\n"
+    "| --- | --- | --- | --- | --- | --- |\n"
+    "| DL-1 | party supply store | Property | 14 helium tanks; tanks in a locked cage | "
+    "refer above 12 helium tanks | approved with conditions |\n"
+    "| DL-2 | party supply store | Property | 15 helium tanks; no cage | "
+    "refer above 12 helium tanks | referred |\n"
+    "| DL-3 | costume hire | all lines | two claims over $20,000; no cage | none stated | "
+    "declined |\n\n"
+    "Reviewer note: more than 12 helium tanks has been approved up to 14 tanks, so treat the "
+    "Property tank referral as soft. A largest paid claim over $20,000 is a decline on any "
+    "product for either class (party supply stores and costume hires)."
+)
+
+
+def test_a_decision_log_row_states_the_rule_it_cites_and_its_case_is_evidence() -> None:
+    rules = EXTRACTOR.extract(LOG, source="Decision log", source_type="production")
+    tanks = [r for r in rules if "helium_tanks_count" in {c.field for c in r.conditions}]
+    assert [(r.product_type, r.action) for r in tanks] == [("Property", "refer")]
+    [rule] = tanks
+    assert sorted((c.field, c.operator, c.value) for c in rule.conditions) == [
+        ("helium_tanks_count", "gt", 12),
+        ("occupancy", "eq", "party supply store"),
+    ]
+    assert (rule.soft_limit, rule.mitigant_fields) == (14, ["tanks_caged_outdoors"])
+    # the case decided with no guideline makes no rule; the reviewer's note does
+    claims = [r for r in rules if "largest_claim_usd" in {c.field for c in r.conditions}]
+    assert [sorted((c.field, c.operator, c.value) for c in r.conditions) for r in claims] == [
+        [
+            ("largest_claim_usd", "gt", 20000),
+            ("occupancy", "in", ["party supply store", "costume hire"]),
+        ]
     ]
