@@ -567,6 +567,17 @@ class TextReader:
             and sorted(repr(c) for c in old.conditions if c.field != occupancy) == own
             and [c.operator for c in old.conditions if c.field == occupancy] == ["eq"]
         ]
+        if not same and len(draft.conditions) == 1 and draft.conditions[0].value is False:
+            # "... must be confirmed against the board's lookup before binding; where that
+            # lookup has not been done, send the file back": the check the lookup clears
+            lacking = draft.conditions[0].field
+            same = [
+                old
+                for old in self.drafts
+                if old.action == draft.action
+                and old.sentence_index == draft.sentence_index
+                and lacking in old.mitigant_fields
+            ]
         return same[0] if len(same) == 1 else None
 
     def _near_text(self, sentence: Sentence) -> str:

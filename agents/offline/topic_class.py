@@ -38,10 +38,14 @@ _AFTER_HEAD = frozenset(
     "is are was were be been has have had does do did may can must will would should could "
     "shall gets get goes go needs need with without that which who whose where when if "
     "in on at of for and or but to from by under over above below beyond past than "
-    "whatever regardless unless".split()
+    "whatever regardless unless larger bigger smaller taller older newer longer higher lower "
+    "wider deeper heavier more fewer less".split()
 )
 #: Nouns for where a business is, which may follow its head: "a distillery building".
-_PREMISES = frozenset("building buildings premises location locations site sites".split())
+_PREMISES = frozenset(
+    "building buildings premises location locations site sites plant plants facility "
+    "facilities".split()
+)
 #: How far apart the words of a class may stand ("pool and spa supply stores").
 _GAP = 3
 

@@ -44,7 +44,7 @@ READ: list[tuple[str, list[Mention]]] = [
     ),
     ("ten-plus years", [(10.0, "years", "ten-plus years", "ten", False, True, False)]),
     ("two-year-old building", [(2.0, "years", "two-year-old", "two", True, False, False)]),
-    ("3/4 of the roof", [(0.75, None, "3/4", "3/4", False, False, False)]),
+    ("3/4 of the roof", [(0.75, None, "3/4", "3/4", False, False, True)]),  # a share, as in words
     ("1/0 nonsense", []),
     ("$2.5 billion", [(2500000000.0, "usd", "$2.5 billion", "$2.5 billion", False, False, False)]),
     ("5k employees", [(5000.0, "employee", "5k employees", "5k", False, False, False)]),

@@ -44,6 +44,17 @@ FIELDS = {
         "synonyms": ["construction", "construction class"],
         "description": "frame, joisted masonry, non-combustible, fire resistive",
     },
+    "square_feet": {
+        "type": "int",
+        "unit": "sq ft",
+        "synonyms": ["square feet", "floor area"],
+        "description": "Total floor area in square feet",
+    },
+    "marshal_lookup_done": {
+        "type": "bool",
+        "synonyms": ["fire marshal lookup", "permit verified", "marshal lookup"],
+        "description": "The tank permit was confirmed on the fire marshal's lookup",
+    },
     "tanks_caged_outdoors": {
         "type": "bool",
         "synonyms": ["tanks caged outdoors", "locked tank cage"],
@@ -186,3 +197,40 @@ def test_a_decision_log_row_states_the_rule_it_cites_and_its_case_is_evidence() 
             ("occupancy", "in", ["party supply store", "costume hire"]),
         ]
     ]
+
+
+def test_a_class_s_shortened_name_before_its_premises_points_back_at_it() -> None:
+    text = (
+        "5.1 Party supply stores: buildings of frame construction are declined on Property. "
+        "5.2 A supply store building larger than 20,000 square feet is referred."
+    )
+    scoped = [
+        sorted((c.field, c.operator, c.value) for c in r.conditions)
+        for r in EXTRACTOR.extract(text, source_type="manual")
+    ]
+    assert [("occupancy", "eq", "party supply store"), ("square_feet", "gt", 20000)] in scoped
+
+
+def test_a_share_written_as_a_digit_fraction_is_a_percent() -> None:
+    more = {
+        "rental_share_pct": {
+            "type": "float",
+            "unit": "percent",
+            "synonyms": ["rental share"],
+            "description": "Share of receipts from rentals, in percent",
+        }
+    }
+    text = "rental share > 1/5 of receipts = decline."
+    assert rule_triples(extractor_over(FIELDS, more), text, "sme") == [
+        ("ALL", "decline", [("rental_share_pct", "gt", 20)])
+    ]
+
+
+def test_the_lacking_check_said_again_is_the_requirement_s_rule() -> None:
+    text = (
+        "For both classes, party supply stores and costume hires, the tank permit must be "
+        "confirmed against the fire marshal's public lookup before binding; where that lookup "
+        "has not been done, send the file back for verification."
+    )
+    rules = EXTRACTOR.extract(text, source_type="compliance")
+    assert [(r.action, r.mitigant_fields) for r in rules] == [("verify", ["marshal_lookup_done"])]

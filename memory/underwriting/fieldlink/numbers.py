@@ -416,7 +416,9 @@ def _digit_mentions(text: str) -> list[NumberMention]:
         year_like = 1600 <= value <= 2100 and value.is_integer() and "," not in raw
         if year_like and not attached and unit not in KNOWN_UNITS:
             unit, end = "year", num_end
-        found.append(NumberMention(value, unit, match.start(), end, num_end, attached, plus))
+        # "> 1/5 of receipts": a share written in digits, as "a fifth of" is in words
+        share = "/" in raw and value < 1 and unit is None and bool(_OF_AFTER.match(text[num_end:]))
+        found.append(NumberMention(value, unit, match.start(), end, num_end, attached, plus, share))
     return found
 
 
