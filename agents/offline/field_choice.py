@@ -59,6 +59,9 @@ _CONVERSIONS: dict[tuple[str | None, str | None], float] = {
     ("lb", "ton"): 1 / 2000,
     # "when that time exceeds two hours" in a field counted in minutes
     ("hour", "minut"): 60.0,
+    # "longer than three-quarters of a minute" in a field counted in seconds
+    ("minut", "second"): 60.0,
+    ("hour", "second"): 3600.0,
 }
 
 
@@ -236,7 +239,12 @@ def _choose(
         return None
     if len(candidates) == 1 and unit is not None:
         only = candidates[0]
-        if only.name not in converted or vocab.score_numeric(only, tokens, pos) > 0.5:
+        if (
+            only.name not in converted
+            or vocab.score_numeric(only, tokens, pos) > 0.5
+            # "Ask for the egress drill. Anything longer than three-quarters of a minute"
+            or (context and _pointed(vocab, [only], context) is not None)
+        ):
             return only, converted.get(only.name, 1.0)
         return None  # "four feet high" is no road distance in miles
     # the unit every candidate shares names none of them ("Four stories" before)

@@ -234,3 +234,36 @@ def test_the_lacking_check_said_again_is_the_requirement_s_rule() -> None:
     )
     rules = EXTRACTOR.extract(text, source_type="compliance")
     assert [(r.action, r.mitigant_fields) for r in rules] == [("verify", ["marshal_lookup_done"])]
+
+
+TIMED = extractor_over(
+    FIELDS,
+    {
+        "evacuation_drill_secs": {
+            "type": "int",
+            "unit": "seconds",
+            "synonyms": ["evacuation drill", "drill time"],
+            "description": "Seconds for the last customer to leave the store in a timed drill",
+        }
+    },
+)
+
+
+def test_a_fraction_of_a_minute_after_the_drill_is_named_is_seconds() -> None:
+    text = (
+        "Ask for the store's evacuation drill: the time, in seconds, for the last customer to "
+        "reach the street. Anything longer than three-quarters of a minute is referred."
+    )
+    assert rule_triples(TIMED, text) == [("ALL", "refer", [("evacuation_drill_secs", "gt", 45)])]
+
+
+def test_a_log_heading_cut_at_its_colon_is_no_rule_on_any_drill() -> None:
+    text = (
+        "Evacuation-drill referrals (guide limit: 45 seconds):\n"
+        "- 2024-01-09: party supply store, Columbus OH - drill timed at 55 seconds. Approved."
+    )
+    assert all(
+        (c.field, c.value) != ("evacuation_drill_secs", 0)
+        for r in TIMED.extract(text, source_type="production")
+        for c in r.conditions
+    )

@@ -673,7 +673,7 @@ _AND_A = re.compile(r"\s+and\s+", re.I)
 _OF_A = re.compile(r"^\s+of\s+(?:an?\s+)?$", re.I)
 #: Units a share of one may be counted in: "a quarter of an inch", not "half of a building".
 _SHARE_OF_UNITS = frozenset(
-    {"inch", "second", "minute", "hour", "gallon", "acre", "mile", "percent"}
+    {"inch", "second", "minute", "minut", "hour", "gallon", "acre", "mile", "percent"}
 )
 _OF_AN = re.compile(r"\s+of\s+an?\s+(?=[a-z])", re.I)
 _SCALE_VALUES = frozenset({1_000.0, 1_000_000.0, 1_000_000_000.0})
