@@ -705,7 +705,9 @@ LEADING_CONNECTOR = re.compile(
     # "Effective immediately and until further notice, ...": when the rule starts
     r"effective (?:immediately|today|now|at once)(?: and until further notice)?,?\s*|"
     # "From March 9, 2026, sea salt works ... are declined": when, not what
-    r"(?:effective|from|as of|beginning|starting|since|on and after)\s+" + _DATE + r",?\s*|"
+    r"(?:effective|from|as of|beginning|starting|since|on and after)\s+"
+    + _DATE
+    + r"(?:\s+and\s+until\s+further\s+notice)?,?\s*|(?:until\s+further\s+notice),?\s*|"
     r"(?:however|separately|also|additionally|likewise|similarly|in addition|"
     r"going forward|in practice|honestly|otherwise|then|finally|moreover|note|yeah|so|"
     r"but|and|taken alone|on its own|by contrast|in short)\b,?\s*|"

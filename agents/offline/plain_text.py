@@ -343,7 +343,31 @@ _BUT_WITH = re.compile(
 #: located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is "has
 #: had one or more losses"; "write it, but with a warranty" is "write it with a warranty";
 #: "the referral in Section 4.6 (X above N) is" is "the referral for X above N is".
+#: "A venue with a foam pit is declined, and no mitigant changes that": the rule has no
+#: mitigant, said after it (no part of the rule's clause).
+_NO_MITIGANT_AFTER = re.compile(
+    r"(?:,\s*(?:and|but)|;)\s+(?:no|nothing)\s+(?:mitigants?|exceptions?|waivers?|"
+    r"protections?)?\s*(?:changes?|alters?|lifts?|moves?)\s+(?:that|this|it)\b",
+    re.I,
+)
+#: "no new or renewal Businessowners policy may be bound for a venue with a foam pit": a
+#: refusal of what follows, on the product named (a class alone is read as it stands:
+#: "no new policy may be bound for a fertility clinic").
+_NO_POLICY_BOUND = re.compile(
+    r"\b(?i:no)\s+(?:new\s+(?:or\s+renewal\s+)?|renewal\s+)?(?P<product>(?:[A-Z][\w']*\s+){0,2}?)"
+    r"polic(?:y|ies)\s+(?:may|will|can|shall|is\s+to|are\s+to)\s+be\s+(?:bound|written|issued)"
+    r"\s+(?:for|on|to)\s+(?P<rest>an?\s[\w\s-]+?\swith\s[^.;]+)",
+)
+
+
+def _refused(match: re.Match[str]) -> str:
+    product = match.group("product").strip()
+    return f"{match.group('rest')} is declined{' on ' + product if product else ''}"
+
+
 _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (_NO_POLICY_BOUND, _refused),
+    (_NO_MITIGANT_AFTER, ""),
     (_TURNING_OVER, "with turnover"),
     (_IN_TOTAL, "altogether"),
     (_LESS_OFTEN, _interval),

@@ -267,3 +267,33 @@ def test_a_log_heading_cut_at_its_colon_is_no_rule_on_any_drill() -> None:
         for r in TIMED.extract(text, source_type="production")
         for c in r.conditions
     )
+
+
+CANNONS = extractor_over(
+    FIELDS,
+    {
+        "confetti_cannon_onsite": {
+            "type": "bool",
+            "synonyms": ["confetti cannon", "party cannon"],
+            "description": "The store fires confetti cannons on site",
+        }
+    },
+)
+
+
+def test_a_refusal_to_bind_for_a_risk_with_a_hazard_is_its_decline() -> None:
+    text = (
+        "Effective 20 February 2024 and until further notice, no new or renewal BOP policy "
+        "may be bound for a store with a confetti cannon (as seen at party venues). Such "
+        "submissions are declined."
+    )
+    assert rule_triples(CANNONS, text, "compliance") == [
+        ("BOP", "decline", [("confetti_cannon_onsite", "eq", True)])
+    ]
+
+
+def test_no_mitigant_said_after_the_rule_leaves_the_rule_standing() -> None:
+    text = "A BOP store with a confetti cannon is declined, and no mitigant changes that."
+    assert rule_triples(CANNONS, text, "training") == [
+        ("BOP", "decline", [("confetti_cannon_onsite", "eq", True)])
+    ]
