@@ -365,7 +365,15 @@ def _refused(match: re.Match[str]) -> str:
     return f"{match.group('rest')} is declined{' on ' + product if product else ''}"
 
 
+#: "come closer to bystanders than 150 feet": the comparison said whole, before its object
+#: ("closer than 150 feet to bystanders").
+_SPLIT_COMPARATIVE = re.compile(
+    r"\b(closer|nearer|farther|further)\s+((?:to|from)\s+[^,.;]{1,40}?)\s+than\s+"
+    r"([\d$][\d,.]*\s*(?:feet|foot|ft|miles?|yards?|meters?|metres?|m)\b)",
+    re.I,
+)
 _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (_SPLIT_COMPARATIVE, r"\1 than \3 \2"),
     (_NO_POLICY_BOUND, _refused),
     (_NO_MITIGANT_AFTER, ""),
     (_TURNING_OVER, "with turnover"),

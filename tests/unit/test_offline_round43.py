@@ -297,3 +297,18 @@ def test_no_mitigant_said_after_the_rule_leaves_the_rule_standing() -> None:
     assert rule_triples(CANNONS, text, "training") == [
         ("BOP", "decline", [("confetti_cannon_onsite", "eq", True)])
     ]
+
+
+def test_a_comparison_split_by_its_object_is_read_whole() -> None:
+    more = {
+        "street_setback_ft": {
+            "type": "float",
+            "unit": "ft",
+            "synonyms": ["setback from the street", "street setback"],
+            "description": "Distance from the tank cage to the street, in feet",
+        }
+    }
+    text = "A store that keeps its tank cage closer to the street than 40 feet is declined."
+    assert rule_triples(extractor_over(FIELDS, more), text) == [
+        ("ALL", "decline", [("street_setback_ft", "lt", 40)])
+    ]
