@@ -93,6 +93,12 @@ _ONE_IN = re.compile(
     r"(?!\s*(?:years?|months?|days?|weeks?))",
     re.I,
 )
+#: "more than three in five of the parties booked": a share with no noun between.
+_N_IN_M_OF = re.compile(
+    r"\b(?P<n>one|two|three|four|five|\d{1,2})\s+(?:in|out of)\s+"
+    r"(?P<d>ten|twenty|five|four|three|a hundred|100|\d{2,3})\s+(?=of\b)",
+    re.I,
+)
 #: The words for the counts `_ONE_IN` reads.
 _SMALL = {
     "one": 1,
@@ -104,6 +110,16 @@ _SMALL = {
     "twenty": 20,
     "a hundred": 100,
 }
+
+
+def _n_in_m(match: re.Match[str]) -> str:
+    """The share "three in five of the parties" says: "60% of the parties"."""
+    n, d = (match.group(k).lower() for k in ("n", "d"))
+    top = _SMALL.get(n) or int(n)
+    bottom = _SMALL.get(d) or int(d)
+    if not 0 < top < bottom:
+        return match.group(0)
+    return f"{round(100 * top / bottom, 2):g}% "
 
 
 def _one_in(match: re.Match[str]) -> str:
@@ -465,6 +481,7 @@ def said_plainly(body: str) -> str:
     for pattern, said in _SAID_PLAINER:
         text = pattern.sub(said, text)
     text = _ONE_IN.sub(_one_in, _BUT_BOUND.sub(r"\1 and ", text))
+    text = _N_IN_M_OF.sub(_n_in_m, text)
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)
     text = _others_held(text) if "apply to" in text else text

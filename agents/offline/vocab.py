@@ -116,6 +116,14 @@ class FieldVocabulary:
                     lead = tuple(t.stem for t in content_tokens(description[: said.start])[-2:])
                     if len(lead) == 2:
                         found.append((said.value, lead, ()))
+        for info in self.of_kind("numeric"):
+            # "Share of bookings that are parties for guests under 12": the share's own
+            # words, when a preposition of age or size leads its figure
+            description = info.spec.description
+            for said in find_numbers(description):
+                lead = tuple(t.stem for t in content_tokens(description[: said.start])[-2:])
+                if len(lead) == 2 and lead[1] in _NAMING_BOUNDS:
+                    found.append((said.value, lead, ()))
         return found
 
     @cached_property
@@ -355,6 +363,8 @@ class FieldVocabulary:
         return score
 
 
+#: Bounds a field's description names its own population by: "guests under 12".
+_NAMING_BOUNDS = frozenset({"under", "over", "aged", "below", "above"})
 #: Adjectives of a dimension and the noun a field names it by: "a pond deeper than two
 #: feet" speaks of the pond's depth.
 _DIMENSIONS = {

@@ -312,3 +312,36 @@ def test_a_comparison_split_by_its_object_is_read_whole() -> None:
     assert rule_triples(extractor_over(FIELDS, more), text) == [
         ("ALL", "decline", [("street_setback_ft", "lt", 40)])
     ]
+
+
+KIDS = extractor_over(
+    FIELDS,
+    {
+        "under10_party_share_pct": {
+            "type": "float",
+            "unit": "percent",
+            "synonyms": ["share of kids' parties", "parties for children under ten"],
+            "description": "Share of the store's party bookings that are for guests under 10, "
+            "in percent",
+        },
+        "uav_mass_kg": {
+            "type": "float",
+            "unit": "kg",
+            "synonyms": ["drone mass"],
+            "description": "Take-off mass of the heaviest drone flown, in kilograms",
+        },
+    },
+)
+
+
+def test_a_figure_in_the_share_s_own_name_bounds_nothing() -> None:
+    text = (
+        "Where parties for guests under 10 make up more than 60% of the store's bookings, "
+        "refer the account."
+    )
+    assert rule_triples(KIDS, text) == [("ALL", "refer", [("under10_party_share_pct", "gt", 60)])]
+
+
+def test_three_in_five_of_them_is_sixty_percent() -> None:
+    text = "When more than three in five of the parties booked are for kids, decline the store."
+    assert rule_triples(KIDS, text) == [("ALL", "decline", [("under10_party_share_pct", "gt", 60)])]
