@@ -544,6 +544,12 @@ class TextReader:
         if scoped is not None:  # the rule said again without its class: the same rule
             scoped.add_mitigants(draft.mitigant_fields, draft.mitigants)
             return False
+        cleared = self._cleared_earlier(draft)
+        if cleared is not None:  # "where that lookup has not been done, send it back"
+            lacking = draft.conditions[0]
+            cleared.mitigant_fields = [f for f in cleared.mitigant_fields if f != lacking.field]
+            cleared.conditions = [*cleared.conditions, lacking]
+            return False
         self.drafts.append(draft)
         return True
 
@@ -567,17 +573,28 @@ class TextReader:
             and sorted(repr(c) for c in old.conditions if c.field != occupancy) == own
             and [c.operator for c in old.conditions if c.field == occupancy] == ["eq"]
         ]
-        if not same and len(draft.conditions) == 1 and draft.conditions[0].value is False:
-            # "... must be confirmed against the board's lookup before binding; where that
-            # lookup has not been done, send the file back": the check the lookup clears
-            lacking = draft.conditions[0].field
-            same = [
-                old
-                for old in self.drafts
-                if old.action == draft.action
-                and old.sentence_index == draft.sentence_index
-                and lacking in old.mitigant_fields
-            ]
+        return same[0] if len(same) == 1 else None
+
+    def _cleared_earlier(self, draft: RuleDraft) -> RuleDraft | None:
+        """The check of the same sentence this one says again as the lack of what clears it.
+
+        "... must be confirmed against the board's lookup before binding; where that lookup
+        has not been done, send the file back for verification": one check, on a file whose
+        lookup is not done (a condition, no longer a mitigant).
+        """
+        occupancy = self.vocab.occupancy
+        if len(draft.conditions) != 1 or draft.conditions[0].value is not False:
+            return None
+        if occupancy and any(c.field == occupancy for c in draft.conditions):
+            return None
+        lacking = draft.conditions[0].field
+        same = [
+            old
+            for old in self.drafts
+            if old.action == draft.action
+            and old.sentence_index == draft.sentence_index
+            and lacking in old.mitigant_fields
+        ]
         return same[0] if len(same) == 1 else None
 
     def _near_text(self, sentence: Sentence) -> str:

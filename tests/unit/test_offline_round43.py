@@ -232,8 +232,16 @@ def test_the_lacking_check_said_again_is_the_requirement_s_rule() -> None:
         "confirmed against the fire marshal's public lookup before binding; where that lookup "
         "has not been done, send the file back for verification."
     )
-    rules = EXTRACTOR.extract(text, source_type="compliance")
-    assert [(r.action, r.mitigant_fields) for r in rules] == [("verify", ["marshal_lookup_done"])]
+    assert rule_triples(EXTRACTOR, text, "compliance") == [
+        (
+            "ALL",
+            "verify",
+            [
+                ("marshal_lookup_done", "eq", False),
+                ("occupancy", "in", ["party supply store", "costume hire"]),
+            ],
+        )
+    ]
 
 
 TIMED = extractor_over(
