@@ -81,6 +81,10 @@ _NONE_STATED = re.compile(
 _RECORD_OF_CASES = re.compile(
     r"^\W*(?:case|ref(?:erence)?|file|log|decision|dl)\W*(?:no\.?|#|id)?\W*$", re.I
 )
+#: A log's first column dating each case: "| Date |".
+_DATED_CASE = re.compile(r"^\W*(?:date|decided|decision date)\W*$", re.I)
+#: A log's last column: what was decided on each case.
+_DECISION_COLUMN = re.compile(r"^\W*(?:(?:uw|underwriter'?s?|our)\s+)?decisions?\W*$", re.I)
 #: A column of a case's facts, which scope no rule: "| Key facts |".
 _FACTS_COLUMN = re.compile(r"^\W*(?:(?:key\s+)?facts?|details?|notes?|summary|situation)\W*$", re.I)
 
@@ -251,6 +255,9 @@ def table_rows(lines: list[str]) -> list[str]:
                 )
             elif rule is not None and _RECORD_OF_CASES.match(head[0]):
                 out.extend(_cited_row(head, row, rule))
+            elif _DATED_CASE.match(head[0]) and _DECISION_COLUMN.match(head[-1]):
+                # "| Date | Operator | MTOW | Decision |": one dated case a row, evidence
+                out.append(f"Outcome: {_plain_row(head, row)}")
             elif grid:
                 out.extend(_grid_cells(head, row))
             elif (status := _status_column(head)) is not None:

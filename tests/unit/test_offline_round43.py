@@ -353,3 +353,16 @@ def test_a_figure_in_the_share_s_own_name_bounds_nothing() -> None:
 def test_three_in_five_of_them_is_sixty_percent() -> None:
     text = "When more than three in five of the parties booked are for kids, decline the store."
     assert rule_triples(KIDS, text) == [("ALL", "decline", [("under10_party_share_pct", "gt", 60)])]
+
+
+def test_a_table_of_dated_cases_and_their_decisions_states_no_rule() -> None:
+    text = (
+        "Exceptions against the 12-tank referral line:\n\n"
+        "| Date | Store | Helium tanks | Locked tank cage | Decision |\n"
+        "| --- | --- | --- | --- | --- |\n"
+        "| 2024-03-14 | party supply store | 14 | yes | approved with conditions |\n"
+        "| 2024-06-21 | costume hire | 20 | no | declined |\n"
+    )
+    rules = EXTRACTOR.extract(text, source_type="production")
+    assert [r for r in rules if r.action == "decline"] == []
+    assert all("tanks_caged_outdoors" not in {c.field for c in r.conditions} for r in rules)
