@@ -388,7 +388,23 @@ _SPLIT_COMPARATIVE = re.compile(
     r"([\d$][\d,.]*\s*(?:feet|foot|ft|miles?|yards?|meters?|metres?|m)\b)",
     re.I,
 )
+#: "What drove the decline was the pairing: sessions after 2 a.m. together with two or
+#: more complaints": the action's reason, said as the rule it is.
+_WHAT_DROVE = re.compile(
+    r"\bwhat\s+(?:drove|triggered|caused|prompted)\s+the\s+(?P<act>decline|referral)\s+"
+    r"(?:was|is)\s+(?:the\s+(?:pairing|combination|pair|two\s+together)\s*)?:\s*"
+    r"(?P<what>[^.;:]{10,200})",
+    re.I,
+)
+
+
+def _what_drove(match: re.Match[str]) -> str:
+    done = "declined" if match.group("act").lower() == "decline" else "referred"
+    return f"{match.group('what')} is {done}"
+
+
 _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+    (_WHAT_DROVE, _what_drove),
     (_SPLIT_COMPARATIVE, r"\1 than \3 \2"),
     (_NO_POLICY_BOUND, _refused),
     (_NO_MITIGANT_AFTER, ""),

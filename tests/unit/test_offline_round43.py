@@ -366,3 +366,30 @@ def test_a_table_of_dated_cases_and_their_decisions_states_no_rule() -> None:
     rules = EXTRACTOR.extract(text, source_type="production")
     assert [r for r in rules if r.action == "decline"] == []
     assert all("tanks_caged_outdoors" not in {c.field for c in r.conditions} for r in rules)
+
+
+def test_what_drove_the_decline_is_the_rule_it_names() -> None:
+    more = {
+        "open_after_midnight": {
+            "type": "bool",
+            "synonyms": ["open after midnight", "late opening"],
+            "description": "The store stays open after midnight",
+        },
+        "noise_complaints_count": {
+            "type": "int",
+            "unit": "complaints",
+            "synonyms": ["noise complaints"],
+            "description": "Noise complaints logged in the last twelve months",
+        },
+    }
+    text = (
+        "What drove the decline was the pairing: a store open after midnight together with "
+        "two or more noise complaints. Either one alone is not a reason to decline."
+    )
+    assert rule_triples(extractor_over(FIELDS, more), text, "production") == [
+        (
+            "ALL",
+            "decline",
+            [("noise_complaints_count", "gte", 2), ("open_after_midnight", "eq", True)],
+        )
+    ]
