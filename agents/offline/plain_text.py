@@ -86,19 +86,16 @@ def _spelled_shorthand(text: str) -> str:
     return _BARE_DONE.sub(r"\1 is ", text)
 
 
+#: The count and the round number of a share said as "N ... in M".
+_OF_N = r"\b(?P<n>one|two|three|four|five|\d{1,2})\s+"
+_IN_M = r"(?:in|out of)\s+(?P<d>ten|twenty|five|four|three|a hundred|100|\d{2,3})"
 #: "more than one load in ten": a share said as a count out of a round number.
 _ONE_IN = re.compile(
-    r"\b(?P<n>one|two|three|four|five|\d{1,2})\s+(?P<noun>[a-z]+?)s?\s+(?:in|out of)\s+"
-    r"(?P<d>ten|twenty|five|four|three|a hundred|100|\d{2,3})\b"
-    r"(?!\s*(?:years?|months?|days?|weeks?))",
+    _OF_N + r"(?P<noun>[a-z]+?)s?\s+" + _IN_M + r"\b(?!\s*(?:years?|months?|days?|weeks?))",
     re.I,
 )
 #: "more than three in five of the parties booked": a share with no noun between.
-_N_IN_M_OF = re.compile(
-    r"\b(?P<n>one|two|three|four|five|\d{1,2})\s+(?:in|out of)\s+"
-    r"(?P<d>ten|twenty|five|four|three|a hundred|100|\d{2,3})\s+(?=of\b)",
-    re.I,
-)
+_N_IN_M_OF = re.compile(_OF_N + _IN_M + r"\s+(?=of\b)", re.I)
 #: The words for the counts `_ONE_IN` reads.
 _SMALL = {
     "one": 1,
@@ -112,24 +109,24 @@ _SMALL = {
 }
 
 
-def _n_in_m(match: re.Match[str]) -> str:
-    """The share "three in five of the parties" says: "60% of the parties"."""
+def _percent(match: re.Match[str]) -> str | None:
+    """The percent "N in M" says ("three in five": "60"), or None past a whole."""
     n, d = (match.group(k).lower() for k in ("n", "d"))
     top = _SMALL.get(n) or int(n)
     bottom = _SMALL.get(d) or int(d)
-    if not 0 < top < bottom:
-        return match.group(0)
-    return f"{round(100 * top / bottom, 2):g}% "
+    return f"{round(100 * top / bottom, 2):g}" if 0 < top < bottom else None
+
+
+def _n_in_m(match: re.Match[str]) -> str:
+    """The share "three in five of the parties" says: "60% of the parties"."""
+    share = _percent(match)
+    return match.group(0) if share is None else f"{share}% "
 
 
 def _one_in(match: re.Match[str]) -> str:
     """The share "one load in ten" says: "10% of loads"."""
-    n, d = (match.group(k).lower() for k in ("n", "d"))
-    top = _SMALL.get(n) or int(n)
-    bottom = _SMALL.get(d) or int(d)
-    if not 0 < top < bottom:
-        return match.group(0)
-    return f"{round(100 * top / bottom, 2):g}% of {match.group('noun')}s"
+    share = _percent(match)
+    return match.group(0) if share is None else f"{share}% of {match.group('noun')}s"
 
 
 #: "accounts turning over more than $4 million a year": the revenue said as a verb.
@@ -352,13 +349,6 @@ _BUT_WITH = re.compile(
 )
 
 
-#: Wordings said plainer, in this order: "turning over $4 million" is "with turnover $4
-#: million"; "in total" is "altogether"; "less often than every
-#: 90 days" is "at intervals of more than 90 days"; "half the year (call it 26 weeks)" is
-#: "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the risk is
-#: located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is "has
-#: had one or more losses"; "write it, but with a warranty" is "write it with a warranty";
-#: "the referral in Section 4.6 (X above N) is" is "the referral for X above N is".
 #: "A venue with a foam pit is declined, and no mitigant changes that": the rule has no
 #: mitigant, said after it (no part of the rule's clause).
 _NO_MITIGANT_AFTER = re.compile(
@@ -403,6 +393,15 @@ def _what_drove(match: re.Match[str]) -> str:
     return f"{match.group('what')} is {done}"
 
 
+#: Wordings said plainer, in this order: "What drove the decline was the pairing: X" is "X is
+#: declined"; "closer to X than N feet" is "closer than N feet to X"; "no new policy may be
+#: bound for a Y with X" is "a Y with X is declined"; ", and no mitigant changes that" goes;
+#: "turning over $4 million" is "with turnover $4 million"; "in total" is "altogether"; "less
+#: often than every 90 days" is "at intervals of more than 90 days"; "half the year (call it
+#: 26 weeks)" is "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the
+#: risk is located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is
+#: "has had one or more losses"; "write it, but with a warranty" is "write it with a
+#: warranty"; "the referral in Section 4.6 (X above N) is" is "the referral for X above N is".
 _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (_WHAT_DROVE, _what_drove),
     (_SPLIT_COMPARATIVE, r"\1 than \3 \2"),

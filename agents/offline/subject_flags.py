@@ -382,6 +382,8 @@ def _any_counted(
     """
     if result.comparative:
         return  # "any workshop allowing a longer unattended pour": past a figure said before
+    if trigger.count("(") > trigger.count(")"):
+        return  # "Egress-drill referrals (guide limit: 45 s)": cut at its colon, a heading
     any_one = bool(_ANY_ONE.search(trigger))
     said = {t.stem for t in subject}
     found = [
@@ -398,8 +400,6 @@ def _any_counted(
     ]
     if not found and any_one:  # "any death in the last three years": the unit it counts
         found = _counted_by_unit(trigger, vocab)
-    if trigger.count("(") > trigger.count(")"):
-        return  # "Egress-drill referrals (guide limit: 45 s)": cut at its colon, a heading
     if len(found) == 1 and not any(t.text.lower() in NEGATION_WORDS for t in subject):
         result.conditions = [Condition(field=found[0], operator="gt", value=0)]
 

@@ -102,10 +102,14 @@ def _cited_row(header: list[str], cells: list[str], rule: int) -> list[str]:
         for k, (h, c) in enumerate(zip(header[:-1], cells[:-1], strict=True))
         if k not in {0, rule} and not _FACTS_COLUMN.match(h) and not re.search(r"\d", c)
     ]
-    kept = [k for k in range(len(header)) if k != rule]
-    case = _plain_row([header[k] for k in kept], [cells[k] for k in kept])
     cited = f"For {' on '.join(scope)}, {cells[rule]}." if scope else f"{cells[rule]}."
-    return [cited, f"Outcome: {case}"]
+    return [cited, _case_without(header, cells, rule)]
+
+
+def _case_without(header: list[str], cells: list[str], column: int) -> str:
+    """A log's row read as one case, without the column citing its rule."""
+    kept = [k for k in range(len(header)) if k != column]
+    return f"Outcome: {_plain_row([header[k] for k in kept], [cells[k] for k in kept])}"
 
 
 def _guideline_column(header: list[str]) -> int | None:
@@ -249,10 +253,7 @@ def table_rows(lines: list[str]) -> list[str]:
             if (rule := _guideline_column(head)) is not None and _NONE_STATED.match(row[rule]):
                 # "| Case | ... | Guideline | UW decision |" over "| ... | none stated |
                 # declined |": one case decided with no rule to cite, evidence only
-                kept = [k for k in range(len(head)) if k != rule]
-                out.append(
-                    f"Outcome: {_plain_row([head[k] for k in kept], [row[k] for k in kept])}"
-                )
+                out.append(_case_without(head, row, rule))
             elif rule is not None and _RECORD_OF_CASES.match(head[0]):
                 out.extend(_cited_row(head, row, rule))
             elif _DATED_CASE.match(head[0]) and _DECISION_COLUMN.match(head[-1]):
@@ -391,19 +392,15 @@ _FIGURE_CELL = re.compile(
     r"fifteen|twenty|thirty|forty|fifty|hundred)\b)",
     re.I,
 )
-#: A column that is only the limit: "| Characteristic | Limit | ... |".
-_LIMIT_WORD = re.compile(r"^(?:the\s+)?(?:limit|maximum|max\.?|cap|threshold)$", re.I)
 _LIMIT_MARK = re.compile(r"\s*\((?:limit|maximum|max\.?|cap|threshold)\)\s*", re.I)
 
 
 def _past_limit_row(header: list[str], cells: list[str]) -> str:
     """A row whose figures are limits: "BOP package, buildings on the grounds above 3: refer"."""
-    said: list[str] = []
+    said = []
     for h, c in zip(header[:-1], cells[:-1], strict=True):
         name = _LIMIT_MARK.sub(" ", h).strip()
-        if _FIGURE_CELL.match(c) and _LIMIT_WORD.match(name) and said:
-            said[-1] += f" above {c}"  # "| Storeys above grade | 5 |" under "| ... | Limit |"
-        elif _FIGURE_CELL.match(c):
+        if _FIGURE_CELL.match(c):
             said.append(f"{name} above {c}")
         elif re.search(r"\d", c):
             said.append(f"{name} {c}")  # "above 500 kg": the cell says its own comparison

@@ -94,13 +94,14 @@ class FieldVocabulary:
         a description's "within 200 feet of a pile line" -> (200.0, (...), ("pile", "line")).
         A synonym's figure is known by the words before it, a description's by those after
         (by those before when it ends the description: "treats children under twelve").
-        A measure's synonyms count too: "items for children under three" names a share.
+        A measure's synonyms count too: "items for children under three" names a share, and
+        so does its description's figure after "under" / "over" ("parties for guests under 12").
         """
         found: list[tuple[float, tuple[str, ...], tuple[str, ...]]] = []
         for info in [*self.of_kind("numeric"), *self.of_kind("bool")]:
             for synonym in info.spec.synonyms:
                 for said in find_numbers(synonym):
-                    lead = tuple(t.stem for t in content_tokens(synonym[: said.start])[-2:])
+                    lead = _lead(synonym, said.start)
                     if len(lead) == 2:
                         found.append((said.value, lead, ()))
         for info in self.of_kind("bool"):
@@ -113,7 +114,7 @@ class FieldVocabulary:
                 if len(trail) == 2 and not measured:
                     found.append((said.value, (), trail))
                 elif not trail:  # "The clinic treats children under twelve": the words before
-                    lead = tuple(t.stem for t in content_tokens(description[: said.start])[-2:])
+                    lead = _lead(description, said.start)
                     if len(lead) == 2:
                         found.append((said.value, lead, ()))
         for info in self.of_kind("numeric"):
@@ -121,7 +122,7 @@ class FieldVocabulary:
             # words, when a preposition of age or size leads its figure
             description = info.spec.description
             for said in find_numbers(description):
-                lead = tuple(t.stem for t in content_tokens(description[: said.start])[-2:])
+                lead = _lead(description, said.start)
                 if len(lead) == 2 and lead[1] in _NAMING_BOUNDS:
                     found.append((said.value, lead, ()))
         return found
@@ -361,6 +362,11 @@ class FieldVocabulary:
             elif tok.stem in info.desc_tokens and tok.stem not in lxs.STOPWORDS:
                 score += 0.3 / math.sqrt(1 + _desc_df(self, tok.stem)) * prox(i)
         return score
+
+
+def _lead(text: str, start: int) -> tuple[str, ...]:
+    """The stems of the (up to) two content words before an offset."""
+    return tuple(t.stem for t in content_tokens(text[:start])[-2:])
 
 
 #: Bounds a field's description names its own population by: "guests under 12".

@@ -393,3 +393,29 @@ def test_what_drove_the_decline_is_the_rule_it_names() -> None:
             [("noise_complaints_count", "gte", 2), ("open_after_midnight", "eq", True)],
         )
     ]
+
+
+def test_a_bound_said_in_the_sentence_before_lends_no_class() -> None:
+    text = "A party supply store is eligible with no more than 12 helium tanks. Above 12, refer."
+    assert rule_triples(EXTRACTOR, text) == [("ALL", "refer", [("helium_tanks_count", "gt", 12)])]
+
+
+def test_a_bound_s_subject_that_no_class_lists_lends_no_class() -> None:
+    text = (
+        "Our audit of 40 files shows helium tanks up to 12 signed off routinely; every file "
+        "above 12 stayed a referral."
+    )
+    assert rule_triples(EXTRACTOR, text, "production") == [
+        ("ALL", "refer", [("helium_tanks_count", "gt", 12)])
+    ]
+
+
+def test_a_log_row_citing_no_guideline_is_a_case_whatever_its_first_column() -> None:
+    text = (
+        "Store log.\n\n"
+        "| Store | Product | Key facts | Guideline | UW decision |\n"
+        "| --- | --- | --- | --- | --- |\n"
+        "| costume hire | all lines | 20 helium tanks; no locked tank cage | none stated | "
+        "declined |\n"
+    )
+    assert rule_triples(EXTRACTOR, text, "production") == []
