@@ -81,7 +81,9 @@ MAXIMUM_BEFORE = re.compile(
     r"\b(?:caps|capped|limits|limited)\b[^.;,]{0,40}?\bat\s*$|"
     # "the guideline referral point is four hundred cars"
     r"\b(?:referral|decline|trigger|review)\s+(?:point|line|threshold)\s+(?:is|of|at)\s*$|"
-    r"\b(?:tops?|maxe?s?|caps?|peaks?) out at\s*$",
+    r"\b(?:tops?|maxe?s?|caps?|peaks?) out at\s*$|"
+    # terse notes: "max 60 gal", "maximum: 40"
+    r"\b(?:max|maximum)\.?:?\s*$",
     re.I,
 )
 MINIMUM_BEFORE = re.compile(r"\b(?:minimum|min|floor)\b[^.;,]{0,40}?\b(?:is|at|=)\s*$", re.I)
@@ -99,7 +101,8 @@ MINIMUM_LABEL = re.compile(
     r"(?:[\w-]+\s+){0,2}?(?:minimum|floor)\b",
     re.I,
 )
-MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|limit|cap|ceiling)\b", re.I)
+#: "60 gal max", "the 20-employee limit": the figure is the most allowed.
+MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|max|limit|cap|ceiling)\b", re.I)
 #: Numbers that describe a time window, not a threshold ("in the last three years").
 TIME_WINDOW_BEFORE = re.compile(
     r"\b(?:(?:in|within|during|for)\s+(?:the\s+)?(?:last|past|prior|previous|next|first)?|"

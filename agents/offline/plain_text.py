@@ -402,6 +402,16 @@ def _what_drove(match: re.Match[str]) -> str:
 #: risk is located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is
 #: "has had one or more losses"; "write it, but with a warranty" is "write it with a
 #: warranty"; "the referral in Section 4.6 (X above N) is" is "the referral for X above N is".
+#: "book says 60 gal max. have gone to 75 for ...": a maximum stated with no action, which
+#: practice then bends, is a referral point ("book says 60 gal max, refer above that").
+_BENT_MAXIMUM = re.compile(
+    r"(?P<max>\b(?:book|manual|guide|guideline|rule|rulebook|program)\s+says\s+\$?\d[\d,.]*"
+    r"\s*(?:[a-z%]+\.?\s+)?max(?:imum)?)(?=\.\s+(?:(?:we|i)\s+)?(?:have|'ve|has|had)\s+"
+    r"(?:gone|written|approved|allowed|stretched|taken)\b)",
+    re.I,
+)
+
+
 _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (_WHAT_DROVE, _what_drove),
     (_SPLIT_COMPARATIVE, r"\1 than \3 \2"),
@@ -422,6 +432,7 @@ _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]
     (_HAD_A_LOSS, _had_a_loss),
     (_BUT_WITH, r"\g<done> with"),
     (_RULE_IN_PARENTHESES, r"\g<rule> for \g<what> "),
+    (_BENT_MAXIMUM, r"\g<max>, refer above that"),
 )
 
 
@@ -488,7 +499,7 @@ def said_plainly(body: str) -> str:
     plainer wordings `_SAID_PLAINER` lists ("turning over $4 million", "in total", "less
     often than every 90 days", "half the year (call it 26 weeks)", "X? That one is a
     decline", "except where the risk is located in", "Referred: any X", "has had a loss",
-    "write it, but with a warranty").
+    "write it, but with a warranty", "book says 60 gal max. have gone to 75").
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
     text = _figure_replaced(text) if "the " in text.lower() else text

@@ -17,7 +17,13 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*|\d[\d,]*(?:\.\d+)?")
 _ABBREVIATIONS = frozenset(
     "e.g i.e etc vs no inc st approx dept mr ms mrs dr co corp ltd jr sr u.s fig sec".split()
 )
-_SENTENCE_END = re.compile(r"[.!?][\"'’”]?(?=\s+[\"'‘“(\[A-Z0-9])")
+_SENTENCE_END = re.compile(
+    r"[.!?][\"'’”]?(?=\s+[\"'‘“(\[A-Z0-9])|"
+    # terse notes written in lower case: "book says 60 gal max. have gone to 75 for long-time
+    # shops. never past 75" (a note's own openers only, never "approx. five")
+    r"(?<=[a-z0-9]{2}\.)(?=\s+(?:never|have|has|had|we|we've|i|i've|always|usually|"
+    r"sometimes|seen|done|written|approved)\s)"
+)
 _SOURCE_LINE = re.compile(r"(?:^|(?<=[.!?\n]))\s*Source:\s*(?P<source>[^\n]+?)\s*$", re.I)
 _VERBISH = re.compile(
     r"\b(?:is|are|was|were|be|been|must|may|can|should|will|shall|need|needs|require|"
