@@ -121,9 +121,11 @@ def antecedent(
     compared = lxc.BARE_COMPARATIVE.match(stripped.strip())
     pro_verb = bool(lxd.PRO_VERB.match(stripped))  # "When they do, X is excluded"
     imperative = bool(_IMPERATIVE.match(stripped))  # "... has no track record. Verify X."
+    ended = _ended_head(said, pending, vocab)  # "A lapsed permit is a decline"
     if (
         not (_ANAPHOR.search(said) or lxd.LACKS_ONE.search(said) or compared or pro_verb)
         and not imperative
+        and not ended
     ) or detect_action(text) is None:
         return None
     trigger, provisos = split_mitigant(stripped)  # "I refer those, unless Y"
@@ -145,14 +147,27 @@ def antecedent(
     if analyzer.subjects.read(trigger):
         return None
     examples = analyzer.subjects.example_set
-    if not (pending.protective_pos and not pending.conditions) and all(
+    if not (ended or (pending.protective_pos and not pending.conditions)) and all(
         c.field == vocab.occupancy and not (isinstance(c.value, str) and c.value in examples)
         for c in pending.conditions
     ):
         return None  # only a business class read from a phrase: too weak to act on
-    if lacks_one:
+    if lacks_one or (ended and pending.protective_pos):
         return _lacking(pending)
     return _denied(trigger, pending, vocab)
+
+
+def _ended_head(text: str, pending: Pending, vocab: FieldVocabulary) -> bool:
+    """True when the text names a flag before it by its head noun, ended or lacking.
+
+    "Every embalming service must hold an active state establishment permit. A lapsed,
+    suspended or revoked permit is a decline": "permit" points back at the flag.
+    """
+    heads = {stem(m.group(1)) for m in _WITHOUT_NOUN.finditer(text)}
+    flags = [c.field for c in pending.conditions if c.value is True] + pending.protective_pos
+    return bool(heads) and any(
+        p[-1] in heads for f in flags if f in vocab.fields for p in vocab.fields[f].phrases
+    )
 
 
 def _compared_number(text: str) -> bool:

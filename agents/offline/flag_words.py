@@ -7,6 +7,7 @@ synonyms and name) and say where the field is named and whether the text denies 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -200,6 +201,23 @@ def _lapsed_after(tokens: list[Token], last: int) -> bool:
     return bool(after) and after[0] in _LAPSED
 
 
+#: A credential said to have ended, before its name: "a lapsed, suspended or revoked permit".
+_ENDED = frozenset(
+    "lapsed expired suspended revoked cancelled canceled terminated invalid inactive".split()
+)
+
+
+#: A flag whose name says the credential ended ("registration_lapsed"): its word affirms it.
+_ENDED_NAME = re.compile(r"laps|expir|suspend|revok|cancel|terminat|invalid|inactive")
+
+
+def _lapsed_before(tokens: list[Token], first: int, name: str) -> bool:
+    """An ended credential's word within the three words before it: "an expired license"."""
+    return not _ENDED_NAME.search(name) and any(
+        t.text.lower() in _ENDED for t in tokens[max(0, first - 3) : first]
+    )
+
+
 def _denied_by_pronoun(tokens: list[Token], last: int) -> bool:
     """A pronoun after the mention says it is missing: "license: if it isn't held, verify".
 
@@ -347,6 +365,7 @@ def match_bool(
             or negated_before(tokens, i)
             or _negated_after(tokens, last)
             or _lapsed_after(tokens, last)
+            or _lapsed_before(tokens, i, name)
             or negated_within(tokens, i, last, own=sum(w in NEGATION_WORDS for w in phrase))
             or _denied_by_pronoun(tokens, last)
         )
