@@ -52,8 +52,12 @@ class RuleDraft:
         absent = [c for c in self.conditions if c.value is False and c.field in fields]
         if absent and len(absent) < len(self.conditions):
             self.conditions = [c for c in self.conditions if c not in absent]
+        # "where every heated dryer has a cut-out": the rule's one trigger, named again
+        # beside its mitigant, is no mitigant of it
+        only = [c.field for c in self.conditions]
+        trigger = set(only) if len(only) == 1 and self.conditions[0].value is True else set()
         for name in fields:
-            if name not in self.mitigant_fields:
+            if name not in self.mitigant_fields and name not in trigger:
                 self.mitigant_fields.append(name)
         for text in texts:
             text = text.strip(" ,.;")

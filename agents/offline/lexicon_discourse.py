@@ -143,6 +143,9 @@ _SOFTENED = (
     # "the risk is not declined but goes to referral instead"
     r"\b(?:is|are)\s+not\s+declined\s+but\s+(?:goes|go|is|are)\s+(?:sent\s+)?(?:to\s+)?"
     r"(?:a\s+)?referr\w*|"
+    # "The declination may be reconsidered by referral where ...": a referral instead
+    r"\b(?:decline|declination)\s+(?:may|can|could|will)\s+(?:still\s+)?be\s+"
+    r"(?:reconsidered|revisited|reviewed)\s+(?:by|on|through|via|as)\s+(?:a\s+)?referral\b|"
     # "the decline is lifted to a referral", "the declination drops to a referral"
     r"\b(?:decline|declination)\s+(?:is\s+|becomes\s+)?(?:lifted|softened|eased|reduced|"
     r"downgraded|drops?|moves?|steps?(?:\s+down)?)\s+(?:in)?to\s+(?:a\s+)?referral\b|"

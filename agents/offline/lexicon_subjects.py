@@ -107,6 +107,10 @@ GENERIC_NOUNS = frozenset(
     rules guideline guidelines manual manuals bulletin bulletins section sections note notes
     """.split()
 )
+#: What a desk or a program does to a class: "the desk writes brewers and cider makers".
+WRITING_VERBS = frozenset(
+    "writes insures covers accepts quotes binds underwrites handles considers".split()
+)
 #: Participles that do not end in -ed ("pomace kept inside", "a plan not met").
 IRREGULAR_PARTICIPLES = frozenset(
     "kept held done given shown taken made seen written met set run put worn".split()

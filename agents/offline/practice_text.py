@@ -20,7 +20,7 @@ from agents.offline.softlimits import run_end
 from agents.offline.tables import table_rows
 from agents.offline.texts import single_product
 from agents.offline.units import SPELLED_UNITS
-from memory.underwriting.fieldlink.numbers import find_numbers
+from memory.underwriting.fieldlink.numbers import NumberMention, find_numbers
 
 #: "sq ft", "square feet": one word, as field names spell it ("..._per_sqft_usd").
 SQFT = re.compile(r"\bsq(?:uare)?\.?\s*(?:ft|feet|foot)\b\.?", re.I)
@@ -413,6 +413,23 @@ def _in_unit(sentence: str, value: float, unit: str | None) -> float:
     return value
 
 
+#: "the 200-cell line", "the twenty-five-kilo rule": a limit named by its figure.
+_LIMIT_NAMED_AFTER = re.compile(
+    r"^[- ]?(?:[a-z]+[- ])?(?:line|limit|rule|cap|threshold|trigger|ceiling)\b", re.I
+)
+#: A sentence that tells what practice did: "In practice I have gone as high as 260".
+_IN_PRACTICE = re.compile(r"^\W*(?:but\s+)?(?:in practice|in reality|practically)\b", re.I)
+
+
+def _named_limit(sentence: str, numbers: Sequence[NumberMention]) -> bool:
+    """True when the sentence names a limit by its figure ("The 200-cell line ...")."""
+    return any(
+        _LIMIT_NAMED_AFTER.match(sentence[n.end :])
+        and sentence[: n.start].rstrip().lower().endswith("the")
+        for n in numbers
+    )
+
+
 def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
     """Read the limit revisions of a text.
 
@@ -437,6 +454,13 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
         if not soft and number + 1 < len(sentences) and not find_numbers(sentences[number + 1]):
             # "How do you handle the forty-foot slide rule? A: ... not a cap."
             soft = bool(_GUIDELINE.search(sentences[number + 1]))
+        if not soft and number + 1 < len(sentences):
+            # "The 200-cell line came out of one bad fire. In practice I have gone as high
+            # as 260": practice past the limit just named says it is soft
+            soft = _named_limit(sentence, numbers) and bool(
+                _IN_PRACTICE.match(sentences[number + 1])
+                and _approved_values(sentences[number + 1])
+            )
         cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
         if soft:
             limits = [

@@ -671,6 +671,9 @@ class SubjectReader:
             return None  # "QA comment: ...": an acronym of a role or a form, no class
         if any(w.lower() == "not" for w in words):
             return None  # "any BOP risk, not only farriers": the class widened, not named
+        said_to = [i for i, w in enumerate(words[:-1]) if w.lower() in lxs.WRITING_VERBS]
+        if said_to:  # "the products desk writes brewers": the class is what is written
+            words = words[said_to[-1] + 1 :]
         while len(words) > 1 and words[0].lower() in lxs.DETERMINERS:
             words.pop(0)
         while len(words) > 1 and _SIZE_WORD.match(words[0]):

@@ -6,7 +6,9 @@ no dataset has).
 
 from __future__ import annotations
 
-from tests.rules import BASE_FIELDS, extractor_over, rule_triples
+from schemas.fields import DataDictionary
+from schemas.ingestion import KnowledgeText
+from tests.rules import BASE_FIELDS, extractor_over, practice_claims, rule_triples
 
 FIELDS = {
     **BASE_FIELDS,
@@ -30,6 +32,16 @@ FIELDS = {
         "type": "bool",
         "synonyms": ["lapsed registration", "administratively dissolved"],
         "description": "The business registration is lapsed or dissolved",
+    },
+    "heated_racks_used": {
+        "type": "bool",
+        "synonyms": ["heated drying racks", "heated rack"],
+        "description": "The shop dries product on heated racks",
+    },
+    "rack_cutout_timer": {
+        "type": "bool",
+        "synonyms": ["cut-out timer", "automatic cut-out"],
+        "description": "Every heated rack has an automatic cut-out timer",
     },
 }
 EXTRACTOR = extractor_over(FIELDS)
@@ -85,4 +97,49 @@ def test_an_ended_word_before_a_flag_denies_it_unless_the_flag_names_the_ending(
     text = "If the state filing is revoked or administratively dissolved, verify."
     assert rule_triples(EXTRACTOR, text) == [
         ("ALL", "verify", [("registration_lapsed", "eq", True)])
+    ]
+
+
+def test_a_decline_reconsidered_by_referral_where_protected_is_mitigated_by_the_protection() -> (
+    None
+):
+    rules = EXTRACTOR.extract(
+        "A shop that uses heated drying racks is declined. The declination may be "
+        "reconsidered by referral where every heated rack is fitted with an automatic "
+        "cut-out timer.",
+        source_type="manual",
+    )
+    assert [(r.action, r.mitigant_fields) for r in rules] == [("decline", ["rack_cutout_timer"])]
+    assert [(c.field, c.value) for c in rules[0].conditions] == [("heated_racks_used", True)]
+
+
+def test_the_classes_a_desk_writes_are_named_without_its_verb() -> None:
+    rules = EXTRACTOR.extract(
+        "On General Liability the desk writes rocket hobbyists and model makers whose "
+        "powder on hand tops out at 50 lbs. Anything more than that is referred.",
+        source_type="manual",
+    )
+    classes = [c.value for r in rules for c in r.conditions if c.field == "occupancy"]
+    assert classes == [["rocket hobbyist", "model maker"]]
+
+
+def test_practice_past_a_limit_named_by_its_figure_makes_it_soft() -> None:
+    def text(body: str, kind: str, tid: str, date: str) -> KnowledgeText:
+        return KnowledgeText(id=tid, text=body, source="Desk", source_type=kind, date=date)  # type: ignore[arg-type]
+
+    claims = practice_claims(
+        EXTRACTOR,
+        DataDictionary.model_validate({"fields": FIELDS}),
+        text("Property: powder on hand over 50 lbs is referred.", "manual", "k1", "2024-01-02"),
+        text(
+            "The 50-lb line came out of one bad storeroom fire. In practice I have gone as "
+            "high as 65 lbs for shops with a steel magazine.",
+            "sme",
+            "k2",
+            "2024-06-01",
+        ),
+    )
+    assert [(c.text_id, c.action, c.soft_limit) for c in claims] == [
+        ("k1", "refer", None),
+        ("k2", "refer", 65),
     ]
