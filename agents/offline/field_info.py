@@ -225,6 +225,10 @@ _FOR_PROTECTION = re.compile(
     # "The field inspection recorded power strips plugged into ...": who found the hazard
     r"\b(?:inspections?|inspectors?|surveys?|surveyors?)\s+(?:recorded|records|found|finds|"
     r"noted|notes|reported|reports|observed|observes|identified|identifies|showed|shows)\b|"
+    # "protected wildlife", "protected species material": a category the law guards, a
+    # hazard of handling it, no protection of the risk
+    r"\bprotected\s+(?:species|wildlife|animals?|birds?|plants?|habitats?|wetlands?|"
+    r"sites?|areas?|lands?|status)\b|"
     # "an application completed by hand", "a hand-completed form": how it was made
     r"\bhand[\s-]+completed\b|\bcompleted\s+(?:by\s+hand|on\s+paper)\b",
     re.I,

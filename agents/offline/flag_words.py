@@ -241,13 +241,21 @@ def reversed_pairs(tokens: list[Token], info: FieldInfo, stems: set[str]) -> lis
     """
     hits: list[BoolMention] = []
     for phrase in info.phrases:
-        if len(phrase) != 2 or not set(phrase) <= stems or set(phrase) & NEGATION_WORDS:
+        # "an unsensored leg" says "leg sensors" denied: a word of it with "un" / "non"
+        bases = [strip_negative_prefix(t.stem, set(phrase)) for t in tokens]
+        seen = [replace(t, stem=b) if b else t for t, b in zip(tokens, bases, strict=True)]
+        said = stems | {b for b in bases if b}
+        if len(phrase) != 2 or not set(phrase) <= said or set(phrase) & NEGATION_WORDS:
             continue
-        for first, last in find(tokens, (phrase[1], phrase[0]))[:1]:
+        for first, last in find(seen, (phrase[1], phrase[0]))[:1]:
             # next to each other, or around the verb's object ("boards animals overnight")
             between = [t.text.lower() for t in tokens[first + 1 : last]]
             if not between or (len(between) == 1 and _plural_noun(between[0])):
-                negated = negated_before(tokens, first) or _negated_after(tokens, last)
+                negated = (
+                    any(bases[first : last + 1])
+                    or negated_before(tokens, first)
+                    or _negated_after(tokens, last)
+                )
                 hits.append(BoolMention(info.name, first, last, negated, False))
     return hits[:1]
 

@@ -378,7 +378,7 @@ MITIGANT_CUE = re.compile(
     r"gets? it off|comfortable|(?<!ed )in place|installed|on file|approved|overturned|"
     r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|mitigated\b|"
     # "A treated-post certificate ... settles it": what answers the check
-    r"settles? (?:it|that|the (?:check|question|matter|verification))\b|"
+    r"(?:settles?|resolves?|answers) (?:it|that|the (?:check|question|matter|verification))\b|"
     # "Line authority if sprinklered throughout": the desk may write it when it is
     r"(?:line|desk|local) authority if\b)",
     re.I,
@@ -527,6 +527,8 @@ SOFT_LIMIT_CUE = re.compile(
     r"sign(?: off)?|signs(?: off)?|granted|extended|made|let|pushed|waved|okayed|tolerated|"
     r"renewed|lived with|treat(?:s|ed|ing)?)\s+"
     r"(?:[\w-]+\s+){0,5}?(?:up|down) to|"
+    # "Do you ever go over fifty? A: I have, up to sixty-five thousand": the answer's reach
+    r"\b(?:I|we)\s+(?:have|do|did)\s*,\s+(?:up|down) to|"
     # "the square-footage line is soft in practice, up to about 9,500 sq ft"
     r"\bsoft(?:\s+in\s+practice)?,?\s+(?:up|down) to|"
     # "I'll go to nine million on my own signature"

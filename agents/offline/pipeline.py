@@ -375,6 +375,10 @@ class TextReader:
                 # conditions": the mitigant just named, no rule of its own
             else:
                 return self._add_from(a, conditions, pending, sentence)
+        elif not a.action and self._settles(a, conditions, sentence):
+            # "verify the location; a dated storefront photo resolves it": what answers the
+            # check just made is its mitigant
+            self._attach([c.field for c in conditions], [a.text])
         elif not a.action and self._colon_bound(conditions, sentence, said[0]):
             # "Big churrascarias get referred: anything seating more than 250 covers"
             self.drafts[-1].conditions += conditions
@@ -398,6 +402,26 @@ class TextReader:
             return False
         return all(
             c.value is True and c.field in self.drafts[-1].mitigant_fields for c in conditions
+        )
+
+    def _not_cured(self, fields: list[str]) -> list[str]:
+        """A log's remedy ("Insured installed leg sensors and poured a dike"), less what it cured.
+
+        A protection whose absence the last rule is conditioned on was put right (the rule
+        no longer fires), and one an earlier rule already has as its mitigant is that rule's.
+        """
+        last = self.drafts[-1]
+        cured = {c.field for c in last.conditions if c.value is False}
+        owned = {f for d in self.drafts[:-1] for f in d.mitigant_fields}
+        return [f for f in fields if f not in cured | owned]
+
+    def _settles(self, a: ClauseAnalysis, conditions: list[Condition], sentence: Sentence) -> bool:
+        """True for a clause naming flags that settle the rule its sentence just made."""
+        return (
+            bool(conditions and self.drafts)
+            and all(c.value is True for c in conditions)
+            and self.drafts[-1].sentence_index == sentence.index
+            and bool(_SETTLES.search(a.text))
         )
 
     def _colon_bound(self, conditions: list[Condition], sentence: Sentence, clause: str) -> bool:
@@ -617,6 +641,8 @@ class TextReader:
         return bool(fields)
 
     def _attach(self, fields: list[str], texts: list[str]) -> None:
+        if self.drafts and self.cases and any(_REMEDIED.search(t) for t in texts):
+            fields = self._not_cured(fields)
         if self.drafts:
             self.drafts[-1].add_mitigants(fields, texts)
             if fields or texts:
@@ -646,6 +672,19 @@ class TextReader:
                 target.historical.append(text)
 
 
+#: A log's line on what the insured did about the findings: "Insured installed leg sensors
+#: and poured a containment dike".
+_REMEDIED = re.compile(
+    r"\b(?:insured|applicant|owner|they)\s+(?:has\s+|had\s+|then\s+)?(?:installed|poured|"
+    r"added|fitted|replaced|upgraded|retrofitted|put in)\b",
+    re.I,
+)
+#: "a dated storefront photo resolves it": what answers the check or referral just made.
+_SETTLES = re.compile(
+    r"\b(?:settles?|resolves?|answers|cures?|satisf(?:y|ies)|clears?)\s+(?:it|that|this|"
+    r"the\s+(?:check|question|matter|verification|referral|decline))\b",
+    re.I,
+)
 #: A protection that replaces the check or referral just stated.
 _STANDS_IN = re.compile(
     r"\b(?:can|may|will|could)\s+(?:\w+\s+)?(?:stand in for|substitute for|replace|take the "

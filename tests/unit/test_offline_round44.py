@@ -43,6 +43,37 @@ FIELDS = {
         "synonyms": ["cut-out timer", "automatic cut-out"],
         "description": "Every heated rack has an automatic cut-out timer",
     },
+    "protected_species_stock": {
+        "type": "bool",
+        "synonyms": ["protected wildlife", "CITES material"],
+        "description": "The shop sells protected wildlife or CITES-listed material",
+    },
+    "import_papers_verified": {
+        "type": "bool",
+        "synonyms": ["import papers verified"],
+        "description": "The import papers of the stock have been verified",
+    },
+    "shop_photo_dated": {
+        "type": "bool",
+        "synonyms": ["dated shop photo"],
+        "description": "The agent supplied a dated photo of the shop",
+    },
+    "address_drift_ft": {
+        "type": "int",
+        "unit": "ft",
+        "synonyms": ["geocoded point drift"],
+        "description": "Distance between the geocoded point and the named parcel, in feet",
+    },
+    "magazine_alarm": {
+        "type": "bool",
+        "synonyms": ["magazine alarm"],
+        "description": "The powder magazine has an intrusion alarm",
+    },
+    "sprinklered": {
+        "type": "bool",
+        "synonyms": ["sprinklers", "sprinkler system"],
+        "description": "The building is fully sprinklered",
+    },
 }
 EXTRACTOR = extractor_over(FIELDS)
 
@@ -143,3 +174,54 @@ def test_practice_past_a_limit_named_by_its_figure_makes_it_soft() -> None:
         ("k1", "refer", None),
         ("k2", "refer", 65),
     ]
+
+
+def test_protected_wildlife_is_a_hazard_of_the_stock_not_a_protection() -> None:
+    rules = EXTRACTOR.extract(
+        "On any product, a pyrotechnic shop that sells protected wildlife must have its "
+        "import papers verified.",
+        source_type="training",
+    )
+    assert [(c.field, c.value) for r in rules for c in r.conditions] == [
+        ("occupancy", "pyrotechnic shop"),
+        ("protected_species_stock", True),
+    ]
+
+
+def test_an_answer_that_has_gone_past_the_limit_says_how_far() -> None:
+    text = (
+        "Q: Is there a powder limit? A: Anything over 50 lbs of powder on hand is referred.\n"
+        "Q: Do you ever go over fifty? A: I have, up to sixty-five, for shops with a magazine."
+    )
+    assert [r.soft_limit for r in EXTRACTOR.extract(text, source_type="sme")] == [65]
+
+
+def test_what_resolves_the_check_in_its_own_sentence_is_its_mitigant() -> None:
+    rules = EXTRACTOR.extract(
+        "When the geocoded point drift is more than 500 feet, verify the location; a dated "
+        "shop photo resolves it.",
+        source_type="manual",
+    )
+    assert [(r.action, r.mitigant_fields) for r in rules] == [("verify", ["shop_photo_dated"])]
+
+
+def test_a_flag_said_the_other_way_round_with_un_is_denied() -> None:
+    assert rule_triples(EXTRACTOR, "An unalarmed magazine at a fireworks stand is referred.") == [
+        ("ALL", "refer", [("magazine_alarm", "eq", False), ("occupancy", "eq", "fireworks stand")])
+    ]
+
+
+def test_a_log_s_remedy_of_a_missing_protection_is_no_mitigant_of_its_rule() -> None:
+    text = (
+        "Case file CF-9 - fireworks stand.\n"
+        "- 2024-02-06: Over 50 lbs of powder on hand is referred unless the building has "
+        "sprinklers. Referred.\n"
+        "- 2024-02-09: Per the guide, a magazine without a magazine alarm is a referral.\n"
+        "- 2024-03-04: Insured installed a magazine alarm and sprinklers; re-quoted. Bound."
+    )
+    rules = EXTRACTOR.extract(text, source_type="production")
+    assert [(r.action, r.mitigant_fields) for r in rules] == [
+        ("refer", ["sprinklered"]),
+        ("refer", []),
+    ]
+    assert [(c.field, c.value) for c in rules[1].conditions] == [("magazine_alarm", False)]
