@@ -486,6 +486,21 @@ def _figure_replaced(text: str) -> str:
     return f"{old.sub(said.group('new'), before)}{said.group(0)}{after}"
 
 
+#: "I clear it", "we can clear it": what is cleared is the referral just stated.
+_CLEAR_IT = re.compile(r"\b((?:I|we)\s+(?:can\s+|will\s+|'ll\s+)?clear)\s+it\b", re.I)
+_REFERRAL_SAID = re.compile(r"\b(?:referral|referred|refer)\b", re.I)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(\s+)")
+
+
+def _cleared_referral(text: str) -> str:
+    """Say "I clear the referral" where "I clear it" follows, within two sentences, a referral."""
+    parts = _SENTENCE_BREAK.split(text)  # sentences at even places, their breaks between
+    for i in range(2, len(parts), 2):
+        if any(_REFERRAL_SAID.search(p) for p in parts[max(0, i - 4) : i : 2]):
+            parts[i] = _CLEAR_IT.sub(r"\1 the referral", parts[i])
+    return "".join(parts)
+
+
 def said_plainly(body: str) -> str:
     """The body with what its sentences point at said in place.
 
@@ -502,6 +517,7 @@ def said_plainly(body: str) -> str:
     "write it, but with a warranty", "book says 60 gal max. have gone to 75").
     """
     text = _AMENDED_TO.sub(" ", strip_case_ids(_spelled_shorthand(body)))
+    text = _cleared_referral(text) if _CLEAR_IT.search(text) else text
     text = _figure_replaced(text) if "the " in text.lower() else text
     text = _PROVIDED_WAIVED.sub(", but ", text)
     for pattern, said in _SAID_PLAINER:

@@ -69,6 +69,17 @@ FIELDS = {
         "synonyms": ["magazine alarm"],
         "description": "The powder magazine has an intrusion alarm",
     },
+    "vent_fans_sensor_started": {
+        "type": "bool",
+        "synonyms": ["vent fans triggered by a gas sensor"],
+        "description": "Vent fans start automatically on a gas sensor",
+    },
+    "year_built": {
+        "type": "int",
+        "unit": "year",
+        "synonyms": ["year built", "built"],
+        "description": "Year the building was constructed",
+    },
     "sprinklered": {
         "type": "bool",
         "synonyms": ["sprinklers", "sprinkler system"],
@@ -225,3 +236,23 @@ def test_a_log_s_remedy_of_a_missing_protection_is_no_mitigant_of_its_rule() -> 
         ("refer", []),
     ]
     assert [(c.field, c.value) for c in rules[1].conditions] == [("magazine_alarm", False)]
+
+
+def test_clearing_it_after_a_referral_clears_the_referral() -> None:
+    rules = EXTRACTOR.extract(
+        "A fireworks stand with more than 50 lbs of powder on hand is a referral. Powder "
+        "burns hot. If the vent fans are triggered by a gas sensor, I clear it and we write "
+        "it with a monitoring condition.",
+        source_type="sme",
+    )
+    assert [(r.action, r.mitigant_fields) for r in rules] == [
+        ("refer", ["vent_fans_sensor_started"])
+    ]
+
+
+def test_a_report_needed_before_we_quote_is_a_verification() -> None:
+    said = (
+        "On LRO, a building built before 1975 needs an engineer's report on the roof trusses "
+        "before we quote."
+    )
+    assert rule_triples(EXTRACTOR, said, "sme") == [("LRO", "verify", [("year_built", "lt", 1975)])]
