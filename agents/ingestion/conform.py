@@ -38,6 +38,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from agents.ingestion.amendments import moves_a_figure
+from agents.ingestion.class_names import class_said_again
 from agents.ingestion.evidence import best_spoken, evidenced, field_share
 from agents.ingestion.matching import direction_of, limit_value, text_claim
 from agents.offline import lexicon as lx
@@ -419,6 +420,7 @@ def conform(
             claim = _integer_steps(claim, shapes, fields)
         if cls is not None and not claim.withdrawn:
             claim = _class_conformed(claim, known, text, cls)
+            claim = class_said_again(claim, known, text, cls)
         out.append(claim)
     return out
 

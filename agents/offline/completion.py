@@ -130,11 +130,16 @@ def completed_conditions(
         conditions = _other_than(conditions, pending, vocab)
     elif a.action and pending is not None:
         conditions = _bound_class(conditions, pending, vocab)
+    own = [h for h in a.numbers if h.field and not h.operator]
+    if a.anaphor_op and (own or last_numbers):
+        # "anything with more seat positions than that": the field named with "more" is
+        # the one the anaphor compares, not "any seat positions at all"
+        said = (own[-1] if own else last_numbers[-1]).field
+        conditions = [c for c in conditions if not (c.field == said and c.value == 0)]
     numeric = {n for n, i in vocab.fields.items() if i.kind == "numeric"}
     has_numeric = any(c.field in numeric for c in conditions)
     # "the guideline says 15,000 barrels, and a brewery above that is referred": the
     # anaphor points at the clause's own uncompared number first, else the last one.
-    own = [h for h in a.numbers if h.field and not h.operator]
     if a.anaphor_op and not has_numeric and (own or last_numbers):
         hit = own[-1] if own else last_numbers[-1]
         conditions.append(
@@ -195,11 +200,22 @@ def _bound_class(
         and (c.field, _PAST.get(c.operator), c.value) in bounds
         or (pending.accepted and any(b[0] == c.field and b[1] in _PAST for b in bounds))
     ]
+    if len(past) != len(conditions):
+        return conditions
+    # "a wood-frame studio may fire no more than two glory holes; over two is a decline":
+    # the kind of building the bound was said of holds past it too
+    kinds = [
+        c
+        for c in pending.conditions
+        if c.field not in (occupancy, vocab.state)
+        and c.operator == "eq"
+        and isinstance(c.value, str)
+    ]
     listed = {v.lower() for v in vocab.fields[occupancy].values}
     said = [v for c in classes for v in (c.value if isinstance(c.value, list) else [c.value])]
-    if not classes or len(past) != len(conditions) or not all(str(v) in listed for v in said):
-        return conditions  # (only classes the dictionary lists: "Our audit of 40 files")
-    return [*classes, *conditions]
+    if not classes or not all(str(v) in listed for v in said):
+        classes = []  # (only classes the dictionary lists: "Our audit of 40 files")
+    return [*classes, *conditions, *kinds]
 
 
 #: The bound a comparison lies past: "over 25" past "no more than 25".

@@ -278,15 +278,22 @@ def _without_classes(text: str, vocab: FieldVocabulary) -> str:
     Same length. "sheet metal shops" names no roof covering of metal, "tenter frames"
     no frame construction.
     """
-    for pattern in (vocab.class_pattern, vocab.measure_names, _BUSINESS_NAMED):
+    for pattern in (vocab.class_pattern, vocab.measure_names, _BUSINESS_NAMED, _FRAME_OF):
         if pattern is not None:
             text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return text
 
 
+#: "a wood-frame studio": the frame construction the compound opens on.
+_FRAME_OF = re.compile(r"\bwood-(?=frame\b)", re.I)
+
+
 #: A word naming a business by what it handles: "frame yards", "a metal shop".
 _BUSINESS_NAMED = re.compile(
-    r"\b[\w-]+(?=\s+(?:yards?|shops?|works|mills?|studios?|outlets?|dealers?)\b)", re.I
+    # (not "a wood-frame studio": how it is built)
+    r"(?<![\w-])(?!wood-frame\b)[\w-]+"
+    r"(?=\s+(?:yards?|shops?|works|mills?|studios?|outlets?|dealers?)\b)",
+    re.I,
 )
 
 

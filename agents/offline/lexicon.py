@@ -27,7 +27,8 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "decline",
         re.compile(
-            r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not (?:an? )?eligible|hard (?:stop|no)|"
+            r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not (?:an? )?eligible|"
+            r"(?:hard|flat) (?:stop|no)|"
             r"knock(?:ed|s)? out|prohibited|unacceptable|uninsurable|not insurable|"
             # (not "never written at the desk": the desk escalates, it does not decline)
             r"not acceptable|never (?:acceptable|eligible|insurable|accepted|written)"

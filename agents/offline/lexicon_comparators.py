@@ -114,9 +114,11 @@ TIME_WINDOW_BEFORE = re.compile(
 TIME_WINDOW_AFTER = re.compile(r"^\s*(?:ago|later|after|earlier|prior)\b", re.I)
 #: A comparator followed by an anaphor: "over that", "above that size".
 ANAPHOR_COMPARATOR = re.compile(
-    r"\b(more than|over|above|past|beyond|under|below|less than|"
+    r"\b(more than|over|above|past|beyond|under|below|less than|short of|"
     r"(?:closer|nearer|fewer|younger|smaller|lower|shorter|farther|further|older|larger|"
-    r"bigger|higher|longer|taller|tighter|narrower|wider) than)\s+(?:that|this|it|"
+    r"bigger|higher|longer|taller|tighter|narrower|wider) than|"
+    # "anything with more seat positions than that"
+    r"(?:more|fewer|less)\s+(?:[\w-]+\s+){1,2}?than)\s+(?:that|this|it|"
     # "bindery rates under the minimum are referred": the minimum stated before
     r"the (?:minimum|maximum|limit|cap|threshold))\b"
     # "we decline it under this class": the class or form it is done under, no bound
@@ -127,6 +129,7 @@ ANAPHOR_COMPARATOR = re.compile(
 #: Anaphoric comparisons that point below the earlier value ("closer than that").
 BELOW_ANAPHOR_WORDS = frozenset(
     "under below less closer nearer fewer younger smaller lower shorter tighter narrower".split()
+    + ["short"]  # "short of that"
 )
 SIZE_ANAPHOR = re.compile(
     r"\b(?:that|this|those|these|such)\s+(?:size|level|amount|threshold|limit|value|"

@@ -126,7 +126,7 @@ def _ends_participle(rest: str) -> bool:
 
 
 #: Generic nouns that head a trade after what it works on: "tour operator".
-_TRADE_HEADS = frozenset({"operator", "operators"})
+_TRADE_HEADS = frozenset({"operator", "operators", "company", "companies"})
 
 
 def kept_words(tokens: list[Token], drop: set[int]) -> list[str]:

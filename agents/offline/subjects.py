@@ -713,7 +713,7 @@ class SubjectReader:
         named_trade = len(kept) >= 3 and kept[0].endswith("ed") and not kept[1].endswith("ed")
         if (
             not kept
-            or len(kept) > 4
+            or len(kept) > 4 + item.count("-")  # "hot-air balloon tour companies"
             or any(len(w) > 4 and w.endswith("ed") for w in kept[1 if named_trade else 0 :])
         ):
             return None
