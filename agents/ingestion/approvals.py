@@ -59,7 +59,7 @@ from agents.offline.textproc import content_tokens
 from agents.offline.texts import without_case_numbers
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.fieldlink.numbers import NumberMention, canonical_unit, find_numbers
-from schemas.fields import DataDictionary
+from schemas.fields import DataDictionary, FieldSpec
 from schemas.ingestion import KnowledgeText
 from schemas.rules import ExtractedRule
 
@@ -173,7 +173,7 @@ def read_approvals(
                     []
                     if converted
                     else _extent_of(rules, sentence, number, start, words, said_in_text, fields)
-                    or _past_cited(rules, sentence, number, said_in_text)
+                    or _past_cited(rules, sentence, number, said_in_text, fields)
                 )
                 # "between thirty-eight and forty-two": the run's end is about what its
                 # start is about
@@ -548,6 +548,7 @@ def _past_cited(
     line: str,
     number: NumberMention,
     numbers: Sequence[NumberMention],
+    fields: DataDictionary | None = None,
 ) -> list[ExtractedRule]:
     """The one limit a text cites, for an approved case's figure in the limit's unit.
 
@@ -564,7 +565,20 @@ def _past_cited(
         # "Under the new forty-mile-an-hour point, I've let a chute go at forty-three": a
         # bare figure past the one limit its own sentence cites
         said_here = find_numbers(here)
-        cited_here = [r for r in rules if r.threshold is not None and limit_said(r, said_here)]
+        # "the decline on more than two glory holes ...; I have taken four": the limit
+        # said in the words the dictionary counts it in ("glory holes" of furnaces)
+        cited_here = [
+            r
+            for r in rules
+            if r.threshold is not None
+            and (
+                limit_said(r, said_here)
+                or any(
+                    n.value == limit_value(r) and said_as_synonym(_spec(r, fields), here, n)
+                    for n in said_here
+                )
+            )
+        ]
         return cited_here if len({limit_signature(r) for r in cited_here}) == 1 else []
     cited = [
         r
@@ -578,6 +592,12 @@ def _past_cited(
     return cited if len({limit_signature(r) for r in cited}) == 1 else []
 
 
+def _spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec | None:
+    """The dictionary's entry for a rule's limit field, if known."""
+    signature = limit_signature(rule)
+    return fields.fields.get(signature[1]) if fields and signature else None
+
+
 def _calendar_field(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
     """True when a rule's limit is a calendar year (its field counted in years AD)."""
     signature = limit_signature(rule)
@@ -589,7 +609,11 @@ def _calendar_field(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
 #: "a year", "an hour": a period said with an article ...
 _A_PERIOD = re.compile(r"an?\s+(?:year|month|week|day|hour)s?", re.I)
 #: ... right after the plural noun it counts per ("two walk-rounds a year").
-_PLURAL_BEFORE = re.compile(r"\b(?!(?:this|was|has|is|less|unless)\s)[a-z-]{3,}s\s+$", re.I)
+#: ... or after one of a thing ("one flight a day").
+_PLURAL_BEFORE = re.compile(
+    r"\b(?!(?:this|was|has|is|less|unless)\s)[a-z-]{3,}s\s+$|\b(?:one|a|an|single)\s+[a-z-]{3,}\s+$",
+    re.I,
+)
 #: (not "a high point of 4,450 metres": the measure of the case, no limit)
 _LIMIT_OF = re.compile(
     r"(?<!\bhigh )(?<!\blow )(?<!\bhighest )(?<!\blowest )(?<!\bflash )(?<!\bboiling )"

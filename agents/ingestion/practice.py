@@ -547,7 +547,8 @@ def with_practice(
         # is one it read on another product's limit of the same field with the same
         # extent ("the lowest score the desk accepted was 78" was the BOP desk's, not GL's)
         soft = [r for r in mine if r.threshold_type == "soft" or r.soft_limit is not None]
-        read_soft = {signature(r.product_type, r.conditions) for r in soft}
+        # (one that says no extent, "soft" from its practice text alone, gives way)
+        read_soft = {signature(r.product_type, r.conditions) for r in soft if r.soft_limit}
         extents = {(_bearing(r), r.soft_limit) for r in soft if r.soft_limit is not None}
         practice = [
             p

@@ -306,7 +306,8 @@ def enum_conditions(text: str, vocab: FieldVocabulary) -> list[Condition]:
         if not values:
             continue
         negated = negated_list(text, values[0][1])
-        vals: list[str | int | float | bool] = [v for v, _ in values]
+        # "a frame building (wood-frame walls or roof)": one value said twice is one
+        vals: list[str | int | float | bool] = list(dict.fromkeys(v for v, _ in values))
         none = next((v for v in info.values if v.lower() == "none"), None)
         if none is not None and none not in vals and all(denied_values(text, values)):
             # "with no protective system (no shoring, no trench box)": the field's

@@ -530,6 +530,8 @@ SOFT_LIMIT_CUE = re.compile(
     r"sign(?: off)?|signs(?: off)?|granted|extended|made|let|pushed|waved|okayed|tolerated|"
     r"renewed|lived with|treat(?:s|ed|ing)?)\s+"
     r"(?:[\w-]+\s+){0,5}?(?:up|down) to|"
+    # "I've put my name to operators whose junior pilot sat at two hundred and fifty hours"
+    r"\bput (?:my|our|his|her|their) names? to\b|"
     # "Do you ever go over fifty? A: I have, up to sixty-five thousand": the answer's reach
     r"\b(?:I|we)\s+(?:have|do|did)\s*,\s+(?:up|down) to|"
     # "the square-footage line is soft in practice, up to about 9,500 sq ft"

@@ -72,7 +72,8 @@ _WAIVED = re.compile(
 _WHAT_EARNS = re.compile(
     r"\bwhat (?:makes (?:me|us|her|him) comfortable|(?:i|we) (?:want|need|like) to see|"
     r"(?:i|we) look for|changes (?:my|her|his) (?:answer|mind)|gets? (?:it|them) (?:through|"
-    r"over|past)|(?:matters|counts|moves (?:me|us|her|him))(?: most)?)\b|"
+    r"over|past)|gets? (?:me|us|her|him) there|(?:matters|counts|moves (?:me|us|her|him))"
+    r"(?: most)?)\b|"
     r"\b(?:the ones|those) (?:i'?m|we'?re) comfortable with\b",
     re.I,
 )

@@ -35,6 +35,11 @@ FIELDS = {
         "synonyms": ["kilns", "firing kilns"],
         "description": "Number of firing kilns in the workshop",
     },
+    "instructor_rated": {
+        "type": "bool",
+        "synonyms": ["flight instructor rating"],
+        "description": "The least experienced pilot holds a flight instructor rating",
+    },
     "construction_type": {
         "type": "str",
         "synonyms": ["construction"],
@@ -99,4 +104,76 @@ def test_a_class_said_again_in_other_words_is_the_known_class() -> None:
     assert [(c.text_id, [c2.value for c2 in c.conditions]) for c in claims] == [
         ("k1", ["sky lantern release vendor"]),
         ("k2", ["sky lantern release vendor"]),
+    ]
+
+
+def _text(body: str, kind: str, tid: str, date: str) -> KnowledgeText:
+    return KnowledgeText(id=tid, text=body, source="Desk", source_type=kind, date=date)  # type: ignore[arg-type]
+
+
+_HOURS_RULE = _text(
+    "GL: a kite troupe whose pilots have fewer than 300 logged flight hours is declined.",
+    "manual",
+    "k1",
+    "2024-01-02",
+)
+
+
+def _later(*texts: KnowledgeText) -> list[tuple[str, float | None, list[str]]]:
+    claims = practice_claims(
+        EXTRACTOR, DataDictionary.model_validate({"fields": FIELDS}), _HOURS_RULE, *texts
+    )
+    return [(c.text_id, c.soft_limit, c.mitigant_fields) for c in claims if c.text_id != "k1"]
+
+
+def test_putting_one_s_name_to_a_case_past_the_floor_is_how_far_practice_went() -> None:
+    said = _text(
+        "Q: Is the three-hundred-hour floor firm? A: It's the book number, but it is not a "
+        "wall. I've put my name to troupes whose junior pilot sat at two hundred and fifty "
+        "hours. What gets me there is a flight instructor rating.",
+        "sme",
+        "k2",
+        "2024-05-01",
+    )
+    assert _later(said) == [("k2", 250, ["instructor_rated"])]
+
+
+def test_a_case_narrative_s_terms_per_day_are_no_figure_of_the_case() -> None:
+    said = _text(
+        "Kite troupe, Outer Banks. The lead pilot has 1,900 hours, but the second pilot had "
+        "only two hundred and twenty flight hours, under the 300-hour floor that normally "
+        "means a decline. The underwriter approved with conditions: the second pilot flies "
+        "no more than one show a day for the first season.",
+        "production",
+        "k2",
+        "2024-05-01",
+    )
+    assert _later(said) == [("k2", 220, [])]
+
+
+def test_a_limit_said_in_the_dictionary_s_words_is_the_one_a_bare_figure_passes() -> None:
+    claims = practice_claims(
+        EXTRACTOR,
+        DataDictionary.model_validate({"fields": FIELDS}),
+        _text(
+            "A frame building with more than two firing kilns is declined on Property.",
+            "manual",
+            "k1",
+            "2024-01-02",
+        ),
+        _text(
+            "The decline on more than two firing kilns is sensible, but I'll take a frame "
+            "building with three, and I have taken four.",
+            "sme",
+            "k2",
+            "2024-05-01",
+        ),
+    )
+    assert [(c.text_id, c.soft_limit) for c in claims] == [("k1", None), ("k2", 4)]
+
+
+def test_a_value_said_twice_in_a_clause_is_one_value() -> None:
+    text = "A frame building (wood-frame walls) with more than two kilns is declined on Property."
+    assert rule_triples(EXTRACTOR, text) == [
+        ("Property", "decline", [("construction_type", "eq", "frame"), ("kiln_count", "gt", 2)])
     ]
