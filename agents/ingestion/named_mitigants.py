@@ -86,4 +86,28 @@ def stated_mitigants(text: str, fields: DataDictionary | None) -> list[str]:
     return named
 
 
-__all__ = ["asked_mitigants", "stated_mitigants", "vocabulary_of"]
+#: "We go up to twenty-six ... when the owner lives on the farm": the terms practice went on.
+_GONE_WHEN = re.compile(
+    r"\b(?:up|down) to\b[^.;]{0,60}?\b(?:when|where|if|provided|as long as|so long as)\b", re.I
+)
+
+
+def conditional_mitigants(note: str, fields: DataDictionary | None, own: set[str]) -> list[str]:
+    """The protections practice went past a limit on, in the sentence that says how far.
+
+    "We go up to twenty-six sleeping guests when the owner or a resident innkeeper lives
+    on the farm": the flags after "when" (not the rule's own condition fields `own`).
+    """
+    if fields is None:
+        return []
+    vocab = vocabulary_of(fields)
+    named: list[str] = []
+    for said in SENTENCE_END.split(note):
+        went = _GONE_WHEN.search(said)
+        if went:
+            flags = vocab.flags_present(said[went.end() :])
+            named += [f for f in flags if f not in named and f not in own]
+    return named
+
+
+__all__ = ["asked_mitigants", "conditional_mitigants", "stated_mitigants", "vocabulary_of"]

@@ -40,7 +40,11 @@ from agents.ingestion.matching import (
     revision_claim,
     revision_targets,
 )
-from agents.ingestion.named_mitigants import asked_mitigants, stated_mitigants
+from agents.ingestion.named_mitigants import (
+    asked_mitigants,
+    conditional_mitigants,
+    stated_mitigants,
+)
 from agents.offline.pipeline import find_product, single_product
 from agents.offline.practice_text import (
     SQFT,
@@ -492,6 +496,15 @@ def _stated_by(known: Sequence[ExtractedRule], day: str | None) -> list[Extracte
     return [k for k in known if (since := first(k)) is None or since <= day[:10]]
 
 
+def _gone_on(claim: ExtractedRule, fields: DataDictionary | None) -> ExtractedRule:
+    """A revision claim with the protections practice went past its limit on, if any."""
+    if claim.soft_limit is None:
+        return claim
+    own = {c.field for c in claim.conditions}
+    found = conditional_mitigants(claim.historical_exceptions or "", fields, own)
+    return with_mitigants(claim, found, []) if found else claim
+
+
 def with_practice(
     texts: Sequence[KnowledgeText],
     extracted: Sequence[ExtractedRule],
@@ -527,6 +540,7 @@ def with_practice(
             mine = [_retargeted(r, known_then, text) for r in mine]  # is no rule's product
         words = SQFT.sub("sqft", text.text).lower()
         practice = _revision_claims(known_then, read_revisions(text), words)
+        practice = [_gone_on(p, fields) for p in practice]
         # an approval past the limit says how far practice went; a revision of the same
         # rule that names no extent ("Is fifty a hard stop then? No") says less
         approved = read_approvals(text, known_then, fields)

@@ -28,7 +28,7 @@ ACTION_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "decline",
         re.compile(
             r"\b(?:declin(?:e|es|ed|ing|ation)|ineligible|not (?:an? )?eligible|"
-            r"(?:hard|flat) (?:stop|no)|"
+            r"(?:hard|flat) (?:stop|no)|says? no outright|"
             r"knock(?:ed|s)? out|prohibited|unacceptable|uninsurable|not insurable|"
             # (not "never written at the desk": the desk escalates, it does not decline)
             r"not acceptable|never (?:acceptable|eligible|insurable|accepted|written)"
@@ -717,7 +717,8 @@ LEADING_CONNECTOR = re.compile(
     + r"(?:\s+and\s+until\s+further\s+notice)?,?\s*|(?:until\s+further\s+notice),?\s*|"
     r"(?:however|separately|also|additionally|likewise|similarly|in addition|"
     r"going forward|in practice|honestly|otherwise|then|finally|moreover|note|yeah|so|"
-    r"but|and|taken alone|on its own|by contrast|in short)\b,?\s*|"
+    r"but|and|taken alone|on its own|by contrast|in short|for the avoidance of doubt|"
+    r"to be clear|for clarity)\b,?\s*|"
     # a one-word answer before the rule: "No. Pyrotechnics - we decline"
     r"(?:yes|no|nope|yep|sure|right|correct|exactly|absolutely)[.!]\s+)+",
     re.I,

@@ -89,7 +89,7 @@ GENERIC_NOUNS = frozenset(
     insureds applicant applicants class classes case cases anything everything something
     nothing one ones combination file item items maximum minimum max min back out up down
     rest remainder balance job jobs project projects
-    off away over again bad good exposure exposures structure structures
+    off away over again outright bad good exposure exposures structure structures
     site sites unit units value values data figure figures address addresses program programs
     product products line lines coverage coverages entity entities operation operations
     operator operators owner owners customer customers agent agents venture ventures

@@ -417,6 +417,12 @@ def _in_unit(sentence: str, value: float, unit: str | None) -> float:
 _LIMIT_NAMED_AFTER = re.compile(
     r"^[- ]?(?:[a-z]+[- ])?(?:line|limit|rule|cap|threshold|trigger|ceiling)\b", re.I
 )
+#: "Twenty overnight guests is the guide figure for GL farm stays": the book's number.
+_BOOK_FIGURE = re.compile(
+    r"\b(?:is|was) the (?:guide|book|manual|guideline|written|stated|official) "
+    r"(?:figure|number|limit|line|cap)\b",
+    re.I,
+)
 #: A sentence that tells what practice did: "In practice I have gone as high as 260".
 _IN_PRACTICE = re.compile(r"^\W*(?:but\s+)?(?:in practice|in reality|practically)\b", re.I)
 
@@ -457,9 +463,10 @@ def read_limits(text: str, source: str | None = None) -> list[LimitReading]:
         if not soft and number + 1 < len(sentences):
             # "The 200-cell line came out of one bad fire. In practice I have gone as high
             # as 260": practice past the limit just named says it is soft
-            soft = _named_limit(sentence, numbers) and bool(
-                _IN_PRACTICE.match(sentences[number + 1])
-                and _approved_values(sentences[number + 1])
+            # "Twenty overnight guests is the guide figure ... We go up to twenty-six"
+            named = _named_limit(sentence, numbers) and _IN_PRACTICE.match(sentences[number + 1])
+            soft = bool(named or _BOOK_FIGURE.search(sentence)) and bool(
+                _approved_values(sentences[number + 1])
             )
         cue = lx.SOFT_LIMIT_CUE.search(sentence) or _SIGNED_OFF.search(sentence)
         if soft:

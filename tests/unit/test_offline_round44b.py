@@ -40,6 +40,17 @@ FIELDS = {
         "synonyms": ["flight instructor rating"],
         "description": "The least experienced pilot holds a flight instructor rating",
     },
+    "festival_guests_count": {
+        "type": "int",
+        "unit": "guests",
+        "synonyms": ["overnight guests", "sleeping guests"],
+        "description": "Most guests sleeping on the festival ground in one night",
+    },
+    "warden_on_site": {
+        "type": "bool",
+        "synonyms": ["resident warden", "warden lives on site"],
+        "description": "A warden lives on the festival ground and is there at night",
+    },
     "construction_type": {
         "type": "str",
         "synonyms": ["construction"],
@@ -176,4 +187,48 @@ def test_a_value_said_twice_in_a_clause_is_one_value() -> None:
     text = "A frame building (wood-frame walls) with more than two kilns is declined on Property."
     assert rule_triples(EXTRACTOR, text) == [
         ("Property", "decline", [("construction_type", "eq", "frame"), ("kiln_count", "gt", 2)])
+    ]
+
+
+def test_an_aside_opening_a_bulletin_item_is_no_subject() -> None:
+    text = (
+        "2. For the avoidance of doubt, sky lantern release vendors remain ineligible for "
+        "the businessowners package and are declined."
+    )
+    assert rule_triples(EXTRACTOR, text, "compliance") == [
+        ("BOP", "decline", [("occupancy", "eq", "sky lantern release vendor")])
+    ]
+
+
+def test_a_package_that_says_no_outright_declines() -> None:
+    text = (
+        "Festivals on the package: only festivals at or under twelve sleeping guests are fine "
+        "for the BOP; above that the package says no outright, with no referral."
+    )
+    assert rule_triples(EXTRACTOR, text, "training") == [
+        ("BOP", "decline", [("festival_guests_count", "gt", 12)])
+    ]
+
+
+def test_the_guide_figure_and_how_far_practice_goes_on_what_terms() -> None:
+    claims = practice_claims(
+        EXTRACTOR,
+        DataDictionary.model_validate({"fields": FIELDS}),
+        _text(
+            "GL: a festival with more than 20 overnight guests is referred.",
+            "manual",
+            "k1",
+            "2024-01-02",
+        ),
+        _text(
+            "Twenty overnight guests is the guide figure for GL festivals. We go up to "
+            "twenty-six sleeping guests when a resident warden is there at night.",
+            "sme",
+            "k2",
+            "2024-05-01",
+        ),
+    )
+    assert [(c.text_id, c.soft_limit, c.mitigant_fields) for c in claims] == [
+        ("k1", None, []),
+        ("k2", 26, ["warden_on_site"]),
     ]
