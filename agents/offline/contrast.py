@@ -115,7 +115,10 @@ def instead(
         The boolean fields of a clause that says "instead" right after a rule of the
         same sentence and names nothing but flags that rule lacks ([] otherwise).
     """
-    said_instead = _INSTEAD.search(a.text) or _INSTEAD_OF.search(a.text)  # "rather than"
+    said_instead = bool(_INSTEAD.search(a.text) or _INSTEAD_OF.search(a.text))  # "rather than"
+    said_instead = said_instead or (
+        a.action == "approve_with_conditions" and bool(_OKAYED.search(a.text))
+    )
     if not drafts or not (said_instead or _written_if(a, drafts[-1], index)):
         return []
     last = drafts[-1]
@@ -123,7 +126,12 @@ def instead(
         return []
     replaced = _INSTEAD_OF.search(a.text)  # "... is referred instead of declined"
     names_last = replaced is not None and action_from_word(replaced.group(1)) == last.action
-    if not (last.sentence_index == index or (names_last and last.sentence_index == index - 1)):
+    # "-> refer (GL). combos kept offline + encrypted -> ok, write w/ conditions": a note's
+    # next sentence that okays the risk on a protection
+    okayed = last.sentence_index == index - 1 and bool(_OKAYED.search(a.text))
+    if not (
+        last.sentence_index == index or okayed or (names_last and last.sentence_index == index - 1)
+    ):
         return []
     known = {c.field for c in last.conditions}
     said = [c for c in conditions if c not in last.conditions]  # the class both name stays
@@ -131,6 +139,8 @@ def instead(
     return flags if said and len(flags) == len(said) else []
 
 
+#: A note's "X -> ok, write w/ conditions": the risk is fine on that protection.
+_OKAYED = re.compile(r"->\s*(?:ok|okay|fine|acceptable)\b", re.I)
 #: The condition word of a conditional approval ("written with conditions if ...").
 _IF = re.compile(r"\b(?:if|provided|where|when|once)\b", re.I)
 

@@ -66,6 +66,7 @@ _SHORTHAND = (
     (re.compile(r"\bappr['\u2019]d\b", re.I), "approved"),
     (re.compile(r"\bdecl(?:['\u2019]d\b|\.(?=\s|$))", re.I), "declined."),
     (re.compile(r"\bw/\s*conds?\b\.?", re.I), "with conditions"),
+    (re.compile(r"(?<![\w/])w/\s*(?=[a-z])", re.I), "with "),  # "write w/ conditions"
 )
 
 

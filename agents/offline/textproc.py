@@ -24,6 +24,9 @@ _SENTENCE_END = re.compile(
     r"(?<=[a-z0-9]{2}\.)(?=\s+(?:never|have|has|had|we|we've|i|i've|always|usually|"
     r"sometimes|seen|done|written|approved)\s)"
 )
+#: In a note of arrows ("X -> refer (GL). combos kept offline -> ok"), a full stop ends a
+#: sentence whatever case the next word is in.
+_NOTE_END = re.compile(_SENTENCE_END.pattern + r"|(?<=[A-Za-z0-9)]{2}\.)(?=\s+[a-z])")
 _SOURCE_LINE = re.compile(r"(?:^|(?<=[.!?\n]))\s*Source:\s*(?P<source>[^\n]+?)\s*$", re.I)
 _VERBISH = re.compile(
     r"\b(?:is|are|was|were|be|been|must|may|can|should|will|shall|need|needs|require|"
@@ -221,7 +224,8 @@ def split_sentences(text: str) -> list[Sentence]:
         row = line not in written
         line = _BULLET.sub("", line.strip())
         start = 0
-        for match in _SENTENCE_END.finditer(line):
+        ends = _NOTE_END if "->" in line else _SENTENCE_END  # "-> refer (GL). combos kept"
+        for match in ends.finditer(line):
             if _is_abbreviation(line[start : match.start()], line[match.end() :]):
                 continue
             pieces.append((line[start : match.end()].strip(), row))

@@ -256,3 +256,14 @@ def test_a_report_needed_before_we_quote_is_a_verification() -> None:
         "before we quote."
     )
     assert rule_triples(EXTRACTOR, said, "sme") == [("LRO", "verify", [("year_built", "lt", 1975)])]
+
+
+def test_a_note_s_next_sentence_that_okays_the_risk_names_its_mitigant() -> None:
+    rules = EXTRACTOR.extract(
+        "Notes:\n- pyrotechnic shops with powder on hand over 50 lbs -> refer (GL). vent fans "
+        "triggered by a gas sensor -> ok, write w/ conditions.",
+        source_type="sme",
+    )
+    assert [(r.product_type, r.action, r.mitigant_fields) for r in rules] == [
+        ("GL", "refer", ["vent_fans_sensor_started"])
+    ]
