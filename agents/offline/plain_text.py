@@ -67,6 +67,7 @@ _SHORTHAND = (
     (re.compile(r"\bdecl(?:['\u2019]d\b|\.(?=\s|$))", re.I), "declined."),
     (re.compile(r"\bw/\s*conds?\b\.?", re.I), "with conditions"),
     (re.compile(r"(?<![\w/])w/\s*(?=[a-z])", re.I), "with "),  # "write w/ conditions"
+    (re.compile(r"\bbiz\b", re.I), "business"),  # "< 3 yrs in biz"
 )
 
 
@@ -80,8 +81,8 @@ _BARE_DONE = re.compile(
 
 
 def _spelled_shorthand(text: str) -> str:
-    """A log's shorthand for outcomes written out ("ref'd" is "referred")."""
-    if "'" in text or "\u2019" in text or "/" in text or "ecl." in text:
+    """A log's shorthand written out ("ref'd" is "referred", "biz" is "business")."""
+    if "'" in text or "\u2019" in text or "/" in text or "ecl." in text or "biz" in text:
         for pattern, word in _SHORTHAND:
             text = pattern.sub(word, text)
     return _BARE_DONE.sub(r"\1 is ", text)

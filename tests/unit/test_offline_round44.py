@@ -74,6 +74,18 @@ FIELDS = {
         "synonyms": ["vent fans triggered by a gas sensor"],
         "description": "Vent fans start automatically on a gas sensor",
     },
+    "years_in_business": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["years in business"],
+        "description": "Years the business has operated",
+    },
+    "years_licensed": {
+        "type": "int",
+        "unit": "years",
+        "synonyms": ["years licensed", "years holding a seller permit"],
+        "description": "Years the shop has held its seller permit",
+    },
     "year_built": {
         "type": "int",
         "unit": "year",
@@ -266,4 +278,10 @@ def test_a_note_s_next_sentence_that_okays_the_risk_names_its_mitigant() -> None
     )
     assert [(r.product_type, r.action, r.mitigant_fields) for r in rules] == [
         ("GL", "refer", ["vent_fans_sensor_started"])
+    ]
+
+
+def test_a_note_s_biz_is_business() -> None:
+    assert rule_triples(EXTRACTOR, "Notes:\n- < 3 yrs in biz -> refer.", "sme") == [
+        ("ALL", "refer", [("years_in_business", "lt", 3)])
     ]
