@@ -466,6 +466,35 @@ def _others_held(text: str) -> str:
     return f"{text[: later.start()]}Except for {exempt.group('list')}, {text[later.end() :]}"
 
 
+#: "Every class except tower clock winding services is subject to this paragraph; ...":
+#: the paragraph's rules spare the classes named.
+_EXCEPT_PARAGRAPH = re.compile(
+    r"\b(?:Every|All|Each) (?:class|classes|business|businesses|risk|risks) except "
+    r"(?P<list>[^.;:]{3,80}?) (?:is|are) subject to this (?:paragraph|section|subsection|rule)"
+    r"[^.]*\.\s*",
+    re.I,
+)
+#: Where a numbered paragraph ends: the next one's number ("1.3 Frequency ...").
+_NEXT_PARAGRAPH = re.compile(r"\s\d+(?:\.\d+)+\s+[A-Z]")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+
+
+def _paragraph_spared(text: str) -> str:
+    """Say "Except for X, ..." before each sentence of a paragraph that spares X."""
+    spared = _EXCEPT_PARAGRAPH.search(text)
+    if spared is None:
+        return text
+    rest = text[spared.end() :]
+    ends = _NEXT_PARAGRAPH.search(rest)
+    body, after = (rest[: ends.start()], rest[ends.start() :]) if ends else (rest, "")
+    said = " ".join(
+        f"Except for {spared.group('list')}, {s[:1].lower()}{s[1:]}"
+        for s in _SENTENCES.split(body.strip())
+        if s
+    )
+    return f"{text[: spared.start()]}{said}{after}"
+
+
 #: A memo's figure replaced in its own words: "the 40 in section 3 now reads 35".
 _NOW_READS = re.compile(
     r"\b[Tt]he\s+(?P<old>\d[\d,]*(?:\.\d+)?)(?:%| percent)?\s+(?:in\s+[^.;:]{1,40}?\s+)?"
@@ -529,6 +558,7 @@ def said_plainly(body: str) -> str:
     text = _TERMS_LISTED.sub(lambda m: m.group(1) if _only_terms(m) else m.group(0), text)
     text = _WANTS_DONE.sub(r"says \g<what> is \g<done>", text)
     text = _others_held(text) if "apply to" in text else text
+    text = _paragraph_spared(text) if "subject to this" in text else text
     text = listed_conditions(
         _if_so(_withdrawn_part(_CARE_CUSTODY.sub("care custody and control", text)))
     )

@@ -606,7 +606,10 @@ class SubjectReader:
         names: list[str] = []
         for item in _LIST_SPLIT.split(text):
             words = item.split()
-            end = next((i for i, w in enumerate(words[:3]) if plural(w)), None)
+            # the plural head within three words, four for a name of four ("tower clock
+            # winding services") when no article opens the item
+            reach = 3 if words and words[0].lower() in lxs.DETERMINERS else 4
+            end = next((i for i, w in enumerate(words[:reach]) if plural(w)), None)
             if end is None:
                 return []
             names.append(" ".join(words[: end + 1]))

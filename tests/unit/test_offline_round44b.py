@@ -232,3 +232,34 @@ def test_the_guide_figure_and_how_far_practice_goes_on_what_terms() -> None:
         ("k1", None, []),
         ("k2", 26, ["warden_on_site"]),
     ]
+
+
+def test_a_paragraph_every_class_but_one_is_subject_to_spares_that_class() -> None:
+    fields = {
+        **FIELDS,
+        "occupancy": {
+            "type": "str",
+            "synonyms": ["class"],
+            "description": "Business class (e.g. 'kite shop', 'stunt kite repair service')",
+        },
+        "cover_gap_days": {
+            "type": "int",
+            "unit": "days",
+            "synonyms": ["break in prior insurance", "break in cover"],
+            "description": "Longest break in prior insurance, in days",
+        },
+    }
+    text = (
+        "1.2 Continuity. Every class except stunt kite repair services is subject to this "
+        "paragraph; repairers close for the winter. A break in prior insurance of more than "
+        "45 days is referred. 1.3 Losses. A kite shop with more than 45 days of break in "
+        "cover is declined."
+    )
+    assert rule_triples(extractor_over(fields), text) == [
+        (
+            "ALL",
+            "refer",
+            [("cover_gap_days", "gt", 45), ("occupancy", "neq", "stunt kite repair service")],
+        ),
+        ("ALL", "decline", [("cover_gap_days", "gt", 45), ("occupancy", "eq", "kite shop")]),
+    ]
