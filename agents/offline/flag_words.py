@@ -240,13 +240,15 @@ def reversed_pairs(tokens: list[Token], info: FieldInfo, stems: set[str]) -> lis
     `stems` are the clause's stems.
     """
     hits: list[BoolMention] = []
+    # "an unsensored leg" says "leg sensors" denied: a word of it with "un" / "non"
+    prefixed = {t.stem[2:] for t in tokens if t.stem.startswith("un")} | {
+        t.stem[3:] for t in tokens if t.stem.startswith("non")
+    }
     for phrase in info.phrases:
-        # "an unsensored leg" says "leg sensors" denied: a word of it with "un" / "non"
+        if len(phrase) != 2 or not set(phrase) <= stems | prefixed or set(phrase) & NEGATION_WORDS:
+            continue
         bases = [strip_negative_prefix(t.stem, set(phrase)) for t in tokens]
         seen = [replace(t, stem=b) if b else t for t, b in zip(tokens, bases, strict=True)]
-        said = stems | {b for b in bases if b}
-        if len(phrase) != 2 or not set(phrase) <= said or set(phrase) & NEGATION_WORDS:
-            continue
         for first, last in find(seen, (phrase[1], phrase[0]))[:1]:
             # next to each other, or around the verb's object ("boards animals overnight")
             between = [t.text.lower() for t in tokens[first + 1 : last]]
