@@ -600,8 +600,7 @@ def _spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec | Non
 
 def _calendar_field(rule: ExtractedRule, fields: DataDictionary | None) -> bool:
     """True when a rule's limit is a calendar year (its field counted in years AD)."""
-    signature = limit_signature(rule)
-    spec = fields.fields.get(signature[1]) if fields and signature else None
+    spec = _spec(rule, fields)
     return spec is not None and (spec.unit or "").strip().lower() in {"year", "calendar year"}
 
 

@@ -562,7 +562,9 @@ def with_practice(
         # extent ("the lowest score the desk accepted was 78" was the BOP desk's, not GL's)
         soft = [r for r in mine if r.threshold_type == "soft" or r.soft_limit is not None]
         # (one that says no extent, "soft" from its practice text alone, gives way)
-        read_soft = {signature(r.product_type, r.conditions) for r in soft if r.soft_limit}
+        read_soft = {
+            signature(r.product_type, r.conditions) for r in soft if r.soft_limit is not None
+        }
         extents = {(_bearing(r), r.soft_limit) for r in soft if r.soft_limit is not None}
         practice = [
             p

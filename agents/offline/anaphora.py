@@ -165,9 +165,12 @@ def _ended_head(text: str, pending: Pending, vocab: FieldVocabulary) -> bool:
     """
     heads = {stem(m.group(1)) for m in _WITHOUT_NOUN.finditer(text)}
     flags = [c.field for c in pending.conditions if c.value is True] + pending.protective_pos
-    return bool(heads) and any(
-        p[-1] in heads for f in flags if f in vocab.fields for p in vocab.fields[f].phrases
-    )
+    return any(_headed(f, heads, vocab) for f in flags)
+
+
+def _headed(field: str, heads: set[str], vocab: FieldVocabulary) -> bool:
+    """True when one of a flag's phrases ends in one of the head nouns ("plan", "permit")."""
+    return field in vocab.fields and any(p[-1] in heads for p in vocab.fields[field].phrases)
 
 
 def _compared_number(text: str) -> bool:
@@ -195,7 +198,7 @@ def _denied(trigger: str, pending: Pending, vocab: FieldVocabulary) -> Pending:
         return pending
     conditions = [
         Condition(field=c.field, operator="eq", value=False)
-        if c.value is True and any(p[-1] in heads for p in vocab.fields[c.field].phrases)
+        if c.value is True and _headed(c.field, heads, vocab)
         else c
         for c in pending.conditions
     ]

@@ -115,10 +115,9 @@ def instead(
         The boolean fields of a clause that says "instead" right after a rule of the
         same sentence and names nothing but flags that rule lacks ([] otherwise).
     """
+    okay = bool(_OKAYED.search(a.text))  # "combos kept offline -> ok, write w/ conditions"
     said_instead = bool(_INSTEAD.search(a.text) or _INSTEAD_OF.search(a.text))  # "rather than"
-    said_instead = said_instead or (
-        a.action == "approve_with_conditions" and bool(_OKAYED.search(a.text))
-    )
+    said_instead = said_instead or (a.action == "approve_with_conditions" and okay)
     if not drafts or not (said_instead or _written_if(a, drafts[-1], index)):
         return []
     last = drafts[-1]
@@ -128,7 +127,7 @@ def instead(
     names_last = replaced is not None and action_from_word(replaced.group(1)) == last.action
     # "-> refer (GL). combos kept offline + encrypted -> ok, write w/ conditions": a note's
     # next sentence that okays the risk on a protection
-    okayed = last.sentence_index == index - 1 and bool(_OKAYED.search(a.text))
+    okayed = last.sentence_index == index - 1 and okay
     if not (
         last.sentence_index == index or okayed or (names_last and last.sentence_index == index - 1)
     ):

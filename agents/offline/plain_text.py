@@ -395,15 +395,6 @@ def _what_drove(match: re.Match[str]) -> str:
     return f"{match.group('what')} is {done}"
 
 
-#: Wordings said plainer, in this order: "What drove the decline was the pairing: X" is "X is
-#: declined"; "closer to X than N feet" is "closer than N feet to X"; "no new policy may be
-#: bound for a Y with X" is "a Y with X is declined"; ", and no mitigant changes that" goes;
-#: "turning over $4 million" is "with turnover $4 million"; "in total" is "altogether"; "less
-#: often than every 90 days" is "at intervals of more than 90 days"; "half the year (call it
-#: 26 weeks)" is "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the
-#: risk is located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is
-#: "has had one or more losses"; "write it, but with a warranty" is "write it with a
-#: warranty"; "the referral in Section 4.6 (X above N) is" is "the referral for X above N is".
 #: "book says 60 gal max. have gone to 75 for ...": a maximum stated with no action, which
 #: practice then bends, is a referral point ("book says 60 gal max, refer above that").
 _BENT_MAXIMUM = re.compile(
@@ -414,6 +405,16 @@ _BENT_MAXIMUM = re.compile(
 )
 
 
+#: Wordings said plainer, in this order: "What drove the decline was the pairing: X" is "X is
+#: declined"; "closer to X than N feet" is "closer than N feet to X"; "no new policy may be
+#: bound for a Y with X" is "a Y with X is declined"; ", and no mitigant changes that" goes;
+#: "turning over $4 million" is "with turnover $4 million"; "in total" is "altogether"; "less
+#: often than every 90 days" is "at intervals of more than 90 days"; "half the year (call it
+#: 26 weeks)" is "26 weeks"; "X? That one is a decline" is "X is a decline"; "except where the
+#: risk is located in" is "except in"; "Referred: any X" is "Refer any X"; "has had a loss" is
+#: "has had one or more losses"; "write it, but with a warranty" is "write it with a
+#: warranty"; "the referral in Section 4.6 (X above N) is" is "the referral for X above N is";
+#: "book says 60 gal max" before practice bends it is "book says 60 gal max, refer above that".
 _SAID_PLAINER: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     (_WHAT_DROVE, _what_drove),
     (_SPLIT_COMPARATIVE, r"\1 than \3 \2"),
@@ -476,7 +477,8 @@ _EXCEPT_PARAGRAPH = re.compile(
 )
 #: Where a numbered paragraph ends: the next one's number ("1.3 Frequency ...").
 _NEXT_PARAGRAPH = re.compile(r"\s\d+(?:\.\d+)+\s+[A-Z]")
-_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+#: Between two sentences: split on it, the sentences stand at the even places.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(\s+)")
 
 
 def _paragraph_spared(text: str) -> str:
@@ -489,7 +491,7 @@ def _paragraph_spared(text: str) -> str:
     body, after = (rest[: ends.start()], rest[ends.start() :]) if ends else (rest, "")
     said = " ".join(
         f"Except for {spared.group('list')}, {s[:1].lower()}{s[1:]}"
-        for s in _SENTENCES.split(body.strip())
+        for s in _SENTENCE_BREAK.split(body.strip())[::2]
         if s
     )
     return f"{text[: spared.start()]}{said}{after}"
@@ -520,7 +522,6 @@ def _figure_replaced(text: str) -> str:
 #: "I clear it", "we can clear it": what is cleared is the referral just stated.
 _CLEAR_IT = re.compile(r"\b((?:I|we)\s+(?:can\s+|will\s+|'ll\s+)?clear)\s+it\b", re.I)
 _REFERRAL_SAID = re.compile(r"\b(?:referral|referred|refer)\b", re.I)
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(\s+)")
 
 
 def _cleared_referral(text: str) -> str:

@@ -263,3 +263,16 @@ def test_a_paragraph_every_class_but_one_is_subject_to_spares_that_class() -> No
         ),
         ("ALL", "decline", [("cover_gap_days", "gt", 45), ("occupancy", "eq", "kite shop")]),
     ]
+
+
+def test_a_spared_paragraph_is_said_sentence_by_sentence() -> None:
+    from agents.offline.plain_text import said_plainly
+
+    text = (
+        "1.2 Gaps. Every class except kite shops is subject to this paragraph; shops close. "
+        "Refer a gap of more than 45 days. A gap of 120 days is declined. 1.3 Losses."
+    )
+    assert said_plainly(text) == (
+        "1.2 Gaps. Except for kite shops, refer a gap of more than 45 days. Except for kite "
+        "shops, a gap of 120 days is declined. 1.3 Losses."
+    )
