@@ -270,6 +270,15 @@ _FROM_AFTER = re.compile(
 
 #: Units that still measure when hyphen-attached: "a 30-day vacancy", "a thirty-minute wait".
 _ATTACHED_MEASURES = TIME_UNITS | {"minut", "hour", "second"}
+#: A limit named by its figure: "the 300-guest referral point", "the 12-seat cap" (the
+#: attached unit then measures, as "300 guests" does). "up to that five-thousand-ton
+#: ceiling" points back at a figure already said: it is not named anew.
+_LIMIT_ARTICLE = re.compile(r"\b(?:the|our|a|an|its|their)\s+$", re.I)
+_LIMIT_NAMED_AFTER = re.compile(
+    rf"\s+(?:(?:referral|decline|hard|soft|underwriting|guideline|eligibility)\s+)?"
+    rf"{lx.LIMIT_NOUNS}\b",
+    re.I,
+)
 
 
 class ConditionReader:
@@ -366,7 +375,14 @@ class ConditionReader:
         tokens = content_tokens(plain)
         hits: list[NumericHit] = []
         for mention in _bounds_share_units(plain, find_numbers(plain)):
-            if mention.attached and mention.unit not in _ATTACHED_MEASURES:
+            if (
+                mention.attached
+                and mention.unit not in _ATTACHED_MEASURES
+                and not (
+                    _LIMIT_NAMED_AFTER.match(plain[mention.end :])
+                    and _LIMIT_ARTICLE.search(plain[max(0, mention.start - 8) : mention.start])
+                )
+            ):
                 continue  # "a 36-unit building" counts; "a thirty-minute period" measures
             if _DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):
                 continue  # "exactly as Manual Section 5.4 says": a part of a document

@@ -230,7 +230,10 @@ _FOR_PROTECTION = re.compile(
     r"\bprotected\s+(?:species|wildlife|animals?|birds?|plants?|habitats?|wetlands?|"
     r"sites?|areas?|lands?|status)\b|"
     # "an application completed by hand", "a hand-completed form": how it was made
-    r"\bhand[\s-]+completed\b|\bcompleted\s+(?:by\s+hand|on\s+paper)\b",
+    r"\bhand[\s-]+completed\b|\bcompleted\s+(?:by\s+hand|on\s+paper)\b|"
+    # "installed in the same room as the boiling arch": where a thing sits beside a hazard
+    r"\b(?:installed|located|placed|kept|stored)\s+(?:in|inside|within)\s+the\s+same\s+"
+    r"(?:room|space|building|area|enclosure|shed|bay)\s+as\b",
     re.I,
 )
 #: "protected only by a volunteer fire department": a protection's limit is a hazard.

@@ -292,6 +292,8 @@ def scrambled(tokens: list[Token], info: FieldInfo, stems: set[str]) -> list[Boo
     return []
 
 
+#: Stems that say a thing is permitted: a name's "allowed" is a text's "may use".
+_PERMITTING = frozenset({"allow", "permit", "may"})
 #: How many letters two stems share before one long word is said for the other.
 _SAME_WORD_STEM = 7
 
@@ -300,6 +302,8 @@ def _same_word(stem: str, need: set[str]) -> str | None:
     """The word of `need` a stem says: itself, or one it opens or is opened by (7+ letters)."""
     if stem in need:
         return stem
+    if stem in _PERMITTING and (allowed := need & _PERMITTING):
+        return min(allowed)  # "clients may use live candles" says "live candles allowed"
     if len(stem) < _SAME_WORD_STEM:
         return None
     return next(

@@ -271,6 +271,9 @@ NARRATIVE = re.compile(
     # "we approved those with conditions": the cases told before, not a rule
     r"(?:I|we)\s+(?:have\s+|had\s+)?(?:\w+ly\s+)?(?:approved|bound|accepted|wrote)\s+"
     r"(?:them|those|these|both|all of them|each of them|it (?:with|on|at|after|anyway)\b)|"
+    # "22% of jobs at refineries; approved after referral": one case's outcome in a log
+    r"(?:approved|written|bound|accepted|declined|quoted)\s+(?:after|on|following)\s+"
+    r"(?:an?\s+|the\s+)?(?:referral|review)|"
     # "Roof questions cause more referrals than anything else": a count, not a rule
     r"(?:cause|causes|caused|generate|generates|account for|accounts for) more (?:[\w-]+ )?"
     r"(?:referrals|declines|declinations|exclusions|flags) than)\b",
@@ -378,7 +381,8 @@ MITIGANT_CUE = re.compile(
     r"(?:referral|decline) can be (?:cleared|waived)|satisf(?:y|ies|ied)|cures?|offsets?|"
     r"accepted instead|may be accepted|in which case|exceptions?|only thing|"
     # "soldered in place", "bolted in place": where a thing sits, no protection present
-    r"gets? it off|comfortable|(?<!ed )in place|installed|on file|approved|overturned|"
+    r"gets? it off|comfortable|(?<!ed )in place|installed|(?:is|are) fitted|on file|approved|"
+    r"overturned|"
     r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|mitigated\b|"
     # "A treated-post certificate ... settles it": what answers the check
     r"(?:settles?|resolves?|answers) (?:it|that|the (?:check|question|matter|verification))\b|"
@@ -441,6 +445,11 @@ EXEMPTION = re.compile(
     # "fleets of forty or fewer may be written at the desk": no conditions of its own
     r"(?:(?:may|can|will) be|are|is) (?:written|bound|quoted) (?:at the desk|normally|as standard)"
     r"(?![^.;]{0,25}\b(?:subject to|provided|on condition|as long as|so long as)\b)|"
+    # "The desk may write a barn that books no more than 300 guests": the appetite inside
+    # a limit, no conditions of its own
+    r"\b(?:desk|underwriters?|we) (?:may|can) (?:write|bind|quote|accept)\b"
+    r"(?=[^.;]{0,80}?\b(?:no more than|not more than|at most|up to|no fewer than|at least)\b)"
+    r"(?![^.;]{0,100}\b(?:subject to|provided|on condition|as long as|so long as|with)\b)|"
     # "clinics that use only smokeless rolls may be written without referral"
     r"(?:written|bound|quoted|accepted) without (?:a |the |any )?(?:referral|review|decline)|"
     # "Oregon and Idaho are not part of the moratorium"
@@ -544,7 +553,9 @@ SOFT_LIMIT_CUE = re.compile(
     # "I've stretched it to four hundred and eighty"
     r"(?:stretch|stretched|pushed|taken|took|flexed|extended)\s+(?:it|them|that|this)\s+(?:up\s+)?"
     r"to(?=\s+" + _NUMBER_AHEAD + r")|"
-    r"as (?:high|low|many|much|far|close|near|long|short|old|young|deep|big|small) as|"
+    # "accepted arches with as little as 30 inches to the studs", "as few as two staff"
+    r"as (?:high|low|many|much|far|close|near|long|short|old|young|deep|big|small|little|few|"
+    r"thin|narrow|tight) as|"
     # "I've taken a handful past that - the biggest was an outfit whose bypass ran about
     # 2,600 gpm": the furthest case practice took
     r"\bthe (?:biggest|largest|highest|furthest|farthest|oldest|longest|deepest|heaviest|"

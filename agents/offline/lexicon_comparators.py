@@ -102,7 +102,12 @@ MINIMUM_LABEL = re.compile(
     re.I,
 )
 #: "60 gal max", "the 20-employee limit": the figure is the most allowed.
-MAXIMUM_LABEL = re.compile(r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|max|limit|cap|ceiling)\b", re.I)
+#: "the 300-guest referral point": the figure past which a file is referred.
+MAXIMUM_LABEL = re.compile(
+    r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|max|limit|cap|ceiling|"
+    r"(?:referral|decline|review)\s+(?:point|line|threshold|trigger))\b",
+    re.I,
+)
 #: Numbers that describe a time window, not a threshold ("in the last three years").
 TIME_WINDOW_BEFORE = re.compile(
     r"\b(?:(?:in|within|during|for)\s+(?:the\s+)?(?:last|past|prior|previous|next|first)?|"

@@ -249,7 +249,8 @@ PROTECTIVE_WORDS = frozenset(
     extinguishers fence fenced camera cameras generator backup training trained
     maintenance maintained warranty compliant compliance updated upgraded retrofit
     retrofitted sprinklering detector detectors exemption exemptions accredited
-    accreditation fingerprinted screened vetted alerts traceability
+    accreditation fingerprinted screened vetted alerts traceability protects protecting
+    shield shields shielded spotter spotters
     """.split()
 )
 

@@ -83,6 +83,11 @@ _RECORD_OF_CASES = re.compile(
 )
 #: A log's first column dating each case: "| Date |".
 _DATED_CASE = re.compile(r"^\W*(?:date|decided|decision date)\W*$", re.I)
+#: A cell that is a date alone: "2024-07-09", "07/09/24", "9 Jul 2024", "Jul 9, 2024".
+_DATE_CELL = re.compile(
+    r"\W*(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+\d{4}|"
+    r"[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+\d{4})\W*"
+)
 #: A log's last column: what was decided on each case.
 _DECISION_COLUMN = re.compile(r"^\W*(?:(?:uw|underwriter'?s?|our)\s+)?decisions?\W*$", re.I)
 #: A column of a case's facts, which scope no rule: "| Key facts |".
@@ -256,8 +261,11 @@ def table_rows(lines: list[str]) -> list[str]:
                 out.append(_case_without(head, row, rule))
             elif rule is not None and _RECORD_OF_CASES.match(head[0]):
                 out.extend(_cited_row(head, row, rule))
-            elif _DATED_CASE.match(head[0]) and _DECISION_COLUMN.match(head[-1]):
-                # "| Date | Operator | MTOW | Decision |": one dated case a row, evidence
+            elif (_DATED_CASE.match(head[0]) and _DECISION_COLUMN.match(head[-1])) or (
+                _DATE_CELL.fullmatch(row[0]) and any(_DECISION_COLUMN.match(h) for h in head)
+            ):
+                # "| Date | Operator | MTOW | Decision |", "| referred | class | trucks |
+                # decision | comment |" over "| 2024-07-09 | ...": one dated case a row
                 out.append(f"Outcome: {_plain_row(head, row)}")
             elif grid:
                 out.extend(_grid_cells(head, row))
