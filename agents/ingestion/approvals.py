@@ -121,7 +121,11 @@ def read_approvals(
     claims: dict[str, ExtractedRule] = {}
     cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
     extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went
-    said_in_text = find_numbers(words)  # the text's figures: the limits it cites
+    said_in_text = [  # the text's figures: the limits it cites ("Chapter 12" cites none)
+        n
+        for n in find_numbers(words)
+        if not lx.DOC_PART.search(words[max(0, n.start - 24) : n.start])
+    ]
     cited = {n.value for n in said_in_text}
     units = approval_units(text.text)
     # a log of numbered cases: a case that names no product may be any product's
@@ -135,6 +139,8 @@ def read_approvals(
             for n in find_numbers(sentence)
             if n.start >= start
             and not CITED.search(sentence[: n.start])
+            # "Chapter 12 sends anything under fourteen to you": the part, no case's figure
+            and not lx.DOC_PART.search(sentence[max(0, n.start - 24) : n.start])
             # "past the GL decline point of two thousand five hundred": the limit, no case
             and not _LIMIT_OF.search(sentence[: n.start])
             and not _STOPPED.search(sentence_at(sentence, n.start))

@@ -25,6 +25,20 @@ from schemas.fields import DataDictionary, FieldSpec
 from schemas.rules import ORDERING_OPERATORS, ExtractedRule
 
 _NEAR = 40  # characters around a number in which its field's words must appear
+#: Where one sentence ends and the next begins.
+_SENTENCE_BREAK = re.compile(r"[.!?;]\s+(?=[A-Z\d])")
+
+
+def _own_sentence(sentence: str, number: NumberMention) -> str:
+    """The `_NEAR` characters around a number, inside its own sentence.
+
+    "... one kid, one coach. Twelve is as young as I've gone on the age alone": the coach
+    of the sentence before is no word of the twelve's.
+    """
+    start, end = max(0, number.start - _NEAR), number.end + _NEAR
+    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(sentence, start, number.start + 1)]
+    after = _SENTENCE_BREAK.search(sentence, number.end, end)
+    return sentence[breaks[-1] if breaks else start : after.start() + 1 if after else end]
 
 
 def _starts_word(word: str, words: str) -> bool:
@@ -78,8 +92,9 @@ def field_near(
         words += [s.lower() for s in spec.synonyms if len(s) > 3]
         unit = (spec.unit or "").lower()
         unusual = unit.isalpha() and canonical_unit(unit) not in KNOWN_UNITS
-        if unusual and (number.unit or "").lower() == unit:
-            return unit_fits(rule, number)  # "4.2 MW": the field's own unusual unit
+        if unusual and canonical_unit(number.unit) == canonical_unit(unit):
+            # "4.2 MW", "640 kW" of a field in "kilowatts": the field's own unusual unit
+            return unit_fits(rule, number)
         if unusual and len(unit) > 3:
             # "Lowest ratio you've approved? 0.95": an unusual unit names the field (not
             # "years" or "feet", which any number of a text may carry)
@@ -88,7 +103,7 @@ def field_near(
         return True  # "a building with five filings": the head of "eviction filings"
     if spec is not None and _labelled_by_head(spec, sentence, number):
         return unit_fits(rule, number)  # "mismatch 14%": the head of "entrant count mismatch"
-    around = SQFT.sub("sqft", sentence[max(0, number.start - _NEAR) : number.end + _NEAR])
+    around = SQFT.sub("sqft", _own_sentence(sentence, number))
     # "Surveyed PCI 44": a short synonym (an acronym) names the field as a word of its own
     short = [s for s in (spec.synonyms if spec is not None else []) if 1 < len(s) <= 3]
     # "9,500 lb of type" says the synonym "pounds of type": units alike however spelled
@@ -226,6 +241,8 @@ def unit_fits(rule: ExtractedRule, number: NumberMention) -> bool:
     limit_unit = rule.threshold.unit if rule.threshold is not None else None
     if not limit_unit or not number.unit:
         return True
+    if canonical_unit(number.unit) == canonical_unit(limit_unit):
+        return True  # "640 kW" of a limit in "kilowatts"
     if " per " in number.unit and rate_fits(number.unit, limit_unit):
         return True  # "eighteen miles an hour" fits a limit in "mph"
     mine, theirs = unit_words(number.unit), unit_words(limit_unit)

@@ -222,6 +222,13 @@ _MONTHS = (
 )
 #: "1 July 2025": a month name right before a year (a day and a month, no figure).
 _DATE_BEFORE = re.compile(r"(?-i:\b" + _MONTHS + r")\s*$")
+#: What a year names after "the": "the 2024 midway collapse claims", "the 2025 bulletin".
+_NAMED_BY_YEAR = re.compile(
+    r"\s+(?:[a-z-]+\s+){0,3}?(?:bulletins?|claims?|losses|manual|guide|"
+    r"edition|update|revision|memo|circular|collapses?|storms?|fires?|floods?|season|"
+    r"program(?:me)?|renewals?|guidelines?|filings?|amendments?|notice)\b",
+    re.I,
+)
 #: "July 1, 2025": a month and its day before a year.
 _MONTH_DAY = re.compile(r"(?-i:\b" + _MONTHS + r")\s+\d{1,2}(?:st|nd|rd|th)?,?\s*$")
 #: "a wood-frame building", "timber-framed": frame construction in other words.
@@ -384,12 +391,18 @@ class ConditionReader:
                 )
             ):
                 continue  # "a 36-unit building" counts; "a thirty-minute period" measures
-            if _DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):
+            if lx.DOC_PART.search(plain[max(0, mention.start - 20) : mention.start]):
                 continue  # "exactly as Manual Section 5.4 says": a part of a document
             if _DATE_BEFORE.search(pre := plain[max(0, mention.start - 20) : mention.start]) or (
                 _MONTH_DAY.search(pre)
             ):
                 continue  # "With effect from 1 July 2025", "on July 1, 2025": a date
+            if (
+                _NAMED_BY_YEAR.match(plain[mention.end :])
+                and re.search(r"\bthe\s+$", pre)
+                and re.fullmatch(r"(?:19|20)\d\d", plain[mention.start : mention.num_end])
+            ):
+                continue  # "following the 2024 midway collapse claims": a year names them
             if _UNDER_A_PART.search(plain[max(0, mention.start - 30) : mention.end + 1]):
                 continue  # "Referred under 3.8; approved": the rule's section, no figure
             if in_flag_name(plain, mention, self.vocab):
@@ -835,16 +848,6 @@ def _token_index(tokens: list[Token], offset: int) -> int:
     return len(tokens)
 
 
-#: A number that names a part of a document: "Section 5.4", "Class Note 41", "Table 12".
-_DOC_PART = re.compile(
-    r"\b(?:sections?|chapters?|clauses?|articles?|paragraphs?|appendix|tables?|notes?|"
-    r"bulletins?|manual|(?-i:Parts?|Modules?|Rules?|Items?|Steps?)|"
-    # "the referral in Commercial Lines Underwriting Standards 2.7": a document's part
-    r"(?-i:Standards|Guidelines|Handbook|Procedures)|\u00a7|"
-    # "referred to a Property underwriter of grade 3 or above": who handles it, no limit
-    r"\w*(?:writers?|viewers?|authority) (?:of |at )?(?:grade|level|tier))\s*$",
-    re.I,
-)
 #: A decision taken under a numbered part: "Referred under 3.8;", "declined under 4.2.1".
 _UNDER_A_PART = re.compile(
     r"\b(?:referred|declined|flagged|excluded|verified|written|approved) (?:under|per) "

@@ -118,6 +118,8 @@ def instead(
     okay = bool(_OKAYED.search(a.text))  # "combos kept offline -> ok, write w/ conditions"
     said_instead = bool(_INSTEAD.search(a.text) or _INSTEAD_OF.search(a.text))  # "rather than"
     said_instead = said_instead or (a.action == "approve_with_conditions" and okay)
+    stepped = _STEPPED_DOWN.search(a.text)  # "We've gone to referral only where ..."
+    said_instead = said_instead or stepped is not None
     if not drafts or not (said_instead or _written_if(a, drafts[-1], index)):
         return []
     last = drafts[-1]
@@ -128,6 +130,8 @@ def instead(
     # "-> refer (GL). combos kept offline + encrypted -> ok, write w/ conditions": a note's
     # next sentence that okays the risk on a protection
     okayed = last.sentence_index == index - 1 and okay
+    # "... it's a decline. We've gone to referral only where ...": the decline just stated
+    names_last = names_last or (stepped is not None and last.action == "decline")
     if not (
         last.sentence_index == index or okayed or (names_last and last.sentence_index == index - 1)
     ):
@@ -138,6 +142,10 @@ def instead(
     return flags if said and len(flags) == len(said) else []
 
 
+#: A decline practice stepped down from: "we've gone to referral only where ...".
+_STEPPED_DOWN = re.compile(
+    r"\b(?:gone|went|dropped|stepped|come|moved)\s+(?:down\s+)?to\s+(?:a\s+)?referral\b", re.I
+)
 #: A note's "X -> ok, write w/ conditions": the risk is fine on that protection.
 _OKAYED = re.compile(r"->\s*(?:ok|okay|fine|acceptable)\b", re.I)
 #: The condition word of a conditional approval ("written with conditions if ...").

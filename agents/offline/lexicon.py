@@ -749,3 +749,15 @@ SUPERLATIVE = (
     r"newest|longest|shortest|tallest|deepest|heaviest|widest|closest|nearest|fastest|"
     r"slowest|hottest|coldest|thickest|thinnest|steepest|loudest|busiest|greatest|least)\b"
 )
+
+
+#: A number that names a part of a document: "Section 5.4", "Class Note 41", "Table 12".
+DOC_PART = re.compile(
+    r"\b(?:sections?|chapters?|clauses?|articles?|paragraphs?|appendix|tables?|notes?|"
+    r"bulletins?|manual|(?-i:Parts?|Modules?|Rules?|Items?|Steps?)|"
+    # "the referral in Commercial Lines Underwriting Standards 2.7": a document's part
+    r"(?-i:Standards|Guidelines|Handbook|Procedures)|\u00a7|"
+    # "referred to a Property underwriter of grade 3 or above": who handles it, no limit
+    r"\w*(?:writers?|viewers?|authority) (?:of |at )?(?:grade|level|tier))\s*$",
+    re.I,
+)

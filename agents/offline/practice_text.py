@@ -119,6 +119,10 @@ APPROVED = re.compile(
     # "I approve three layers", "I've cleared applicants with three trade names"
     r"\b(?:I|we) approve (?=(?:up to |as many as |as much as )?(?:\d|(?:one|two|three|four|"
     r"five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)\b))|"
+    # "We routinely approve beekeepers up to seven hundred": how far it goes, habitually
+    r"\b(?:I|we)\s+(?:\w+ly\s+)?(?:approve|accept|write|bind)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?=(?:up|down) to\s+(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|"
+    r"thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred)\b))|"
     r"(?:I'?ve|I have|we'?ve|we have) cleared|"
     # "The underwriter offered terms anyway because ...", "the risk was written"
     r"offered terms|terms were offered|(?:was|were) written|"

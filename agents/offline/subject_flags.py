@@ -46,6 +46,8 @@ _CONDITION_WORD = re.compile(r"\b(?:where|if|when|whenever)\b", re.I)
 _PARTICIPLE_SUBJECT = re.compile(
     r"^\W*(?:[\w'’-]+\s+){0,2}?[\w-]+s\s+(\w+ing\s.{6,200}?)" + _RULE_VERB, re.I
 )
+#: Words that put a thing outside a place: "outside an enclosed paint cabin".
+_OUTSIDE = frozenset({"outside", "beyond"})
 _DENIED = re.compile(r"\b(?:not|no|never|without|outside|lacks?|lacking|fails?)\b|n't\b", re.I)
 #: "Verify that ...", "Before binding, confirm that ...": an order opening the clause.
 _VERIFY_ORDER = re.compile(
@@ -347,6 +349,11 @@ def loose_flag(result: ClauseAnalysis, trigger: str, vocab: FieldVocabulary) -> 
         return
     _, name, hits, flipped = scored[0]
     denial = negated_before(tokens, hits[0]) or negated_within(tokens, hits[0], hits[-1])
+    if flipped and not denial:
+        # "spray finishing outside an enclosed paint cabin" says "uncabined spraying": the
+        # place the name denies is said as left
+        base = next(i for i in hits if _as_field_says(tokens[i].stem, vocab.fields[name].tokens)[1])
+        denial = any(t.text.lower() in _OUTSIDE for t in tokens[max(0, base - 3) : base])
     if denial and not flipped and _NEGATIVE_NAME.search(name):
         if not _denial_named(name, tokens):
             return  # "doesn't comply" said of "ops_mismatch": which way is unclear
