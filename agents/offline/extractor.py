@@ -14,6 +14,7 @@ from pathlib import Path
 from agents.offline import lexicon as lx
 from agents.offline.assemble import RuleAssembler
 from agents.offline.case_outcomes import furthest_approved, logged_cases
+from agents.offline.class_pairs import pointed_classes
 from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.conditions import NumericHit
 from agents.offline.definitions import with_definitions
@@ -117,6 +118,8 @@ class OfflineExtractor:
         sentences = split_sentences(with_definitions(self._spelled_out(said_plainly(body))))
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)
+        # "a pump house at either class": the classes the sentence before named
+        pointed_classes(drafts, self.vocab.occupancy, self._listed_classes())
         if source_type == "production":  # "- 14 rigs. Approved at 14.": the furthest case
             furthest_approved(body, drafts, self._case_numbers, self.vocab.flags_present)
         default = single_product(source) or header_product(sentences) or "ALL"
@@ -152,6 +155,11 @@ class OfflineExtractor:
             return reader.read(line).numbers
         finally:
             reader.topic, reader.topic_value = kept
+
+    def _listed_classes(self) -> list[str]:
+        """The business classes the dictionary lists (none when it lists none)."""
+        info = self.vocab.fields.get(self.vocab.occupancy or "")
+        return info.values if info else []
 
     def _spelled_out(self, body: str) -> str:
         """The text with its business classes' short names written out."""

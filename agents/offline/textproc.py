@@ -22,7 +22,9 @@ _SENTENCE_END = re.compile(
     # terse notes written in lower case: "book says 60 gal max. have gone to 75 for long-time
     # shops. never past 75" (a note's own openers only, never "approx. five")
     r"(?<=[a-z0-9]{2}\.)(?=\s+(?:never|have|has|had|we|we've|i|i've|always|usually|"
-    r"sometimes|seen|done|written|approved)\s)"
+    r"sometimes|seen|done|written|approved)\s)|"
+    # "PVC fill: refer, hot work or not. ceramic, fiberglass: no issue": a note's next label
+    r"(?<=[a-z0-9]{2}\.)(?=\s+[a-z][\w-]*(?:,\s+[a-z][\w-]*){0,3}\s*:\s)"
 )
 #: In a note of arrows ("X -> refer (GL). combos kept offline -> ok"), a full stop ends a
 #: sentence whatever case the next word is in.

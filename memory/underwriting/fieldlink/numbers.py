@@ -330,6 +330,8 @@ def _eval_words(words: list[str]) -> float | None:
 
 
 #: A degree sign after a figure: "80 °F", "5°C", "72º".
+#: A foot mark right after a number: "200'", "40′" (not a quote that opens a word).
+_FOOT_MARK = re.compile(r"^['’′](?![A-Za-z\d])")
 _DEGREE_SIGN = re.compile(r"\s?[\u00b0\u00ba](?:\s?[FC]\b)?")
 
 
@@ -346,6 +348,9 @@ def _unit_after(text: str, pos: int) -> tuple[str | None, int, bool, bool]:
     match = _DEGREE_SIGN.match(rest)
     if match:  # "80 °F", "5°C": degrees
         return "degree", pos + match.end(), False, plus
+    match = _FOOT_MARK.match(rest)
+    if match:  # "200' is the book number": feet
+        return "ft", pos + match.end(), False, plus
     for name, pattern in _UNIT_PATTERNS[1:]:
         match = pattern.match(rest)
         if match:

@@ -63,7 +63,12 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
     if re.search(r"\be\.g\.|for example|such as", description, re.I):
         # "without the word 'county' (e.g. 'sarasota')": a word named is no value
         said = _NAMED_WORD.sub(" ", description)
-        return [a or b for a, b in _QUOTED.findall(said)], True
+        quoted = [a or b for a, b in _QUOTED.findall(said)]
+        codes = _EXAMPLE_CODES.search(said)
+        if quoted or codes is None:
+            return quoted, True
+        # "upper case (e.g. X, A, AE, V, VE)": codes given by example, unquoted
+        return [c.strip() for c in codes.group(1).split(",")], True
     span = _LETTER_SPAN.search(description)
     if span is not None and ord(span.group(1)) < ord(span.group(2)):
         # "one upper-case letter A-F": every letter of the span
@@ -98,6 +103,10 @@ def parse_enum(description: str) -> tuple[list[str], bool]:
     return (items if ok else []), False
 
 
+#: Upper-case codes listed by example: "(e.g. X, A, AE, V, VE)".
+_EXAMPLE_CODES = re.compile(
+    r"\(\s*(?:e\.g\.|for example|such as),?\s*((?:[A-Z0-9]{1,4},\s*)+[A-Z0-9]{1,4})\s*\)"
+)
 #: "one upper-case letter A-F", "a grade from A to D": values that are a span of letters.
 _LETTER_SPAN = re.compile(
     r"\b(?i:letters?|grades?|ratings?|bands?|tiers?|classes|categor(?:y|ies))\b[^.;()]{0,30}?"
@@ -135,7 +144,8 @@ def field_kind(name: str, spec: FieldSpec, values: list[str], examples: bool) ->
         return "state"
     if _OCCUPANCY_HINT.search(" ".join([name.replace("_", " "), *spec.synonyms])):
         return "occupancy"  # the business class, its values listed in full or not
-    if values and not examples:
+    # codes given by example ("e.g. X, A, AE, V, VE") are the codes a text writes
+    if values and (not examples or all(v.isupper() for v in values)):
         return "enum"
     if _OCCUPANCY_HINT.search(text):
         return "occupancy"

@@ -37,6 +37,16 @@ _BRITISH = {
     "enrolment": "enrollment",
     "manoeuvre": "maneuver",
 }
+#: Forms that are no "-ed" or plural of their verb: "raw roe is sold", "raw roe sales" say
+#: "sell raw roe".
+_IRREGULAR = {
+    "sold": "sell",
+    "sale": "sell",
+    "sales": "sell",
+    "kept": "keep",
+    "held": "hold",
+    "bought": "buy",
+}
 #: Words in -our that are no British "-or" ("hour", "four", "tour", "flour").
 _OUR_WORDS = frozenset("hour four pour tour your flour sour dour detour devour contour".split())
 #: "centre", "metre", "fibre" -> "center", "meter", "fiber"; "acre", "genre" stay.
@@ -74,6 +84,7 @@ def stem(word: str) -> str:
     if w.endswith(("'s", "’s")):
         w = w[:-2]
     w = american(w)
+    w = _IRREGULAR.get(w, w)
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
     if w.endswith("ations"):
