@@ -278,12 +278,15 @@ def _without_classes(text: str, vocab: FieldVocabulary) -> str:
     Same length. "sheet metal shops" names no roof covering of metal, "tenter frames"
     no frame construction.
     """
-    for pattern in (vocab.class_pattern, vocab.measure_names, _BUSINESS_NAMED, _FRAME_OF):
+    patterns = (vocab.class_pattern, vocab.measure_names, _BUSINESS_NAMED, _FRAME_OF, _PRODUCT_NAME)
+    for pattern in patterns:
         if pattern is not None:
             text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return text
 
 
+#: "A General Liability submission": a product's name, no 'general' grade of anything.
+_PRODUCT_NAME = re.compile(r"\bgeneral\s+liability\b|\bcommercial\s+property\b", re.I)
 #: "a wood-frame studio": the frame construction the compound opens on.
 _FRAME_OF = re.compile(r"\bwood-(?=frame\b)", re.I)
 

@@ -18,6 +18,7 @@ from agents.offline.class_pairs import pointed_classes
 from agents.offline.clauses import ClauseAnalyzer, detect_action
 from agents.offline.conditions import NumericHit
 from agents.offline.definitions import with_definitions
+from agents.offline.ordinals import ordinal_counts
 from agents.offline.pipeline import TextReader
 from agents.offline.plain_text import said_plainly
 from agents.offline.relief import PRACTICE_KINDS, read_reliefs, relief_of
@@ -31,6 +32,7 @@ from agents.offline.texts import (
 from agents.offline.vocab import FieldVocabulary
 from memory.underwriting.consolidate import condition_key
 from memory.underwriting.fieldlink.numbers import find_numbers
+from memory.underwriting.fieldlink.stems import stem
 from schemas.fields import DataDictionary, load_data_dictionary
 from schemas.rules import SOURCE_TYPES, ExtractedRule
 
@@ -162,9 +164,14 @@ class OfflineExtractor:
         return info.values if info else []
 
     def _spelled_out(self, body: str) -> str:
-        """The text with its business classes' short names written out."""
+        """The text with its classes' short names written out and its ordinal counts said.
+
+        "a third caster" is said "more than 2 casters" (see `ordinal_counts`).
+        """
         info = self.vocab.fields.get(self.vocab.occupancy or "")
-        return expand_class_acronyms(body, info.values) if info else body
+        body = expand_class_acronyms(body, info.values) if info else body
+        units = {stem(i.unit) for i in self.vocab.of_kind("numeric") if i.unit}
+        return ordinal_counts(body, units) if units else body
 
     def _protections_only(
         self, rule: ExtractedRule, source_type: str | None

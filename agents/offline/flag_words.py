@@ -276,15 +276,24 @@ def scrambled(tokens: list[Token], info: FieldInfo, stems: set[str]) -> list[Boo
         # "qualified through a recognised saddlery society" says "saddlery society
         # qualification": a long word's stem opening the other's is the same word
         said = {t.stem: _same_word(t.stem, need) for t in tokens}
-        if not need <= set(said.values()):
+        missing = need - set(said.values())
+        # "guests handle birds on the glove" says "guests hold birds on the glove": a name
+        # of four words or more with one word said otherwise
+        if missing and not (len(need) >= _ONE_SAID_OTHERWISE and len(missing) == 1):
             continue
+        if missing & {t.stem for t in tokens}:
+            continue  # "mineral-oil hydraulics ... convert to fire-resistant fluid": the word
+            # is said, only elsewhere: the rest is no name of its own
+        present = need - missing
         for first, tok in enumerate(tokens):
             if said[tok.stem] not in need:
                 continue
-            window = tokens[first : first + len(phrase) + 2]
+            window = tokens[first : first + len(phrase) + (1 if missing else 2)]
             seen = {said[t.stem] for t in window} & need
-            if seen != need:
+            if seen != present:
                 continue
+            if missing and any(t.stem.endswith(w) for t in window for w in missing):
+                continue  # "license shows inactive" denies "license active": no other word
             last = first + max(i for i, t in enumerate(window) if said[t.stem] in need)
             own = frozenset(info.tokens | info.desc_tokens)
             negated = negated_before(tokens, first, own) or negated_within(tokens, first, last)
@@ -294,6 +303,8 @@ def scrambled(tokens: list[Token], info: FieldInfo, stems: set[str]) -> list[Boo
 
 #: Stems that say a thing is permitted: a name's "allowed" is a text's "may use".
 _PERMITTING = frozenset({"allow", "permit", "may"})
+#: A name of this many words may have one of them said in another word.
+_ONE_SAID_OTHERWISE = 4
 #: How many letters two stems share before one long word is said for the other.
 _SAME_WORD_STEM = 7
 

@@ -386,6 +386,8 @@ MITIGANT_CUE = re.compile(
     r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|mitigated\b|"
     # "A treated-post certificate ... settles it": what answers the check
     r"(?:settles?|resolves?|answers) (?:it|that|the (?:check|question|matter|verification))\b|"
+    # "Where it bends is when the sponsoring master falconer is present at every show"
+    r"(?:where|how|when) (?:it|the rule|that|this) bends\b|\bbends (?:when|where|if)\b|"
     # "Line authority if sprinklered throughout": the desk may write it when it is
     r"(?:line|desk|local) authority if\b)",
     re.I,
@@ -452,6 +454,9 @@ EXEMPTION = re.compile(
     r"(?![^.;]{0,100}\b(?:subject to|provided|on condition|as long as|so long as|with)\b)|"
     # "clinics that use only smokeless rolls may be written without referral"
     r"(?:written|bound|quoted|accepted) without (?:a |the |any )?(?:referral|review|decline)|"
+    # "no more than forty-nine heads aboard may be bound without the marine GL underwriter"
+    r"(?:written|bound|quoted|accepted) without (?:a |the |any )?(?:[\w-]+ ){0,3}?"
+    r"(?:underwriter|team lead|specialist|manager)\b|"
     # "Oregon and Idaho are not part of the moratorium"
     r"(?:is|are) not (?:part of|covered by|subject to|included in|within) (?:the |this |that )?"
     r"(?:moratorium|bulletin|rule|restriction|ban|program|section))\b",

@@ -105,7 +105,7 @@ MINIMUM_LABEL = re.compile(
 #: "the 300-guest referral point": the figure past which a file is referred.
 MAXIMUM_LABEL = re.compile(
     r"^\W*(?:[\w-]+\s+){0,2}?(?:maximum|max|limit|cap|ceiling|"
-    r"(?:referral|decline|review)\s+(?:point|line|threshold|trigger))\b",
+    r"(?:referral|decline|review)\s+(?:point|line|threshold|trigger|figure|number))\b",
     re.I,
 )
 #: Numbers that describe a time window, not a threshold ("in the last three years").

@@ -751,6 +751,8 @@ class SubjectReader:
             return None  # "retailers reporting more than 24 incidents": a whole sector
         if stem(kept[-1]) in self.heads or self._measured_head(kept):
             return None
+        if len(kept) == 1 and stem(kept[0]) in {thing for thing, _ in self.dimensioned}:
+            return None  # "stacks above 6 courses" of "stack height": the thing measured
         if len(kept) == 1 and stem(kept[0]) in self.carrier_words:
             return None
         if len(kept) > 1 and any(all(stem(w) in f for w in kept) for f in self.words_of_field):

@@ -453,6 +453,8 @@ def _roman_mentions(text: str) -> list[NumberMention]:
     ]
 
 
+#: "any one", "no one", "every one": "one" as a word of its determiner.
+_ANY_ONE = re.compile(r"\b(?:any|no|every|each|some)\s+$", re.I)
 #: "... and one at thirteen hundred": "one" counts a case placed at a figure of its own.
 _ONE_AT = re.compile(
     r"\s+(?:at|of|with|on)\s+(?:about\s+|around\s+|roughly\s+|some\s+)?(?:\$?\d|"
@@ -506,6 +508,8 @@ def _word_mentions(text: str) -> list[NumberMention]:
         start = match.start()
         if _PREFIXED.search(text, max(0, start - _PREFIX_REACH), start):
             continue  # "a sub-zero room", "a non-zero balance": a word, no figure
+        if words == ["one"] and _ANY_ONE.search(text, max(0, start - 6), start):
+            continue  # "on any one sailing", "no one has": a determiner, no figure
         while words and words[0] == "and":
             start += len(words.pop(0)) + 1
         bare_a = bool(words) and all(w in {"a", "an", "and"} for w in words)
