@@ -36,6 +36,12 @@ _SUBJECT_END = re.compile(
 )
 
 
+#: A qualifier that names the class a building's tenant is: "with X among its tenants".
+_TENANT_QUALIFIER = re.compile(
+    r"\bamong\s+(?:its|the)\s+tenants\b|\bas\s+(?:a|one of its|its)\s+tenants?\b", re.I
+)
+
+
 def unread_qualifier(a: ClauseAnalysis, conditions: list[Condition], occupancy: str | None) -> bool:
     """True when a rule would read only a business class from a subject that narrows it.
 
@@ -55,6 +61,8 @@ def unread_qualifier(a: ClauseAnalysis, conditions: list[Condition], occupancy: 
         return False
     if IMPERATIVE.match(a.trigger):
         return False  # "Honey packing plant: write with conditions": the order has no subject
+    if _TENANT_QUALIFIER.search(a.trigger):
+        return False  # "a building with a hatchet throwing lounge among its tenants": the class
     said = _REFUSED_OBJECT.sub("", a.trigger)  # "We will not insure a grower that ..."
     # the subject's verb, not the verb of its relative clause ("a grower that is not ...")
     end = next(

@@ -114,6 +114,26 @@ def _new_section(sentences: Sequence[Sentence], since: int, at: int) -> bool:
     return any(_SECTION_START.match(s.raw) for s in sentences[since + 1 : at + 1])
 
 
+#: A heading that opens on a product: "2. General Liability - portable ride showmen."
+_PRODUCT_HEADING = re.compile(r"^\s*(?:\d{1,2}[.)]\s+)?([A-Z][\w' ]{1,30}?)\s+[-\u2013\u2014:]\s")
+#: A heading is short.
+_HEADING_WORDS = 10
+
+
+def _heading_product(sentences: Sequence[Sentence], since: int, sentence: Sentence) -> str | None:
+    """The product a heading after the rule at `since` opens on, up to `sentence`."""
+    for between in reversed(sentences[since + 1 : sentence.index + 1]):
+        opening = _PRODUCT_HEADING.match(between.raw)
+        if (
+            opening
+            and len(between.raw.split()) <= _HEADING_WORDS
+            and detect_action(between.raw) is None
+            and (product := find_product(opening.group(1))) is not None
+        ):
+            return product
+    return None
+
+
 def rule_product(
     clause: str, sentence: Sentence, sentences: Sequence[Sentence], drafts: list[RuleDraft]
 ) -> tuple[str | None, bool]:
@@ -141,6 +161,8 @@ def rule_product(
     opened = _OPENS_ON.match(before)
     if opened and (product := find_product(opened.group(0))) is not None:
         return product, False
+    if drafts and (heading := _heading_product(sentences, drafts[-1].sentence_index, sentence)):
+        return heading, True  # "1. Property - ... 2. General Liability - portable rides."
     if (
         drafts
         and drafts[-1].product_explicit

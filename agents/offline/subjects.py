@@ -95,6 +95,15 @@ _LEASED_TO = re.compile(
     r"(?:tenants?|occupants?|lessees?)\b",
     re.I,
 )
+#: "a building with a hatchet throwing lounge among its tenants", "when a tenant in the
+#: building is a hatchet throwing lounge": the tenant's business class.
+_TENANT_NAMED = re.compile(
+    r"\b(?:with\s+an?\s+(?=(?:[a-z][\w-]*\s+){1,4}?(?:among\s+(?:its|the)\s+tenants|as\s+"
+    r"(?:a|one of its|its)\s+tenants?)\b)|tenant\s+(?:in\s+the\s+building\s+)?(?:is|was)\s+"
+    r"an?\s+(?=(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*\s*[,.;:]))"
+    r"(?P<name>(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)(?=\s+among\b|\s+as\b|\s*[,.;:])",
+    re.I,
+)
 #: Where the items of a list of classes part: "bars, taverns and nightclubs".
 _LIST_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+")
 #: "where the building is let to a kipper smokehouse or to a perfumery, ...": each item
@@ -363,6 +372,9 @@ class SubjectReader:
                 return []  # "refer once oil-based finishes are ...": a condition, no subject
         elif first in _IMPERATIVE:
             return []
+        tenant = _TENANT_NAMED.search(text)
+        if tenant and (value := self._clean(tenant.group("name"))):
+            return [value]  # "a building with a hatchet throwing lounge among its tenants"
         phrase = _SHARED_HEAD.sub(r"\1 \4 \2 \3 \4", noun_phrase(text))
         for value in self.enum_values:  # "knob and tube" is one value, not a list
             phrase = value_pattern(value.lower()).sub(" ", phrase)
@@ -574,7 +586,7 @@ class SubjectReader:
                 return [snapped]
         if bound and not self.enumerated and (named := self._named(bound.group("name"))):
             return [self._canonical(named)]
-        leased = _LEASED_TO.search(clause)
+        leased = _LEASED_TO.search(clause) or _TENANT_NAMED.search(clause)
         value = self._clean(leased.group("name")) if leased else None
         return [value] if value else self._let_to(clause)
 
