@@ -349,7 +349,7 @@ class ClauseAnalyzer:
         result.anaphor_size = bool(lxc.SIZE_ANAPHOR.search(trigger))
         anaphor = lxc.ANAPHOR_COMPARATOR.search(trigger)
         if anaphor:
-            result.anaphor_op = _op_of(anaphor.group(1))
+            result.anaphor_op = _op_of(next(g for g in anaphor.groups() if g))
         return result
 
     def _excepted_classes(self, clause: str) -> tuple[list[str], tuple[int, int]] | None:

@@ -128,7 +128,10 @@ ANAPHOR_COMPARATOR = re.compile(
     r"the (?:minimum|maximum|limit|cap|threshold))\b"
     # "we decline it under this class": the class or form it is done under, no bound
     r"(?!\s+(?:class|program|programme|policy|form|product|section|rule|guideline|manual|"
-    r"chapter|schedule|endorsement|line|heading)\b)",
+    r"chapter|schedule|endorsement|line|heading)\b)|"
+    # "kept to no more than 500 lb on premises. A parchment maker holding more is declined"
+    r"\b(?:holding|storing|keeping|stocking|carrying|having)\s+(more|less|fewer)\b"
+    r"(?!\s+(?:than|of|[\w-]+\s+than)\b)",
     re.I,
 )
 #: Anaphoric comparisons that point below the earlier value ("closer than that").

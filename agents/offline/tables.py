@@ -384,7 +384,7 @@ def _unmet_row(header: list[str], cells: list[str]) -> str:
 #: "| Program | Buildings (limit) | What the desk does above the limit |": the last column
 #: acts past each row's limit.
 _PAST_LIMIT = re.compile(
-    r"\b(?:above|over|beyond|past|exceeding)\s+(?:the\s+)?(?:limit|maximum|cap|threshold)\b|"
+    r"\b(?:above|over|beyond|past|exceeding)\s+(?:the\s+)?(?:limit|maximum|cap|threshold|ceiling)\b|"
     # "| Line | Hydrogen on site | Action when exceeded |": each row's figure is a limit
     r"\b(?:if|when)\s+(?:exceeded|breached)\b|"
     # "| Characteristic | Limit | When the limit is exceeded |"

@@ -30,6 +30,7 @@ _NOUN_ACTION = {
     "check": "verify",
     "screen": "verify",
     "flag": "flag_for_review",
+    "review": "refer",
     "refer": "refer",
     "verify": "verify",
 }
@@ -73,7 +74,8 @@ _ACTIVE_WAIVED = re.compile(
     r"\b(?:I|we|the desk|underwriters?)\s+(?:(?:usually|normally|generally|often|routinely|"
     r"will|would|can|may|just|simply)\s+)?(?:waive|skip|drop|lift|set aside|clear)s?\s+"
     r"(?:the|this|that|such|its|their|any)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?P<noun>referral|decline|declination|verification|check|flag)s?\b",
+    # "a consent on file lets the underwriter waive the review": the referral for review
+    r"(?P<noun>referral|decline|declination|verification|check|flag|review)s?\b",
     re.I,
 )
 #: "When the whole team holds the carnet I treat the altitude referral as close to a
@@ -86,7 +88,14 @@ _A_FORMALITY = re.compile(
     re.I,
 )
 #: Waivers whose subject is the protection ("X satisfies the check").
-_BY_SUBJECT = (_SUBJECT_SATISFIES, _NEED_REMOVED, _MADE_UNNECESSARY)
+#: "a discharge consent on file lets the underwriter waive the review": the subject waives.
+_LETS_WAIVE = re.compile(
+    r"\b(?:lets?|allows?|permits?)\s+(?:the\s+)?(?:underwriters?|desk|us)\s+(?:to\s+)?"
+    r"(?:waive|skip|drop|lift|clear)\s+(?:the|this|that|its)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?P<noun>referral|decline|declination|verification|check|flag|review)s?\b",
+    re.I,
+)
+_BY_SUBJECT = (_SUBJECT_SATISFIES, _NEED_REMOVED, _MADE_UNNECESSARY, _LETS_WAIVE)
 #: "If an inspection confirms the repairs, no referral is needed."
 _NO_NOUN_NEEDED = re.compile(
     r"\bno\s+(?:further\s+)?(?P<noun>referral|decline|declination|exclusion|verification|check|"
@@ -170,7 +179,8 @@ def read_waiver(clause: str, analyzer: ClauseAnalyzer) -> Waiver | None:
         when the clause names no protection), or None when the clause waives nothing.
     """
     noun = (
-        _NOUN_WAIVED.search(clause)
+        _LETS_WAIVE.search(clause)
+        or _NOUN_WAIVED.search(clause)
         or _SUBJECT_SATISFIES.search(clause)
         or _NEED_REMOVED.search(clause)
         or _MADE_UNNECESSARY.search(clause)
