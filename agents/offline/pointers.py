@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from agents.offline.textproc import content_tokens
 from agents.offline.vocab import FieldVocabulary
 
 #: "without that approval", "lacks this certificate", "no such licence": a pointing word
@@ -20,6 +21,13 @@ _POINTED = re.compile(
     re.I,
 )
 _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+#: "... lock the gold in a tool-resistant strongbox; refer any workshop without one": "one"
+#: is the flag the words before named.
+_ONE = re.compile(
+    r"\b(?P<lead>without|lacking|lacks|with|has|have|holds|holding)\s+one\b"
+    r"(?!\s+(?:of|or|in|per|more|less|fewer|more)\b|-)",
+    re.I,
+)
 
 
 def resolve_pointed_flags(text: str, context: str, vocab: FieldVocabulary) -> str:
@@ -36,9 +44,10 @@ def resolve_pointed_flags(text: str, context: str, vocab: FieldVocabulary) -> st
     Returns:
         The clause, its pointing nouns replaced when each points at one flag phrase.
     """
-    if not context or not _POINTED.search(text):
+    if not context or not (_POINTED.search(text) or _ONE.search(text)):
         return text
     before = _LAST_SENTENCE.split(context.strip())[-1].lower()
+    text = _ONE.sub(lambda m: _one_named(m, before, vocab), text)
 
     def named(match: re.Match[str]) -> str:
         noun = match.group("noun").lower()
@@ -58,3 +67,20 @@ def resolve_pointed_flags(text: str, context: str, vocab: FieldVocabulary) -> st
         return match.group(0)[: match.start("pointer") - match.start()] + said.popitem()[1]
 
     return _POINTED.sub(named, text)
+
+
+def _one_named(match: re.Match[str], before: str, vocab: FieldVocabulary) -> str:
+    """ "without one" as "without <flag>", when the words before name one flag.
+
+    Only inside a clause with words of its own before it ("refer any workshop without
+    one"); a clause that opens on it ("without one, refer") says again what the rule
+    before it says.
+    """
+    if not re.search(r"\w", match.string[: match.start()]):
+        return match.group(0)
+    fields = {m.field for m in vocab.named_flags(content_tokens(before))}
+    if len(fields) != 1:
+        return match.group(0)
+    info = vocab.fields[fields.pop()]
+    phrase = max(info.spec.synonyms, key=len) if info.spec.synonyms else info.name
+    return f"{match.group('lead')} {phrase.replace('_', ' ')}"

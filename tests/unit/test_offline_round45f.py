@@ -32,6 +32,11 @@ FIELDS = {
         "synonyms": ["discharge consent", "effluent consent"],
         "description": "A current effluent discharge consent from the river board is on file",
     },
+    "hide_safe_fitted": {
+        "type": "bool",
+        "synonyms": ["hide safe", "locked hide store"],
+        "description": "Finished hides are locked in a fire-rated hide safe overnight",
+    },
     "quicklime_stored_lbs": {
         "type": "float",
         "unit": "lbs",
@@ -75,4 +80,14 @@ def test_holding_more_than_the_figure_just_said_is_past_it() -> None:
             "decline",
             [("occupancy", "eq", "bark tannery"), ("quicklime_stored_lbs", "gt", 500)],
         )
+    ]
+
+
+def test_without_one_in_a_clause_of_its_own_is_the_flag_named_before() -> None:
+    text = (
+        "Bark tanneries must lock finished hides in a fire-rated hide safe overnight; refer "
+        "any bark tannery without one."
+    )
+    assert rule_triples(EXTRACTOR, text) == [
+        ("ALL", "refer", [("hide_safe_fitted", "eq", False), ("occupancy", "eq", "bark tannery")])
     ]
