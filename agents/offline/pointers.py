@@ -70,7 +70,7 @@ def resolve_pointed_flags(text: str, context: str, vocab: FieldVocabulary) -> st
 
 
 def _one_named(match: re.Match[str], before: str, vocab: FieldVocabulary) -> str:
-    """ "without one" as "without <flag>", when the words before name one flag.
+    """Read "without one" as "without <flag>", when the words before name one flag.
 
     Only inside a clause with words of its own before it ("refer any workshop without
     one"); a clause that opens on it ("without one, refer") says again what the rule
