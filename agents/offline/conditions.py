@@ -222,6 +222,10 @@ _MONTHS = (
 )
 #: "1 July 2025": a month name right before a year (a day and a month, no figure).
 _DATE_BEFORE = re.compile(r"(?-i:\b" + _MONTHS + r")\s*$")
+#: A policy's limit of liability: "a million per occurrence", "$2M aggregate".
+_PER_OCCURRENCE = re.compile(
+    r"^\s*(?:(?:per|each|an?)\s+(?:occurrence|claim)|(?:in\s+the\s+)?aggregate)\b", re.I
+)
 #: What a year names after "the": "the 2024 midway collapse claims", "the 2025 bulletin".
 _NAMED_BY_YEAR = re.compile(
     r"\s+(?:[a-z-]+\s+){0,3}?(?:bulletins?|claims?|losses|manual|guide|"
@@ -374,6 +378,14 @@ class ConditionReader:
             out.conditions = [c for c in out.conditions if not _in_flag_words(c, flags, trigger)]
         return out
 
+    @cached_property
+    def _limits_measured(self) -> bool:
+        """True when a numeric field measures a policy's limit ("per occurrence")."""
+        return any(
+            re.search(r"\boccurrence|\baggregate|\blimit of liability", i.spec.description, re.I)
+            for i in self.vocab.of_kind("numeric")
+        )
+
     def numbers(self, text: str, context: str = "") -> list[NumericHit]:
         """Numbers of a text tied to numeric fields (window phrases and counts skipped)."""
         plain = _RANGE_DASH.sub(r"\1 - \2", blank_parentheses(text))
@@ -407,6 +419,8 @@ class ConditionReader:
                 continue  # "Referred under 3.8; approved": the rule's section, no figure
             if in_flag_name(plain, mention, self.vocab):
                 continue  # "helmets for riders under eighteen": a flag's own words
+            if _PER_OCCURRENCE.match(plain[mention.end :]) and not self._limits_measured:
+                continue  # "a certificate - at least a million per occurrence": a policy limit
             if mention.fraction and _OF_A_PERIOD.match(plain[mention.end :]):
                 continue  # "up for more than half the year": a time, no share of anything
             multiplier = _MULTIPLIER.match(plain[mention.num_end :])

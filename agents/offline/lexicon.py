@@ -386,6 +386,8 @@ MITIGANT_CUE = re.compile(
     r"accepted basis|if (?:they|the insured|the risk)\b|with it\b|mitigants?\b|mitigated\b|"
     # "A treated-post certificate ... settles it": what answers the check
     r"(?:settles?|resolves?|answers) (?:it|that|the (?:check|question|matter|verification))\b|"
+    # "What turns that referral into an easy yes is the tenant's certificate"
+    r"\bturns? (?:that|the|this|a) (?:referral|decline|refusal|no) into\b|"
     # "Where it bends is when the sponsoring master falconer is present at every show"
     r"(?:where|how|when) (?:it|the rule|that|this) bends\b|\bbends (?:when|where|if)\b|"
     # "Line authority if sprinklered throughout": the desk may write it when it is

@@ -95,6 +95,8 @@ _LEASED_TO = re.compile(
     r"(?:tenants?|occupants?|lessees?)\b",
     re.I,
 )
+#: A clause that opens on "what": "What turns that referral into an easy yes is ...".
+_PSEUDO_CLEFT = re.compile(r"^\W*what\s", re.I)
 #: "a building with a hatchet throwing lounge among its tenants", "when a tenant in the
 #: building is a hatchet throwing lounge": the tenant's business class.
 _TENANT_NAMED = re.compile(
@@ -345,8 +347,8 @@ class SubjectReader:
         reporting = _REPORTING.match(text)
         if reporting:
             text = text[reporting.end() :]
-        if lx.SUBORDINATOR.match(text):
-            return []
+        if lx.SUBORDINATOR.match(text) or _PSEUDO_CLEFT.match(text):
+            return []  # "What turns that referral into a yes is ...": no subject named
         prep = re.match(r"^(?:on|for|with|among)\s+", text, re.I) or _REFUSAL.match(text)
         if prep and prep.group(0).lower().startswith("with") and "," in text:
             return []  # "With several fires active in the state, new business is ...": no subject

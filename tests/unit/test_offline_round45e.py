@@ -21,6 +21,17 @@ FIELDS = {
         "synonyms": ["deck clearance"],
         "description": "Height of the pier deck above high water, in feet",
     },
+    "tiv_usd": {
+        "type": "float",
+        "unit": "USD",
+        "synonyms": ["TIV", "total insured value"],
+        "description": "Total insured value in USD",
+    },
+    "tenant_certificate_held": {
+        "type": "bool",
+        "synonyms": ["tenant liability certificate", "tenant certificate naming the owner"],
+        "description": "Tenant's liability certificate names the building owner",
+    },
     "carousel_rides_per_day": {
         "type": "int",
         "unit": "rides",
@@ -50,4 +61,15 @@ def test_a_building_with_a_class_among_its_tenants_is_that_class_s_rule() -> Non
     )
     assert rule_triples(EXTRACTOR, text) == [
         ("LRO", "refer", [("occupancy", "eq", "candle-pouring studio")])
+    ]
+
+
+def test_what_turns_a_referral_into_a_yes_is_a_protection_and_no_class() -> None:
+    text = (
+        "What turns that referral into an easy yes is the tenant liability certificate - at "
+        "least a million per occurrence - naming our landlord."
+    )
+    rules = EXTRACTOR.extract(text, source_type="sme")
+    assert [(r.action, r.conditions, r.mitigant_fields) for r in rules] == [
+        ("approve_with_conditions", [], ["tenant_certificate_held"])
     ]
