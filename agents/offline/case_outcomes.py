@@ -113,7 +113,7 @@ def _case_hits(
     crew names no screenings); then a figure no word places continues the limit's field
     ("- Han River Foods. 2,600 gal. Appr'd.").
     """
-    hits = read(line, None)
+    hits = _said_with_unit(read(line, None))
     if any(h.field in fields for h in hits):
         return hits
     parts = _CASE_PARTS.split(line)
@@ -124,6 +124,18 @@ def _case_hits(
     return hits + [
         h for part in parts for field in wanted for h in read(part, field) if h.field == field
     ]
+
+
+def _said_with_unit(hits: list[NumericHit]) -> list[NumericHit]:
+    """One figure a field in a case line: the one said with its words, where one is.
+
+    "crew of 18, two losses in three years": "two losses" is the losses; the 18 before
+    it only borrowed the word.
+    """
+    longest: dict[str | None, int] = {}
+    for hit in hits:
+        longest[hit.field] = max(longest.get(hit.field, 0), hit.end - hit.start)
+    return [h for h in hits if h.field is None or h.end - h.start == longest[h.field]]
 
 
 #: A case's outcome after a dash: "a Phoenix firm at 24 ft - bound after senior sign-off".

@@ -554,9 +554,13 @@ SOFT_LIMIT_CUE = re.compile(
     r"\bsoft(?:\s+in\s+practice)?,?\s+(?:up|down) to|"
     # "I'll go to nine million on my own signature"
     # "the 20-foot rule has flexed to 24 ft in practice"
-    r"(?:go|gone|went|going|stretch|stretched|flex|flexed|flexes)\s+to(?=\s+"
+    # "I'll go higher when the bikes sit in a locked bay, but that tops out at $350k"
+    r"\bgo (?:higher|further|past it|above it|over it)\b[^.;]{0,90}?\btops? out at(?=\s+"
     + _NUMBER_AHEAD
     + r")|"
+    # "Have bound to 180 ft w/ ROV-assisted jointing"
+    r"(?:go|gone|went|going|stretch|stretched|flex|flexed|flexes|bound|written|approved|"
+    r"accepted|signed off)\s+to(?=\s+" + _NUMBER_AHEAD + r")|"
     # "I've stretched it to four hundred and eighty"
     r"(?:stretch|stretched|pushed|taken|took|flexed|extended)\s+(?:it|them|that|this)\s+(?:up\s+)?"
     r"to(?=\s+" + _NUMBER_AHEAD + r")|"
@@ -611,10 +615,12 @@ SOFT_LIMIT_CUE = re.compile(
     # through": how far practice went
     r"\bnothing\s+(?:above|over|past|beyond|higher than|more than)(?=\s+"
     + _NUMBER_AHEAD
-    + r"[^.;]{0,25}?\b(?:(?:was|were|has been|have been|got)\s+(?:ever\s+)?(?:approved|written|"
+    + r"(?:[^.;]|\.(?=\d)){0,25}?\b(?:(?:was|were|has been|have been|got)\s+(?:ever\s+)?"
+    r"(?:approved|written|"
     r"bound|accepted|signed off)|(?:has|have) (?:gotten|got|gone) through))|"
     # "Past thirty-six nobody has approved one": thirty-six is how far practice went
-    r"\b(?:past|beyond|above|over)(?=\s+" + _NUMBER_AHEAD + r"[^.;]{0,25}?\b(?:nobody|no one|"
+    r"\b(?:past|beyond|above|over)(?=\s+" + _NUMBER_AHEAD + r"(?:[^.;]|\.(?=\d)){0,25}?\b"
+    r"(?:nobody|no one|"
     r"none of us)\s+(?:has|have|had)\s+(?:ever\s+)?(?:approved|written|signed|cleared|bound|"
     r"accepted))|"
     # "we've routinely signed off homes with nine or ten"

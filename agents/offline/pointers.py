@@ -25,7 +25,7 @@ _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: is the flag the words before named.
 _ONE = re.compile(
     r"\b(?P<lead>without|lacking|lacks|with|has|have|holds|holding)\s+one\b"
-    r"(?!\s+(?:of|or|in|per|more|less|fewer|more)\b|-)",
+    r"(?!\s+(?:of|or|in|per|more|less|fewer)\b|-)",
     re.I,
 )
 

@@ -299,10 +299,17 @@ class FieldVocabulary:
             word = base or tok.stem
             if tok.text.lower() in _DECISION_WORDS:
                 continue  # "pricing has approved two-year locks": a decision, no "TSA approval"
+            if tok.text.lower().endswith("ed") and tok.text.lower() not in self._said_words(info):
+                continue  # "a locked, alarmed bay": what the bay is, no "DO alarm"
             if word in heads and self.distinctive(word, info):
                 neg = base is not None or negated_before(tokens, i)
                 found.append(BoolMention(info.name, i, i, neg, False))
         return found
+
+    def _said_words(self, info: FieldInfo) -> set[str]:
+        """The words, as written, of a flag's name and synonyms."""
+        said = " ".join([info.name.replace("_", " "), *info.spec.synonyms]).lower()
+        return set(re.findall(r"[a-z]+", said))
 
     def named_flags(self, tokens: list[Token]) -> list[BoolMention]:
         """The flags a text names: by their phrases, else by one distinctive word."""
