@@ -122,9 +122,7 @@ def read_approvals(
     cases: dict[str, set[str]] = {}  # rule -> the approved lines past its limit
     extents: dict[str, str] = {}  # rule -> the sentence saying how far practice went
     said_in_text = [  # the text's figures: the limits it cites ("Chapter 12" cites none)
-        n
-        for n in find_numbers(words)
-        if not lx.DOC_PART.search(words[max(0, n.start - 24) : n.start])
+        n for n in find_numbers(words) if not _document_part(words, n)
     ]
     cited = {n.value for n in said_in_text}
     units = approval_units(text.text)
@@ -140,7 +138,7 @@ def read_approvals(
             if n.start >= start
             and not CITED.search(sentence[: n.start])
             # "Chapter 12 sends anything under fourteen to you": the part, no case's figure
-            and not lx.DOC_PART.search(sentence[max(0, n.start - 24) : n.start])
+            and not _document_part(sentence, n)
             # "past the GL decline point of two thousand five hundred": the limit, no case
             and not _LIMIT_OF.search(sentence[: n.start])
             and not _STOPPED.search(sentence_at(sentence, n.start))
@@ -602,6 +600,11 @@ def _spec(rule: ExtractedRule, fields: DataDictionary | None) -> FieldSpec | Non
     """The dictionary's entry for a rule's limit field, if known."""
     signature = limit_signature(rule)
     return fields.fields.get(signature[1]) if fields and signature else None
+
+
+def _document_part(text: str, number: NumberMention) -> bool:
+    """True when a number names a part of a document ("Chapter 12"), no figure."""
+    return lx.DOC_PART.search(text[max(0, number.start - 24) : number.start]) is not None
 
 
 def _calendar_field(rule: ExtractedRule, fields: DataDictionary | None) -> bool:

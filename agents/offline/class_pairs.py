@@ -38,7 +38,7 @@ def pointed_classes(drafts: list[RuleDraft], occupancy: str | None, listed: list
     known = {v.lower() for v in listed}
     for at, draft in enumerate(drafts):
         own = [c for c in draft.conditions if c.field == occupancy]
-        if any(_values(c) <= known for c in own) or not _BOTH_CLASSES.search(draft.sentence):
+        if any(set(_values(c)) <= known for c in own) or not _BOTH_CLASSES.search(draft.sentence):
             continue
         named = _last_named_together(drafts[:at], draft.sentence_index, occupancy)
         if named:
@@ -46,9 +46,10 @@ def pointed_classes(drafts: list[RuleDraft], occupancy: str | None, listed: list
             draft.conditions = [Condition(field=occupancy, operator="in", value=[*named]), *kept]
 
 
-def _values(condition: Condition) -> set[str]:
+def _values(condition: Condition) -> list[str]:
+    """A class condition's values, lower case, in its order."""
     values = condition.value if isinstance(condition.value, list) else [condition.value]
-    return {str(v).lower() for v in values}
+    return [str(v).lower() for v in values]
 
 
 def _last_named_together(before: list[RuleDraft], index: int, occupancy: str) -> list[str]:
@@ -60,9 +61,8 @@ def _last_named_together(before: list[RuleDraft], index: int, occupancy: str) ->
         for c in draft.conditions:
             if c.field != occupancy or c.operator not in ("eq", "in"):
                 continue
-            values = c.value if isinstance(c.value, list) else [c.value]
             said = by_sentence.setdefault(draft.sentence_index, [])
-            said += [str(v) for v in values if str(v) not in said]
+            said += [v for v in _values(c) if v not in said]
     for sentence in sorted(by_sentence, reverse=True):
         if len(by_sentence[sentence]) >= 2:
             return by_sentence[sentence]

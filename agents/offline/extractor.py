@@ -66,6 +66,11 @@ class OfflineExtractor:
         self.vocab = FieldVocabulary(fields)
         self.analyzer = ClauseAnalyzer(self.vocab)
         self.assembler = RuleAssembler(self.vocab)
+        occupancy = self.vocab.fields.get(self.vocab.occupancy or "")
+        #: The business classes the dictionary lists (none when it lists none).
+        self._classes: list[str] | None = occupancy.values if occupancy else None
+        #: Stems of the numeric fields' units: what an ordinal may count ("a third caster").
+        self._count_units = {stem(i.unit) for i in self.vocab.of_kind("numeric") if i.unit}
 
     def extract(
         self,
@@ -121,7 +126,7 @@ class OfflineExtractor:
         reader = TextReader(self.analyzer, self.vocab, cases=source_type == "production")
         drafts = reader.read(sentences)
         # "a pump house at either class": the classes the sentence before named
-        pointed_classes(drafts, self.vocab.occupancy, self._listed_classes())
+        pointed_classes(drafts, self.vocab.occupancy, self._classes or [])
         if source_type == "production":  # "- 14 rigs. Approved at 14.": the furthest case
             furthest_approved(body, drafts, self._case_numbers, self.vocab.flags_present)
         default = single_product(source) or header_product(sentences) or "ALL"
@@ -158,20 +163,13 @@ class OfflineExtractor:
         finally:
             reader.topic, reader.topic_value = kept
 
-    def _listed_classes(self) -> list[str]:
-        """The business classes the dictionary lists (none when it lists none)."""
-        info = self.vocab.fields.get(self.vocab.occupancy or "")
-        return info.values if info else []
-
     def _spelled_out(self, body: str) -> str:
         """The text with its classes' short names written out and its ordinal counts said.
 
         "a third caster" is said "more than 2 casters" (see `ordinal_counts`).
         """
-        info = self.vocab.fields.get(self.vocab.occupancy or "")
-        body = expand_class_acronyms(body, info.values) if info else body
-        units = {stem(i.unit) for i in self.vocab.of_kind("numeric") if i.unit}
-        return ordinal_counts(body, units) if units else body
+        body = expand_class_acronyms(body, self._classes) if self._classes is not None else body
+        return ordinal_counts(body, self._count_units) if self._count_units else body
 
     def _protections_only(
         self, rule: ExtractedRule, source_type: str | None

@@ -281,7 +281,7 @@ def scrambled(tokens: list[Token], info: FieldInfo, stems: set[str]) -> list[Boo
         # of four words or more with one word said otherwise
         if missing and not (len(need) >= _ONE_SAID_OTHERWISE and len(missing) == 1):
             continue
-        if missing & {t.stem for t in tokens}:
+        if missing & said.keys():
             continue  # "mineral-oil hydraulics ... convert to fire-resistant fluid": the word
             # is said, only elsewhere: the rest is no name of its own
         present = need - missing

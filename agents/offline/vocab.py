@@ -299,17 +299,27 @@ class FieldVocabulary:
             word = base or tok.stem
             if tok.text.lower() in _DECISION_WORDS:
                 continue  # "pricing has approved two-year locks": a decision, no "TSA approval"
-            if tok.text.lower().endswith("ed") and tok.text.lower() not in self._said_words(info):
+            if (
+                tok.text.lower().endswith("ed")
+                and tok.text.lower() not in self._said_words[info.name]
+            ):
                 continue  # "a locked, alarmed bay": what the bay is, no "DO alarm"
             if word in heads and self.distinctive(word, info):
                 neg = base is not None or negated_before(tokens, i)
                 found.append(BoolMention(info.name, i, i, neg, False))
         return found
 
-    def _said_words(self, info: FieldInfo) -> set[str]:
-        """The words, as written, of a flag's name and synonyms."""
-        said = " ".join([info.name.replace("_", " "), *info.spec.synonyms]).lower()
-        return set(re.findall(r"[a-z]+", said))
+    @cached_property
+    def _said_words(self) -> dict[str, frozenset[str]]:
+        """Each flag's words as written in its name and synonyms."""
+        return {
+            info.name: frozenset(
+                re.findall(
+                    r"[a-z]+", " ".join([info.name.replace("_", " "), *info.spec.synonyms]).lower()
+                )
+            )
+            for info in self.of_kind("bool")
+        }
 
     def named_flags(self, tokens: list[Token]) -> list[BoolMention]:
         """The flags a text names: by their phrases, else by one distinctive word."""

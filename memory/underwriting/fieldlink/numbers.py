@@ -329,9 +329,9 @@ def _eval_words(words: list[str]) -> float | None:
     return total + current
 
 
-#: A degree sign after a figure: "80 °F", "5°C", "72º".
 #: A foot mark right after a number: "200'", "40′" (not a quote that opens a word).
 _FOOT_MARK = re.compile(r"^['’′](?![A-Za-z\d])")
+#: A degree sign after a figure: "80 °F", "5°C", "72º".
 _DEGREE_SIGN = re.compile(r"\s?[\u00b0\u00ba](?:\s?[FC]\b)?")
 
 
